@@ -1,0 +1,139 @@
+//! The JSON model format: the model itself, for scripts (`jq`) and tests.
+//!
+//! The tree is a flat list of nodes in document order; each names its folder
+//! by index (`"parent": 0`), so any depth reads and writes without recursion.
+//! See `docs/formats/json.md`.
+
+use std::io::Write;
+
+use serde::{Deserialize, Serialize};
+
+use markport_model::{
+    Attribute, DateValue, Document, Error, ErrorKind, Field, Location, LossReport, Metadata,
+    Node, NodeId, Read, ReadOptions, Support, WriteOptions,
+};
+
+/// The version this crate writes and reads.
+pub const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct JsonDoc {
+    markport: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    desc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    added: Option<DateValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    modified: Option<DateValue>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    metadata: Vec<Metadata>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    extra: Vec<Attribute>,
+    #[serde(default)]
+    nodes: Vec<JsonNode>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonNode {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    parent: Option<usize>,
+    #[serde(flatten)]
+    node: Node,
+}
+
+/// Whether `input` looks like markport JSON.
+pub fn detect(input: &[u8]) -> Option<u8> {
+    let start = input.iter().position(|c| !c.is_ascii_whitespace())?;
+    let head = &input[start..input.len().min(start + 64)];
+    (head.starts_with(b"{") && head.windows(10).any(|w| w == b"\"markport\"")).then_some(90)
+}
+
+/// Read markport JSON.
+pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
+    let parsed: JsonDoc = serde_json::from_slice(input).map_err(|e| {
+        let kind = if e.is_syntax() || e.is_eof() {
+            ErrorKind::Syntax
+        } else {
+            ErrorKind::Invalid
+        };
+        let location = (e.line() > 0).then(|| Location {
+            line: e.line() as u32,
+            column: e.column() as u32,
+        });
+        Error::new(kind, format!("markport JSON: {e}"), location)
+    })?;
+    if parsed.markport != VERSION {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!(
+                "markport JSON version {} is not supported (this build reads version {VERSION})",
+                parsed.markport
+            ),
+            None,
+        ));
+    }
+    let mut doc = Document::new();
+    doc.title = parsed.title;
+    doc.desc = parsed.desc;
+    doc.id = parsed.id;
+    doc.added = parsed.added;
+    doc.modified = parsed.modified;
+    doc.metadata = parsed.metadata;
+    doc.extra = parsed.extra;
+    let mut ids: Vec<NodeId> = Vec::with_capacity(parsed.nodes.len());
+    for (i, n) in parsed.nodes.into_iter().enumerate() {
+        let parent = match n.parent {
+            None => None,
+            Some(p) if p < i && matches!(doc.node(ids[p]), Node::Folder(_)) => Some(ids[p]),
+            Some(p) => {
+                return Err(Error::new(
+                    ErrorKind::Invalid,
+                    format!("nodes[{i}].parent is {p}: a parent must be a folder listed before its children"),
+                    None,
+                ))
+            }
+        };
+        ids.push(doc.push(parent, n.node));
+    }
+    Ok(Read {
+        document: doc,
+        diagnostics: Vec::new(),
+    })
+}
+
+/// Write markport JSON (pretty-printed, one node per object, document order).
+pub fn write(doc: &Document, _opts: &WriteOptions, out: &mut dyn Write) -> Result<LossReport, Error> {
+    let mut index = vec![usize::MAX; doc.len()];
+    let mut nodes = Vec::with_capacity(doc.len());
+    for id in doc.preorder() {
+        index[id.index()] = nodes.len();
+        nodes.push(JsonNode {
+            parent: doc.parent(id).map(|p| index[p.index()]),
+            node: doc.node(id).clone(),
+        });
+    }
+    let json = JsonDoc {
+        markport: VERSION,
+        title: doc.title.clone(),
+        desc: doc.desc.clone(),
+        id: doc.id.clone(),
+        added: doc.added.clone(),
+        modified: doc.modified.clone(),
+        metadata: doc.metadata.clone(),
+        extra: doc.extra.clone(),
+        nodes,
+    };
+    serde_json::to_writer_pretty(&mut *out, &json)
+        .map_err(|e| Error::new(ErrorKind::Io, e.to_string(), None))?;
+    out.write_all(b"\n")?;
+    Ok(LossReport::new())
+}
+
+/// JSON carries every field.
+pub fn support(_field: Field) -> Support {
+    Support::Full
+}

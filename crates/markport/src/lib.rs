@@ -1,0 +1,104 @@
+//! # markport
+//!
+//! Convert bookmark collections between formats, and say exactly what a
+//! conversion loses.
+//!
+//! Every format is a reader into one model ([`markport_model::Document`]) and a
+//! writer out of it, registered in [`FORMATS`]. [`convert`] chains any reader to
+//! any writer and returns the writer's [`LossReport`]: each field the target
+//! could not carry, on how many nodes, where, and why. The report is true by
+//! test: reading the output back differs from the input in exactly the
+//! reported fields.
+//!
+//! ```
+//! use markport::{convert, format, ReadOptions, WriteOptions};
+//!
+//! let xbel = br#"<?xml version="1.0"?>
+//! <xbel version="1.0">
+//!   <folder><title>News</title>
+//!     <bookmark href="https://www.bbc.co.uk/"><title>BBC</title></bookmark>
+//!   </folder>
+//! </xbel>"#;
+//! let mut out = Vec::new();
+//! let done = convert(
+//!     xbel,
+//!     format("xbel").unwrap(),
+//!     &ReadOptions::default(),
+//!     format("json").unwrap(),
+//!     &WriteOptions::default(),
+//!     &mut out,
+//! )
+//! .unwrap();
+//! assert!(done.loss.is_empty());
+//! let json = String::from_utf8(out).unwrap();
+//! assert!(json.contains(r#""href": "https://www.bbc.co.uk/""#));
+//! ```
+#![warn(missing_docs)]
+
+pub mod json;
+mod registry;
+
+use std::io::Write;
+
+pub use markport_model as model;
+pub use markport_model::{
+    diff, Diagnostic, Diff, Document, Error, ErrorKind, Field, LossReport, Read, ReadOptions,
+    Severity, Support, WriteOptions,
+};
+pub use registry::{detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS};
+
+/// Read `input` as `format`. With `opts.strict`, the first warning is an error.
+pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Read, Error> {
+    let read = (format.read)(input, opts)?;
+    if opts.strict {
+        if let Some(d) = read
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Warning)
+        {
+            return Err(Error::new(
+                ErrorKind::Strict,
+                format!("{} (--strict)", d.message),
+                d.location,
+            ));
+        }
+    }
+    Ok(read)
+}
+
+/// What [`convert`] did.
+#[derive(Debug, Default)]
+pub struct Converted {
+    /// What the reader noticed.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the writer could not carry.
+    pub loss: LossReport,
+}
+
+/// Read `input` as `from`, write it as `to` into `out`.
+pub fn convert(
+    input: &[u8],
+    from: &Format,
+    read_opts: &ReadOptions,
+    to: &Format,
+    write_opts: &WriteOptions,
+    out: &mut dyn Write,
+) -> Result<Converted, Error> {
+    let read = read(input, from, read_opts)?;
+    let loss = (to.write)(&read.document, write_opts, out)?;
+    Ok(Converted {
+        diagnostics: read.diagnostics,
+        loss,
+    })
+}
+
+/// Write `doc` as `format` into memory.
+pub fn write_to_vec(
+    doc: &Document,
+    format: &Format,
+    opts: &WriteOptions,
+) -> Result<(Vec<u8>, LossReport), Error> {
+    let mut out = Vec::new();
+    let loss = (format.write)(doc, opts, &mut out)?;
+    Ok((out, loss))
+}

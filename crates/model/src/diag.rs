@@ -1,0 +1,201 @@
+//! Errors, diagnostics and source positions.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A position in a source file: 1-based line and column (in characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Location {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, counted in characters.
+    pub column: u32,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// Turns byte offsets into [`Location`]s; built once per input so that many
+/// diagnostics cost a binary search each, not a scan.
+#[derive(Clone, Debug)]
+pub struct LineIndex<'a> {
+    input: &'a [u8],
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Index the line starts of `input` (LF, CRLF and lone CR end a line).
+    pub fn new(input: &'a [u8]) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        let mut i = 0;
+        while i < input.len() {
+            match input[i] {
+                b'\n' => starts.push(i + 1),
+                b'\r' if input.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
+                _ => {}
+            }
+            i += 1;
+        }
+        LineIndex { input, starts }
+    }
+
+    /// The location of byte `offset` (clamped to the input).
+    pub fn locate(&self, offset: usize) -> Location {
+        let offset = offset.min(self.input.len());
+        let line = self.starts.partition_point(|&s| s <= offset) - 1;
+        let start = self.starts[line];
+        let column = String::from_utf8_lossy(&self.input[start..offset])
+            .chars()
+            .count();
+        Location {
+            line: line as u32 + 1,
+            column: column as u32 + 1,
+        }
+    }
+}
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Something was read in an unusual way, with nothing lost.
+    Note,
+    /// Something was broken or ambiguous and was recovered; `--strict` fails on it.
+    Warning,
+}
+
+/// Something a reader noticed and recovered from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// How serious it is.
+    pub severity: Severity,
+    /// What happened, for people.
+    pub message: String,
+    /// Where in the source, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+}
+
+impl Diagnostic {
+    /// A warning at a location.
+    pub fn warning(message: impl Into<String>, location: Option<Location>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            message: message.into(),
+            location,
+        }
+    }
+
+    /// A note at a location.
+    pub fn note(message: impl Into<String>, location: Option<Location>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Note,
+            message: message.into(),
+            location,
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.severity {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+        };
+        match self.location {
+            Some(l) => write!(f, "{l}: {sev}: {}", self.message),
+            None => write!(f, "{sev}: {}", self.message),
+        }
+    }
+}
+
+/// What kind of failure an [`Error`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorKind {
+    /// The input is not well-formed in its format.
+    Syntax,
+    /// The input is not this format at all.
+    WrongFormat,
+    /// The input asks for something refused for safety (external entities,
+    /// entity expansion).
+    Unsafe,
+    /// The input is well-formed but breaks a rule of its format.
+    Invalid,
+    /// A diagnostic under `--strict`.
+    Strict,
+    /// Reading or writing bytes failed.
+    Io,
+    /// The document cannot be written in this format at all.
+    Unwritable,
+}
+
+/// A failure to read or write, with where it happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// What kind of failure.
+    pub kind: ErrorKind,
+    /// What happened, for people.
+    pub message: String,
+    /// Where in the input, when known.
+    pub location: Option<Location>,
+}
+
+impl Error {
+    /// An error of `kind` at `location`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>, location: Option<Location>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+            location,
+        }
+    }
+
+    /// A syntax error at `location`.
+    pub fn syntax(message: impl Into<String>, location: Location) -> Error {
+        Error::new(ErrorKind::Syntax, message, Some(location))
+    }
+
+    /// An I/O failure.
+    pub fn io(err: &std::io::Error) -> Error {
+        Error::new(ErrorKind::Io, err.to_string(), None)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.location {
+            Some(l) => write!(f, "{l}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Error {
+        Error::io(&e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_count_lines_and_characters() {
+        let text = "ab\r\nçd\ne\rf".as_bytes();
+        let idx = LineIndex::new(text);
+        assert_eq!(idx.locate(0), Location { line: 1, column: 1 });
+        assert_eq!(idx.locate(4), Location { line: 2, column: 1 });
+        // "ç" is two bytes but one column.
+        assert_eq!(idx.locate(6), Location { line: 2, column: 2 });
+        assert_eq!(idx.locate(10), Location { line: 4, column: 1 });
+        assert_eq!(idx.locate(999), Location { line: 4, column: 2 });
+    }
+}

@@ -1,0 +1,354 @@
+//! Field-by-field comparison of two documents.
+//!
+//! Nodes of each kind are paired in document order. Bookmarks are paired by
+//! position when both documents have as many; otherwise by href, in order,
+//! and the unpaired ones count as a [`Field::Bookmark`] difference (a writer
+//! merged or withheld entries). Placement (which folder holds a node) is
+//! part of [`Field::Folder`]; where separators and aliases stand is part of
+//! their own fields.
+
+use std::collections::{BTreeSet, HashMap, VecDeque};
+
+use serde::Serialize;
+
+use crate::document::{Document, NodeId};
+use crate::field::Field;
+use crate::loss::MAX_PATHS;
+use crate::node::{Bookmark, Folder, Node, NodeKind};
+use crate::time::DateValue;
+
+/// One field that differs, on how many nodes, and where (paths in the first document).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Difference {
+    /// The field.
+    pub field: Field,
+    /// On how many nodes it differs.
+    pub count: usize,
+    /// The first few node paths, in the first document (empty for document fields).
+    pub paths: Vec<String>,
+}
+
+/// The result of [`diff`]: every differing field, in [`Field::ALL`] order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Diff {
+    /// The differences.
+    pub differences: Vec<Difference>,
+}
+
+impl Diff {
+    /// Whether the documents carry the same information.
+    pub fn is_empty(&self) -> bool {
+        self.differences.is_empty()
+    }
+
+    /// The fields that differ.
+    pub fn fields(&self) -> BTreeSet<Field> {
+        self.differences.iter().map(|d| d.field).collect()
+    }
+}
+
+struct Collector<'a> {
+    a: &'a Document,
+    found: HashMap<Field, Difference>,
+}
+
+impl Collector<'_> {
+    fn add(&mut self, field: Field, node: Option<NodeId>) {
+        let a = self.a;
+        let d = self.found.entry(field).or_insert(Difference {
+            field,
+            count: 0,
+            paths: Vec::new(),
+        });
+        d.count += 1;
+        if let Some(id) = node {
+            if d.paths.len() < MAX_PATHS {
+                d.paths.push(a.path(id));
+            }
+        }
+    }
+
+    fn check(&mut self, field: Field, node: Option<NodeId>, same: bool) {
+        if !same {
+            self.add(field, node);
+        }
+    }
+}
+
+fn same_date(a: &Option<DateValue>, b: &Option<DateValue>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => x.same(y),
+        _ => false,
+    }
+}
+
+/// Where a node stands: the ordinal of its folder among all folders (in
+/// document order), and how many non-separator siblings precede it.
+fn placements(doc: &Document) -> (HashMap<NodeId, usize>, HashMap<NodeId, (Option<usize>, usize)>) {
+    let mut folder_ord = HashMap::new();
+    for id in doc.preorder() {
+        if doc.node(id).kind() == NodeKind::Folder {
+            let n = folder_ord.len();
+            folder_ord.insert(id, n);
+        }
+    }
+    let mut place = HashMap::new();
+    let mut parents: Vec<Option<NodeId>> = vec![None];
+    parents.extend(folder_ord.keys().map(|&f| Some(f)));
+    for parent in parents {
+        let mut before = 0;
+        for &child in doc.children(parent) {
+            place.insert(child, (parent.map(|p| folder_ord[&p]), before));
+            if doc.node(child).kind() != NodeKind::Separator {
+                before += 1;
+            }
+        }
+    }
+    (folder_ord, place)
+}
+
+fn of_kind(doc: &Document, kind: NodeKind) -> Vec<NodeId> {
+    doc.preorder()
+        .filter(|&id| doc.node(id).kind() == kind)
+        .collect()
+}
+
+/// Pair bookmarks: by position when counts agree, else by href in order.
+fn pair_bookmarks(a: &Document, xa: &[NodeId], b: &Document, xb: &[NodeId]) -> (Vec<(NodeId, NodeId)>, Vec<NodeId>, usize) {
+    if xa.len() == xb.len() {
+        return (xa.iter().copied().zip(xb.iter().copied()).collect(), Vec::new(), 0);
+    }
+    let href = |d: &Document, id: NodeId| d.node(id).as_bookmark().map(|b| b.href.clone()).unwrap_or_default();
+    let mut pool: HashMap<String, VecDeque<NodeId>> = HashMap::new();
+    for &id in xb {
+        pool.entry(href(b, id)).or_default().push_back(id);
+    }
+    let mut pairs = Vec::new();
+    let mut unpaired_a = Vec::new();
+    for &id in xa {
+        match pool.get_mut(&href(a, id)).and_then(VecDeque::pop_front) {
+            Some(other) => pairs.push((id, other)),
+            None => unpaired_a.push(id),
+        }
+    }
+    let unpaired_b = pool.values().map(VecDeque::len).sum();
+    (pairs, unpaired_a, unpaired_b)
+}
+
+fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookmark) {
+    let n = Some(id);
+    c.check(Field::BookmarkHref, n, x.href == y.href);
+    c.check(Field::BookmarkTitle, n, x.title == y.title);
+    c.check(Field::BookmarkDesc, n, x.desc == y.desc);
+    c.check(Field::BookmarkId, n, x.id == y.id);
+    c.check(Field::BookmarkAdded, n, same_date(&x.added, &y.added));
+    c.check(Field::BookmarkModified, n, same_date(&x.modified, &y.modified));
+    c.check(Field::BookmarkVisited, n, same_date(&x.visited, &y.visited));
+    c.check(Field::BookmarkIcon, n, x.icon == y.icon);
+    c.check(Field::BookmarkFavicon, n, x.favicon == y.favicon);
+    c.check(Field::BookmarkFaviconUri, n, x.favicon_uri == y.favicon_uri);
+    c.check(Field::BookmarkTags, n, x.tags == y.tags);
+    c.check(Field::BookmarkKeyword, n, x.keyword == y.keyword);
+    c.check(Field::BookmarkPostData, n, x.post_data == y.post_data);
+    c.check(Field::BookmarkFeedUrl, n, x.feed_url == y.feed_url);
+    c.check(Field::BookmarkCharset, n, x.charset == y.charset);
+    c.check(Field::BookmarkPrivate, n, x.private == y.private);
+    c.check(Field::BookmarkToRead, n, x.to_read == y.to_read);
+    c.check(Field::BookmarkMimeType, n, x.mime_type == y.mime_type);
+    c.check(Field::BookmarkGroups, n, x.groups == y.groups);
+    let apps_same = x.applications.len() == y.applications.len()
+        && x.applications.iter().zip(&y.applications).all(|(p, q)| {
+            p.name == q.name
+                && p.exec == q.exec
+                && p.count == q.count
+                && same_date(&p.modified, &q.modified)
+                && same_date(&p.timestamp, &q.timestamp)
+        });
+    c.check(Field::BookmarkApplications, n, apps_same);
+    c.check(Field::BookmarkDesktopIcon, n, x.desktop_icon == y.desktop_icon);
+    c.check(Field::BookmarkMetadata, n, x.metadata == y.metadata);
+    c.check(Field::BookmarkExtra, n, x.extra == y.extra);
+}
+
+fn compare_folders(c: &mut Collector<'_>, id: NodeId, x: &Folder, y: &Folder) {
+    let n = Some(id);
+    c.check(Field::FolderTitle, n, x.title == y.title);
+    c.check(Field::FolderDesc, n, x.desc == y.desc);
+    c.check(Field::FolderId, n, x.id == y.id);
+    c.check(Field::FolderAdded, n, same_date(&x.added, &y.added));
+    c.check(Field::FolderModified, n, same_date(&x.modified, &y.modified));
+    c.check(Field::FolderFolded, n, x.folded == y.folded);
+    c.check(Field::FolderIcon, n, x.icon == y.icon);
+    c.check(Field::FolderRole, n, x.role == y.role);
+    c.check(Field::FolderMetadata, n, x.metadata == y.metadata);
+    c.check(Field::FolderExtra, n, x.extra == y.extra);
+}
+
+/// Compare two documents field by field.
+pub fn diff(a: &Document, b: &Document) -> Diff {
+    let mut c = Collector {
+        a,
+        found: HashMap::new(),
+    };
+    c.check(Field::DocumentTitle, None, a.title == b.title);
+    c.check(Field::DocumentDesc, None, a.desc == b.desc);
+    c.check(Field::DocumentId, None, a.id == b.id);
+    c.check(Field::DocumentAdded, None, same_date(&a.added, &b.added));
+    c.check(Field::DocumentModified, None, same_date(&a.modified, &b.modified));
+    c.check(Field::DocumentMetadata, None, a.metadata == b.metadata);
+    c.check(Field::DocumentExtra, None, a.extra == b.extra);
+
+    let (_, place_a) = placements(a);
+    let (_, place_b) = placements(b);
+
+    let fa = of_kind(a, NodeKind::Folder);
+    let fb = of_kind(b, NodeKind::Folder);
+    let folders_align = fa.len() == fb.len();
+    if !folders_align {
+        let first = fa.iter().chain(fb.iter()).next().copied().filter(|_| !fa.is_empty());
+        c.add(Field::Folder, first);
+    }
+    for (&x, &y) in fa.iter().zip(&fb) {
+        if let (Node::Folder(p), Node::Folder(q)) = (a.node(x), b.node(y)) {
+            compare_folders(&mut c, x, p, q);
+        }
+        if folders_align && place_a[&x].0 != place_b[&y].0 {
+            c.add(Field::Folder, Some(x));
+        }
+    }
+
+    let ba = of_kind(a, NodeKind::Bookmark);
+    let bb = of_kind(b, NodeKind::Bookmark);
+    let (pairs, unpaired_a, unpaired_b) = pair_bookmarks(a, &ba, b, &bb);
+    for &id in &unpaired_a {
+        c.add(Field::Bookmark, Some(id));
+    }
+    for _ in 0..unpaired_b {
+        c.add(Field::Bookmark, None);
+    }
+    for (x, y) in pairs {
+        if let (Node::Bookmark(p), Node::Bookmark(q)) = (a.node(x), b.node(y)) {
+            compare_bookmarks(&mut c, x, p, q);
+        }
+        if folders_align && place_a[&x].0 != place_b[&y].0 {
+            c.add(Field::Folder, Some(x));
+        }
+    }
+
+    let sa = of_kind(a, NodeKind::Separator);
+    let sb = of_kind(b, NodeKind::Separator);
+    if sa.len() != sb.len() {
+        c.add(Field::Separator, sa.first().copied());
+    }
+    for (&x, &y) in sa.iter().zip(&sb) {
+        if let (Node::Separator(p), Node::Separator(q)) = (a.node(x), b.node(y)) {
+            c.check(Field::SeparatorTitle, Some(x), p.title == q.title);
+            c.check(Field::SeparatorMetadata, Some(x), p.metadata == q.metadata);
+            c.check(Field::SeparatorExtra, Some(x), p.extra == q.extra);
+        }
+        if sa.len() == sb.len() && folders_align && place_a[&x] != place_b[&y] {
+            c.add(Field::Separator, Some(x));
+        }
+    }
+
+    let aa = of_kind(a, NodeKind::Alias);
+    let ab = of_kind(b, NodeKind::Alias);
+    if aa.len() != ab.len() {
+        c.add(Field::Alias, aa.first().copied());
+    }
+    for (&x, &y) in aa.iter().zip(&ab) {
+        if let (Node::Alias(p), Node::Alias(q)) = (a.node(x), b.node(y)) {
+            let placed = !folders_align || place_a[&x].0 == place_b[&y].0;
+            c.check(Field::Alias, Some(x), p.target == q.target && placed);
+            c.check(Field::AliasExtra, Some(x), p.extra == q.extra);
+        }
+    }
+
+    let mut differences: Vec<Difference> = c.found.into_values().collect();
+    differences.sort_by_key(|d| d.field);
+    Diff { differences }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::node::{Folder, Separator};
+    use crate::time::Timestamp;
+
+    fn doc() -> Document {
+        let mut d = Document::new();
+        d.title = Some("Mine".into());
+        let t = d.push(None, Folder::titled("Toolbar"));
+        let news = d.push(Some(t), Folder::titled("News"));
+        let mut b = Bookmark::new("https://bbc.co.uk/").with_title("BBC");
+        b.tags = vec!["news".into(), "uk".into()];
+        b.added = Some(Timestamp::from_unix(1_000_000_000, 500).unwrap().into());
+        d.push(Some(news), b);
+        d.push(Some(t), Separator::default());
+        d.push(None, Bookmark::new("https://example.org/"));
+        d
+    }
+
+    #[test]
+    fn identical_documents_do_not_differ() {
+        assert!(diff(&doc(), &doc()).is_empty());
+    }
+
+    #[test]
+    fn a_changed_field_is_named_with_its_path() {
+        let a = doc();
+        let mut b = doc();
+        let bbc = b.find_by_href("https://bbc.co.uk/").unwrap();
+        if let Node::Bookmark(bm) = b.node_mut(bbc) {
+            bm.tags.pop();
+            bm.added = Some(Timestamp::from_unix(1_000_000_000, 0).unwrap().into());
+        }
+        let d = diff(&a, &b);
+        assert_eq!(
+            d.fields().into_iter().collect::<Vec<_>>(),
+            [Field::BookmarkAdded, Field::BookmarkTags]
+        );
+        assert_eq!(d.differences[0].paths, ["Toolbar/News/BBC"]);
+    }
+
+    #[test]
+    fn flattening_is_a_folder_difference_and_dropping_separators_a_separator_one() {
+        let a = doc();
+        let mut b = Document::new();
+        b.title = Some("Mine".into());
+        for id in a.preorder() {
+            if let Node::Bookmark(bm) = a.node(id) {
+                b.push(None, bm.clone());
+            }
+        }
+        let fields = diff(&a, &b).fields();
+        assert!(fields.contains(&Field::Folder));
+        assert!(fields.contains(&Field::Separator));
+        assert!(!fields.contains(&Field::Bookmark));
+        assert!(!fields.contains(&Field::BookmarkTitle));
+    }
+
+    #[test]
+    fn a_merged_duplicate_is_a_bookmark_difference() {
+        let mut a = Document::new();
+        a.push(None, Bookmark::new("x"));
+        a.push(None, Bookmark::new("y"));
+        a.push(None, Bookmark::new("x"));
+        let mut b = Document::new();
+        b.push(None, Bookmark::new("x"));
+        b.push(None, Bookmark::new("y"));
+        assert_eq!(diff(&a, &b).fields().into_iter().collect::<Vec<_>>(), [Field::Bookmark]);
+    }
+
+    #[test]
+    fn a_moved_bookmark_is_a_folder_difference() {
+        let mut a = Document::new();
+        let f = a.push(None, Folder::titled("F"));
+        a.push(Some(f), Bookmark::new("x"));
+        let mut b = Document::new();
+        b.push(None, Folder::titled("F"));
+        b.push(None, Bookmark::new("x"));
+        assert_eq!(diff(&a, &b).fields().into_iter().collect::<Vec<_>>(), [Field::Folder]);
+    }
+}

@@ -1,0 +1,75 @@
+//! # markport-model
+//!
+//! The one document model every markport format reads into and writes from.
+//!
+//! A [`Document`] holds a collection's header fields and a tree of [`Node`]s
+//! (bookmarks, folders, separators, aliases). Values are kept as they were
+//! meant in the source: hrefs as raw strings, titles exactly as decoded,
+//! timestamps as instants with their sub-second part ([`Timestamp`]), and a
+//! value that could not be understood as [`DateValue::Raw`] rather than dropped.
+//! Every field documents where it comes from in each format.
+//!
+//! The tree is an arena: nodes refer to each other by [`NodeId`], so no
+//! operation recurses, whatever the depth of the input.
+//!
+//! [`Field`] names each piece of information; [`Document::census`] counts
+//! what a document holds, [`diff`] says which fields differ between two
+//! documents and where, and a writer's [`LossReport`] says which fields it
+//! could not carry.
+//!
+//! ```
+//! use markport_model::{diff, Bookmark, Document, Field, Folder, Timestamp};
+//!
+//! let mut doc = Document::new();
+//! let news = doc.push(None, Folder::titled("News"));
+//! let mut bbc = Bookmark::new("https://www.bbc.co.uk/").with_title("BBC");
+//! bbc.tags = vec!["news".into(), "uk".into()];
+//! bbc.added = Some(Timestamp::parse_w3c("2024-05-01T09:30:00.25Z").unwrap().into());
+//! let id = doc.push(Some(news), bbc);
+//! assert_eq!(doc.path(id), "News/BBC");
+//!
+//! let census = doc.census();
+//! assert_eq!((census.bookmarks, census.folders), (1, 1));
+//! assert!(census.has(Field::BookmarkTags));
+//!
+//! let mut other = doc.clone();
+//! if let markport_model::Node::Bookmark(b) = other.node_mut(id) {
+//!     b.tags.clear();
+//! }
+//! let d = diff(&doc, &other);
+//! assert_eq!(d.differences[0].field, Field::BookmarkTags);
+//! assert_eq!(d.differences[0].paths, ["News/BBC"]);
+//! ```
+#![warn(missing_docs)]
+
+mod census;
+mod diag;
+mod diff;
+mod document;
+mod field;
+mod loss;
+mod node;
+mod options;
+mod time;
+
+pub use census::{bookmark_fields, folder_fields, separator_fields, Census};
+pub use diag::{Diagnostic, Error, ErrorKind, LineIndex, Location, Severity};
+pub use diff::{diff, Diff, Difference};
+pub use document::{Document, NodeId, Step, Walk};
+pub use field::{Field, Support};
+pub use loss::{Loss, LossReport, MAX_PATHS};
+pub use node::{
+    Alias, Application, Attribute, Bookmark, DesktopIcon, Folder, Metadata, Node, NodeKind,
+    Role, Separator,
+};
+pub use options::{ReadOptions, WriteOptions};
+pub use time::{DateValue, Precision, Timestamp};
+
+/// What a reader produces: the document and what it noticed on the way.
+#[derive(Clone, Debug, Default)]
+pub struct Read {
+    /// The document.
+    pub document: Document,
+    /// Everything recovered from, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+}

@@ -1,0 +1,118 @@
+//! What a writer could not carry.
+
+use std::collections::BTreeSet;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::document::{Document, NodeId};
+use crate::field::Field;
+
+/// How many node paths a report keeps per entry.
+pub const MAX_PATHS: usize = 5;
+
+/// One thing a writer could not carry: a field, on how many nodes, where, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Loss {
+    /// The field that was not carried.
+    pub field: Field,
+    /// On how many nodes (1 for a document-level field).
+    pub count: usize,
+    /// The first few node paths (`Toolbar/News/BBC`); empty for the document itself.
+    pub paths: Vec<String>,
+    /// Why it was not carried.
+    pub reason: String,
+}
+
+/// Everything a writer could not carry, in the order it was first met.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LossReport {
+    /// One entry per (field, reason).
+    pub losses: Vec<Loss>,
+}
+
+impl LossReport {
+    /// An empty report.
+    pub fn new() -> LossReport {
+        LossReport::default()
+    }
+
+    /// Record that `field` of node `node` (`None`: the document) was not carried.
+    /// Call once per node and reason.
+    pub fn record(&mut self, doc: &Document, node: Option<NodeId>, field: Field, reason: &str) {
+        let entry = match self
+            .losses
+            .iter_mut()
+            .position(|l| l.field == field && l.reason == reason)
+        {
+            Some(i) => &mut self.losses[i],
+            None => {
+                self.losses.push(Loss {
+                    field,
+                    count: 0,
+                    paths: Vec::new(),
+                    reason: reason.to_owned(),
+                });
+                self.losses.last_mut().expect("just pushed")
+            }
+        };
+        entry.count += 1;
+        if let Some(id) = node {
+            if entry.paths.len() < MAX_PATHS {
+                entry.paths.push(doc.path(id));
+            }
+        }
+    }
+
+    /// Whether nothing was lost.
+    pub fn is_empty(&self) -> bool {
+        self.losses.is_empty()
+    }
+
+    /// The fields that were lost.
+    pub fn fields(&self) -> BTreeSet<Field> {
+        self.losses.iter().map(|l| l.field).collect()
+    }
+
+    /// Add another report's entries.
+    pub fn extend(&mut self, other: LossReport) {
+        for l in other.losses {
+            match self
+                .losses
+                .iter_mut()
+                .find(|m| m.field == l.field && m.reason == l.reason)
+            {
+                Some(m) => {
+                    m.count += l.count;
+                    let room = MAX_PATHS.saturating_sub(m.paths.len());
+                    m.paths.extend(l.paths.into_iter().take(room));
+                }
+                None => self.losses.push(l),
+            }
+        }
+    }
+}
+
+impl fmt::Display for LossReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for l in &self.losses {
+            let nodes = if l.count == 1 { "node" } else { "nodes" };
+            write!(f, "lost {} on {} {}: {}", l.field, l.count, nodes, l.reason)?;
+            if !l.paths.is_empty() {
+                write!(f, " (")?;
+                for (i, p) in l.paths.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{p}")?;
+                }
+                if l.count > l.paths.len() {
+                    write!(f, ", ...")?;
+                }
+                write!(f, ")")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}

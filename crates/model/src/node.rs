@@ -1,0 +1,357 @@
+//! The nodes of a bookmark tree and the values they carry.
+//!
+//! Each field says where it comes from and goes to in every format, in the
+//! order XBEL, desktop (freedesktop XBEL dialect), Netscape HTML, xFolk.
+//! "markport block" means XBEL's `<info><metadata owner="https://markport.dev/ns/1">`
+//! (see `docs/formats/xbel.md`). JSON carries every field under its own name.
+
+use serde::{Deserialize, Serialize};
+
+use crate::time::DateValue;
+
+/// One node of the tree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Node {
+    /// A link.
+    Bookmark(Bookmark),
+    /// A container; its children live in the [`Document`](crate::Document).
+    Folder(Folder),
+    /// A visual divider between siblings.
+    Separator(Separator),
+    /// A second appearance of a bookmark or folder elsewhere in the tree.
+    Alias(Alias),
+}
+
+impl Node {
+    /// The node's kind.
+    pub fn kind(&self) -> NodeKind {
+        match self {
+            Node::Bookmark(_) => NodeKind::Bookmark,
+            Node::Folder(_) => NodeKind::Folder,
+            Node::Separator(_) => NodeKind::Separator,
+            Node::Alias(_) => NodeKind::Alias,
+        }
+    }
+
+    /// The bookmark, if this is one.
+    pub fn as_bookmark(&self) -> Option<&Bookmark> {
+        match self {
+            Node::Bookmark(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The folder, if this is one.
+    pub fn as_folder(&self) -> Option<&Folder> {
+        match self {
+            Node::Folder(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The node's id (XBEL `id`, Netscape `ID`), when it has one.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Node::Bookmark(b) => b.id.as_deref(),
+            Node::Folder(f) => f.id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// The node's title, when it has one.
+    pub fn title(&self) -> Option<&str> {
+        match self {
+            Node::Bookmark(b) => b.title.as_deref(),
+            Node::Folder(f) => f.title.as_deref(),
+            Node::Separator(s) => s.title.as_deref(),
+            Node::Alias(_) => None,
+        }
+    }
+}
+
+/// The kinds of [`Node`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeKind {
+    /// [`Bookmark`]
+    Bookmark,
+    /// [`Folder`]
+    Folder,
+    /// [`Separator`]
+    Separator,
+    /// [`Alias`]
+    Alias,
+}
+
+macro_rules! from_node {
+    ($($t:ident),*) => {$(
+        impl From<$t> for Node {
+            fn from(v: $t) -> Node { Node::$t(v) }
+        }
+    )*};
+}
+from_node!(Bookmark, Folder, Separator, Alias);
+
+/// A link with everything known about it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Bookmark {
+    /// The link, exactly as written in the source (never normalised).
+    /// XBEL `bookmark/@href`; desktop `bookmark/@href`; Netscape `A/@HREF`;
+    /// xFolk the first `.taggedlink` `href`, resolved against the page base.
+    pub href: String,
+    /// XBEL `title`; desktop `title`; Netscape the `A` text; xFolk the
+    /// taggedlink's `title` attribute or text.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// XBEL `desc`; desktop `desc`; Netscape the `DD` after the `A`;
+    /// xFolk every `.description`, joined by a blank line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desc: Option<String>,
+    /// XBEL `@id`; desktop: none (markport block); Netscape `ID`; xFolk: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// XBEL `@added`; desktop `@added`; Netscape `ADD_DATE`; xFolk `<time datetime>`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub added: Option<DateValue>,
+    /// XBEL `@modified`; desktop `@modified`; Netscape `LAST_MODIFIED`; xFolk: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<DateValue>,
+    /// XBEL `@visited`; desktop `@visited`; Netscape `LAST_VISIT`; xFolk: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visited: Option<DateValue>,
+    /// An icon reference (XBEL 1.1 / KDE `@icon`). XBEL `@icon` is not in 1.0:
+    /// markport block; Netscape: none; xFolk: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
+    /// The favicon as a `data:` URI. XBEL: markport block; Netscape `ICON`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub favicon: Option<String>,
+    /// Where the favicon came from. XBEL: markport block; Netscape `ICON_URI`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub favicon_uri: Option<String>,
+    /// Tags, in source order and case. XBEL: markport block; Netscape `TAGS`
+    /// (comma-separated); xFolk `rel="tag"` links.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
+    /// The keyword that opens it from the address bar. XBEL: markport block;
+    /// Netscape `SHORTCUTURL`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    /// Form data a keyword search posts. XBEL: markport block; Netscape `POST_DATA`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post_data: Option<String>,
+    /// The feed this bookmark subscribes to. XBEL: markport block; Netscape `FEEDURL`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed_url: Option<String>,
+    /// The page's last charset. XBEL: markport block; Netscape `LAST_CHARSET`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charset: Option<String>,
+    /// Private (`Some(true)`), public (`Some(false)`) or not said (`None`).
+    /// XBEL and desktop `<bookmark:private/>` (true only; false in the markport
+    /// block); Netscape `PRIVATE="1|0"`; xFolk: withheld from pages unless asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub private: Option<bool>,
+    /// Marked to read later. XBEL: markport block; Netscape `TOREAD="1|0"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_read: Option<bool>,
+    /// The target's MIME type. XBEL and desktop `<mime:mime-type type>`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Desktop groups (`<bookmark:group>`), in order, duplicates kept.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+    /// Applications that registered it (`<bookmark:application>`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub applications: Vec<Application>,
+    /// The desktop icon (`<bookmark:icon href type name>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desktop_icon: Option<DesktopIcon>,
+    /// `<info><metadata>` blocks of owners markport does not interpret, kept raw.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub metadata: Vec<Metadata>,
+    /// Source attributes markport has no field for (Netscape `UUID`, `WEB_PANEL`,
+    /// ...), in source order. XBEL: markport block; Netscape: written back as attributes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<Attribute>,
+}
+
+impl Bookmark {
+    /// A bookmark with just a link.
+    pub fn new(href: impl Into<String>) -> Bookmark {
+        Bookmark {
+            href: href.into(),
+            ..Bookmark::default()
+        }
+    }
+
+    /// The same bookmark with a title.
+    pub fn with_title(mut self, title: impl Into<String>) -> Bookmark {
+        self.title = Some(title.into());
+        self
+    }
+}
+
+/// What a folder is for in a browser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Role {
+    /// The bookmarks toolbar. XBEL 1.1 / KDE `toolbar="yes"`; Netscape
+    /// `PERSONAL_TOOLBAR_FOLDER="true"`.
+    Toolbar,
+    /// The bookmarks menu. Netscape `BOOKMARKS_MENU`.
+    Menu,
+    /// Unsorted / other bookmarks. Netscape `UNFILED_BOOKMARKS_FOLDER="true"`.
+    Unfiled,
+    /// Safari's reading list. Netscape `id="com.apple.ReadingList"`.
+    ReadingList,
+    /// The Places root. Netscape `PLACES_ROOT`.
+    PlacesRoot,
+}
+
+/// A container of nodes. Its children are kept by the [`Document`](crate::Document).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Folder {
+    /// XBEL `title`; desktop: none (folders are flattened); Netscape `H3` text;
+    /// xFolk the section heading.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// XBEL `desc`; Netscape the `DD` after the `H3`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desc: Option<String>,
+    /// XBEL `@id`; Netscape `ID`; xFolk the section `id`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// XBEL `@added`; Netscape `ADD_DATE`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub added: Option<DateValue>,
+    /// XBEL: markport block; Netscape `LAST_MODIFIED`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<DateValue>,
+    /// Shown closed (`Some(true)`) or open. XBEL `@folded` (default yes);
+    /// Netscape `FOLDED`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folded: Option<bool>,
+    /// XBEL 1.1 / KDE `@icon`: markport block in XBEL 1.0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub icon: Option<String>,
+    /// The browser role. XBEL `toolbar="yes"` (1.1) or markport block;
+    /// Netscape `PERSONAL_TOOLBAR_FOLDER`, `UNFILED_BOOKMARKS_FOLDER`, ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub role: Option<Role>,
+    /// `<info><metadata>` blocks of owners markport does not interpret.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub metadata: Vec<Metadata>,
+    /// Source attributes markport has no field for, in source order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<Attribute>,
+}
+
+impl Folder {
+    /// A folder with a title.
+    pub fn titled(title: impl Into<String>) -> Folder {
+        Folder {
+            title: Some(title.into()),
+            ..Folder::default()
+        }
+    }
+}
+
+/// A divider between siblings. XBEL `<separator/>`; Netscape `<HR>`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Separator {
+    /// A label some producers give separators (Netscape `HR NAME`, KDE
+    /// `separator/title`): XBEL markport block.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// `<info><metadata>` blocks of owners markport does not interpret (KDE devices).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub metadata: Vec<Metadata>,
+    /// Source attributes markport has no field for (KDE `href` on separators).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<Attribute>,
+}
+
+/// A second appearance of the node whose id is `target`.
+/// XBEL `<alias ref>`; Netscape `ALIASOF` (pointing at an `ALIASID`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Alias {
+    /// The id of the bookmark or folder this alias shows again.
+    pub target: String,
+    /// Source attributes markport has no field for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<Attribute>,
+}
+
+/// An application that registered a desktop bookmark
+/// (`<bookmark:application name exec count modified timestamp>`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Application {
+    /// `@name`, the application's name (the registration key).
+    pub name: String,
+    /// `@exec`, the command line, verbatim (still shell-quoted as written).
+    pub exec: String,
+    /// `@count`, how many times it registered this bookmark; `None` when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    /// `@modified`, the last registration.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<DateValue>,
+    /// The deprecated `@timestamp` (Unix seconds) of old files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<DateValue>,
+}
+
+/// A desktop bookmark's icon (`<bookmark:icon href type name>`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DesktopIcon {
+    /// `@href`, the icon's URI.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub href: Option<String>,
+    /// `@type`, the icon's MIME type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// `@name`, an icon-theme name (the spec and KDE; GLib ignores it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// An XBEL `<metadata>` block of an owner markport does not interpret, kept so
+/// that it is written back unchanged.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Metadata {
+    /// `@owner`, a URI naming who wrote it.
+    pub owner: String,
+    /// The element's content, as the exact XML text of the source.
+    pub xml: String,
+    /// Namespace declarations (prefix, URI) in scope in the source that `xml`
+    /// uses; the empty prefix is the default namespace. Written back on the
+    /// `<metadata>` element so the block stays well-formed anywhere.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<(String, String)>,
+}
+
+/// An attribute kept verbatim.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attribute {
+    /// The name, as written (case kept).
+    pub name: String,
+    /// The decoded value.
+    pub value: String,
+}
+
+impl Attribute {
+    /// An attribute.
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Attribute {
+        Attribute {
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+}

@@ -1,0 +1,507 @@
+//! Timestamps: instants with their sub-second part, plus how they were written.
+//!
+//! Formats disagree on time: XBEL uses W3C date/time strings of any precision,
+//! Netscape HTML uses Unix seconds (sometimes milliseconds or microseconds),
+//! desktop-bookmarks uses ISO 8601 with microseconds. The model keeps the
+//! instant exactly (nanoseconds) and remembers the precision and offset it was
+//! written with, so a writer of the same format can reproduce the text, while
+//! comparisons ([`Timestamp::same_instant`]) look at the instant only.
+
+use std::fmt;
+
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Timelike};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// How finely a timestamp was written in its source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// `1997`
+    Year,
+    /// `1997-07`
+    Month,
+    /// `1997-07-16`
+    Day,
+    /// `1997-07-16T19:20+01:00`
+    Minute,
+    /// `1997-07-16T19:20:30+01:00`, or Unix seconds.
+    Second,
+    /// A fraction of a second with this many digits (1 to 9).
+    Fraction(u8),
+}
+
+/// An instant in time, kept to the nanosecond, with the offset and precision
+/// its source wrote it with.
+///
+/// Two timestamps are the same *instant* when [`Timestamp::same_instant`] says
+/// so; `PartialEq` also compares offset and precision (presentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Timestamp {
+    secs: i64,
+    nanos: u32,
+    /// Seconds east of UTC; `None` when the source gave no zone (read as UTC).
+    offset: Option<i32>,
+    precision: Precision,
+}
+
+impl Timestamp {
+    /// An instant from Unix seconds and nanoseconds, in UTC, with the
+    /// precision the nanoseconds need.
+    pub fn from_unix(secs: i64, nanos: u32) -> Option<Timestamp> {
+        if nanos >= 1_000_000_000 {
+            return None;
+        }
+        DateTime::from_timestamp(secs, nanos)?;
+        Some(Timestamp {
+            secs,
+            nanos,
+            offset: Some(0),
+            precision: precision_for_nanos(nanos),
+        })
+    }
+
+    /// An instant from whole Unix seconds, in UTC.
+    pub fn from_unix_seconds(secs: i64) -> Option<Timestamp> {
+        Timestamp::from_unix(secs, 0)
+    }
+
+    /// The current time, to the microsecond.
+    pub fn now() -> Timestamp {
+        let now = chrono::Utc::now();
+        let nanos = now.timestamp_subsec_micros() * 1000;
+        Timestamp::from_unix(now.timestamp(), nanos).expect("the clock is in range")
+    }
+
+    /// Seconds since 1970-01-01T00:00:00Z (floor).
+    pub fn unix_seconds(&self) -> i64 {
+        self.secs
+    }
+
+    /// The sub-second part in nanoseconds.
+    pub fn subsec_nanos(&self) -> u32 {
+        self.nanos
+    }
+
+    /// The offset from UTC in seconds the source gave, if any.
+    pub fn offset_seconds(&self) -> Option<i32> {
+        self.offset
+    }
+
+    /// How finely the source wrote it.
+    pub fn precision(&self) -> Precision {
+        self.precision
+    }
+
+    /// Whether two timestamps name the same instant (offset and precision aside).
+    pub fn same_instant(&self, other: &Timestamp) -> bool {
+        self.secs == other.secs && self.nanos == other.nanos
+    }
+
+    /// The same instant with another offset (seconds east of UTC); `None` if
+    /// the offset is not within ±24 hours.
+    pub fn with_offset(mut self, offset: Option<i32>) -> Option<Timestamp> {
+        if let Some(o) = offset {
+            FixedOffset::east_opt(o)?;
+        }
+        self.offset = offset;
+        Some(self)
+    }
+
+    /// The same instant remembered with another precision (presentation only).
+    pub fn with_precision(mut self, precision: Precision) -> Timestamp {
+        self.precision = precision;
+        self
+    }
+
+    /// The instant as a chrono date-time in its own offset (UTC when none).
+    pub fn to_datetime(&self) -> DateTime<FixedOffset> {
+        let offset = FixedOffset::east_opt(self.offset.unwrap_or(0)).expect("offset validated");
+        DateTime::from_timestamp(self.secs, self.nanos)
+            .expect("range validated")
+            .with_timezone(&offset)
+    }
+
+    /// Parse any W3C date/time profile (W3C NOTE-datetime, the XBEL date
+    /// format): `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mmTZD`,
+    /// `YYYY-MM-DDThh:mm:ssTZD`, `YYYY-MM-DDThh:mm:ss.sTZD`. `TZD` is `Z` or
+    /// `±hh:mm`; for leniency it may be missing (read as UTC), `z`, or `±hhmm`,
+    /// and a space may stand for `T`.
+    pub fn parse_w3c(text: &str) -> Option<Timestamp> {
+        let b = text.as_bytes();
+        let mut p = Cursor { b, i: 0 };
+        let year = p.digits(4)? as i32;
+        if p.done() {
+            return Timestamp::from_parts(year, 1, 1, 0, 0, 0, 0, None, Precision::Year);
+        }
+        p.expect(b'-')?;
+        let month = p.digits(2)?;
+        if p.done() {
+            return Timestamp::from_parts(year, month, 1, 0, 0, 0, 0, None, Precision::Month);
+        }
+        p.expect(b'-')?;
+        let day = p.digits(2)?;
+        if p.done() {
+            return Timestamp::from_parts(year, month, day, 0, 0, 0, 0, None, Precision::Day);
+        }
+        if !(p.eat(b'T') || p.eat(b't') || p.eat(b' ')) {
+            return None;
+        }
+        let hour = p.digits(2)?;
+        p.expect(b':')?;
+        let minute = p.digits(2)?;
+        let mut second = 0;
+        let mut nanos = 0;
+        let mut precision = Precision::Minute;
+        if p.eat(b':') {
+            second = p.digits(2)?;
+            precision = Precision::Second;
+            if p.eat(b'.') || p.eat(b',') {
+                let start = p.i;
+                while p.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    p.i += 1;
+                }
+                let digits = &text[start..p.i];
+                if digits.is_empty() {
+                    return None;
+                }
+                // Beyond nanoseconds the extra digits carry nothing we can keep.
+                let kept = &digits[..digits.len().min(9)];
+                nanos = kept.parse::<u32>().ok()? * 10u32.pow(9 - kept.len() as u32);
+                precision = Precision::Fraction(kept.len() as u8);
+            }
+        }
+        let offset = if p.done() {
+            None
+        } else if p.eat(b'Z') || p.eat(b'z') {
+            Some(0)
+        } else {
+            let sign = if p.eat(b'+') {
+                1
+            } else if p.eat(b'-') {
+                -1
+            } else {
+                return None;
+            };
+            let oh = p.digits(2)? as i32;
+            p.eat(b':');
+            let om = if p.done() { 0 } else { p.digits(2)? as i32 };
+            if oh > 23 || om > 59 {
+                return None;
+            }
+            Some(sign * (oh * 3600 + om * 60))
+        };
+        if !p.done() {
+            return None;
+        }
+        Timestamp::from_parts(year, month, day, hour, minute, second, nanos, offset, precision)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn from_parts(
+        year: i32,
+        month: u32,
+        day: u32,
+        hour: u32,
+        minute: u32,
+        second: u32,
+        nanos: u32,
+        offset: Option<i32>,
+        precision: Precision,
+    ) -> Option<Timestamp> {
+        let date = NaiveDate::from_ymd_opt(year, month, day)?;
+        // A leap second (`60`) is read as the last second of the minute.
+        let time = NaiveTime::from_hms_nano_opt(hour, minute, second.min(59), nanos)?;
+        let local = NaiveDateTime::new(date, time);
+        let off = FixedOffset::east_opt(offset.unwrap_or(0))?;
+        let utc = local.and_local_timezone(off).single()?.naive_utc();
+        Some(Timestamp {
+            secs: utc.and_utc().timestamp(),
+            nanos,
+            offset,
+            precision,
+        })
+    }
+
+    /// Format as W3C date/time, at the precision and offset it was read with.
+    /// A date-only value is written as a date; a time without a source zone
+    /// is written in UTC with `Z`.
+    pub fn to_w3c(&self) -> String {
+        self.to_string()
+    }
+
+    /// Format at full precision in UTC, with the sub-second digits needed:
+    /// `2024-01-02T03:04:05Z`, `2024-01-02T03:04:05.25Z`.
+    pub fn to_w3c_utc(&self) -> String {
+        Timestamp {
+            offset: Some(0),
+            precision: precision_for_nanos(self.nanos).max_with(self.precision),
+            ..*self
+        }
+        .to_string()
+    }
+}
+
+impl Precision {
+    /// At least second precision, keeping the finer of the two.
+    fn max_with(self, other: Precision) -> Precision {
+        match (self, other) {
+            (Precision::Fraction(a), Precision::Fraction(b)) => Precision::Fraction(a.max(b)),
+            (Precision::Fraction(a), _) => Precision::Fraction(a),
+            (_, Precision::Fraction(b)) => Precision::Fraction(b),
+            _ => Precision::Second,
+        }
+    }
+}
+
+fn precision_for_nanos(nanos: u32) -> Precision {
+    if nanos == 0 {
+        return Precision::Second;
+    }
+    let mut digits = 9u8;
+    let mut n = nanos;
+    while n % 10 == 0 {
+        n /= 10;
+        digits -= 1;
+    }
+    Precision::Fraction(digits)
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dt = self.to_datetime();
+        // A date-only value has no zone; writing it shifted would move the day.
+        let date_only = matches!(
+            self.precision,
+            Precision::Year | Precision::Month | Precision::Day
+        );
+        let exact_date = date_only
+            && self.offset.is_none()
+            && dt.hour() == 0
+            && dt.minute() == 0
+            && dt.second() == 0
+            && self.nanos == 0;
+        if exact_date {
+            return match self.precision {
+                Precision::Year if dt.month() == 1 && dt.day() == 1 => {
+                    write!(f, "{:04}", dt.year())
+                }
+                Precision::Year | Precision::Month if dt.day() == 1 => {
+                    write!(f, "{:04}-{:02}", dt.year(), dt.month())
+                }
+                _ => write!(f, "{:04}-{:02}-{:02}", dt.year(), dt.month(), dt.day()),
+            };
+        }
+        write!(
+            f,
+            "{:04}-{:02}-{:02}T{:02}:{:02}",
+            dt.year(),
+            dt.month(),
+            dt.day(),
+            dt.hour(),
+            dt.minute()
+        )?;
+        let precision = if self.nanos != 0 {
+            precision_for_nanos(self.nanos).max_with(self.precision)
+        } else if dt.second() != 0 {
+            Precision::Second.max_with(self.precision)
+        } else {
+            self.precision
+        };
+        match precision {
+            Precision::Year | Precision::Month | Precision::Day | Precision::Minute => {}
+            Precision::Second => write!(f, ":{:02}", dt.second())?,
+            Precision::Fraction(d) => {
+                let d = d.clamp(1, 9) as usize;
+                let frac = format!("{:09}", self.nanos);
+                write!(f, ":{:02}.{}", dt.second(), &frac[..d])?;
+            }
+        }
+        match self.offset {
+            None | Some(0) => f.write_str("Z"),
+            Some(o) => {
+                let sign = if o < 0 { '-' } else { '+' };
+                let o = o.abs();
+                write!(f, "{}{:02}:{:02}", sign, o / 3600, (o % 3600) / 60)
+            }
+        }
+    }
+}
+
+struct Cursor<'a> {
+    b: &'a [u8],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn done(&self) -> bool {
+        self.i == self.b.len()
+    }
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, c: u8) -> Option<()> {
+        self.eat(c).then_some(())
+    }
+    fn digits(&mut self, n: usize) -> Option<u32> {
+        let s = self.b.get(self.i..self.i + n)?;
+        if !s.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        self.i += n;
+        Some(s.iter().fold(0, |acc, d| acc * 10 + u32::from(d - b'0')))
+    }
+}
+
+/// A date field as read: an instant, or the source text when it could not be
+/// understood (kept so that nothing is dropped, with a diagnostic from the reader).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum DateValue {
+    /// A date that was understood.
+    Instant(Timestamp),
+    /// A value that was not a date this format knows, kept verbatim.
+    Raw(String),
+}
+
+impl DateValue {
+    /// The instant, if the value was understood.
+    pub fn instant(&self) -> Option<&Timestamp> {
+        match self {
+            DateValue::Instant(t) => Some(t),
+            DateValue::Raw(_) => None,
+        }
+    }
+
+    /// Whether two values mean the same: the same instant, or the same raw text.
+    pub fn same(&self, other: &DateValue) -> bool {
+        match (self, other) {
+            (DateValue::Instant(a), DateValue::Instant(b)) => a.same_instant(b),
+            (DateValue::Raw(a), DateValue::Raw(b)) => a == b,
+            _ => false,
+        }
+    }
+
+    /// A W3C string, parsed if possible, else kept raw.
+    pub fn from_w3c(text: &str) -> DateValue {
+        match Timestamp::parse_w3c(text) {
+            Some(t) => DateValue::Instant(t),
+            None => DateValue::Raw(text.to_owned()),
+        }
+    }
+}
+
+impl From<Timestamp> for DateValue {
+    fn from(t: Timestamp) -> Self {
+        DateValue::Instant(t)
+    }
+}
+
+/// Instants are W3C strings (`"2024-01-02T03:04:05.5Z"`); raw values are
+/// `{"raw": "yesterday"}`.
+impl Serialize for DateValue {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DateValue::Instant(t) => s.collect_str(t),
+            DateValue::Raw(r) => {
+                use serde::ser::SerializeMap;
+                let mut m = s.serialize_map(Some(1))?;
+                m.serialize_entry("raw", r)?;
+                m.end()
+            }
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for DateValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Repr {
+            Text(String),
+            Raw { raw: String },
+        }
+        match Repr::deserialize(d)? {
+            Repr::Text(t) => Timestamp::parse_w3c(&t)
+                .map(DateValue::Instant)
+                .ok_or_else(|| serde::de::Error::custom(format!("not a W3C date/time: {t:?}"))),
+            Repr::Raw { raw } => Ok(DateValue::Raw(raw)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_w3c_profile_parses_and_formats_back() {
+        for text in [
+            "1997",
+            "1997-07",
+            "1997-07-16",
+            "1997-07-16T19:20+01:00",
+            "1997-07-16T19:20:30+01:00",
+            "1997-07-16T19:20:30.45+01:00",
+            "1997-07-16T19:20:30.123456789Z",
+            "2004-03-01T00:00:00-05:30",
+        ] {
+            let t = Timestamp::parse_w3c(text).unwrap_or_else(|| panic!("{text}"));
+            assert_eq!(t.to_w3c(), text);
+        }
+    }
+
+    #[test]
+    fn offsets_give_the_same_instant() {
+        let a = Timestamp::parse_w3c("1997-07-16T19:20:30.45+01:00").unwrap();
+        let b = Timestamp::parse_w3c("1997-07-16T18:20:30.45Z").unwrap();
+        assert!(a.same_instant(&b));
+        assert_ne!(a, b);
+        assert_eq!(a.subsec_nanos(), 450_000_000);
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_date() {
+        for text in [
+            "yesterday",
+            "",
+            "1997-13",
+            "1997-02-30",
+            "1997-07-16T25:00Z",
+            "1997-07-16T19:20:30+25:00",
+            "97-07-16",
+        ] {
+            assert!(Timestamp::parse_w3c(text).is_none(), "{text}");
+        }
+        assert_eq!(
+            DateValue::from_w3c("yesterday"),
+            DateValue::Raw("yesterday".into())
+        );
+    }
+
+    #[test]
+    fn unix_seconds_round_trip() {
+        let t = Timestamp::from_unix(1_136_214_245, 5_000).unwrap();
+        assert_eq!(t.to_w3c(), "2006-01-02T15:04:05.000005Z");
+        assert_eq!(t.unix_seconds(), 1_136_214_245);
+        let back = Timestamp::parse_w3c(&t.to_w3c()).unwrap();
+        assert!(back.same_instant(&t));
+    }
+
+    #[test]
+    fn serde_keeps_raw_values() {
+        let v = vec![
+            DateValue::Raw("yesterday".into()),
+            DateValue::from_w3c("2001-02-03"),
+        ];
+        let json = serde_json::to_string(&v).unwrap();
+        assert_eq!(json, r#"[{"raw":"yesterday"},"2001-02-03"]"#);
+        let back: Vec<DateValue> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, v);
+    }
+}
