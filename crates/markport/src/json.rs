@@ -9,8 +9,8 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use markport_model::{
-    Attribute, DateValue, Document, Error, ErrorKind, Field, Location, LossReport, Metadata,
-    Node, NodeId, Read, ReadOptions, Support, WriteOptions,
+    Attribute, DateValue, Document, Error, ErrorKind, Field, Location, LossReport, Metadata, Node,
+    NodeId, Read, ReadOptions, Support, WriteOptions,
 };
 
 /// The version this crate writes and reads.
@@ -106,7 +106,11 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
 }
 
 /// Write markport JSON (pretty-printed, one node per object, document order).
-pub fn write(doc: &Document, _opts: &WriteOptions, out: &mut dyn Write) -> Result<LossReport, Error> {
+pub fn write(
+    doc: &Document,
+    _opts: &WriteOptions,
+    out: &mut dyn Write,
+) -> Result<LossReport, Error> {
     let mut index = vec![usize::MAX; doc.len()];
     let mut nodes = Vec::with_capacity(doc.len());
     for id in doc.preorder() {

@@ -36,16 +36,19 @@
 #![warn(missing_docs)]
 
 pub mod json;
+pub mod matrix;
 mod registry;
 
 use std::io::Write;
 
 pub use markport_model as model;
 pub use markport_model::{
-    diff, Diagnostic, Diff, Document, Error, ErrorKind, Field, LossReport, Read, ReadOptions,
-    Severity, Support, WriteOptions,
+    diff, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, LossReport, Read,
+    ReadOptions, Severity, Support, WriteOptions,
 };
-pub use registry::{detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS};
+pub use registry::{
+    detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
+};
 
 /// Read `input` as `format`. With `opts.strict`, the first warning is an error.
 pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Read, Error> {

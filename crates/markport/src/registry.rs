@@ -88,5 +88,9 @@ pub fn detect(input: &[u8]) -> Option<&'static Format> {
 
 /// The names of every format, comma-separated, for messages.
 pub fn names() -> String {
-    FORMATS.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+    FORMATS
+        .iter()
+        .map(|f| f.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }

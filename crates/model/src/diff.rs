@@ -85,7 +85,7 @@ fn same_date(a: &Option<DateValue>, b: &Option<DateValue>) -> bool {
 
 /// Where a node stands: the ordinal of its folder among all folders (in
 /// document order), and how many non-separator siblings precede it.
-fn placements(doc: &Document) -> (HashMap<NodeId, usize>, HashMap<NodeId, (Option<usize>, usize)>) {
+fn placements(doc: &Document) -> HashMap<NodeId, (Option<usize>, usize)> {
     let mut folder_ord = HashMap::new();
     for id in doc.preorder() {
         if doc.node(id).kind() == NodeKind::Folder {
@@ -105,7 +105,7 @@ fn placements(doc: &Document) -> (HashMap<NodeId, usize>, HashMap<NodeId, (Optio
             }
         }
     }
-    (folder_ord, place)
+    place
 }
 
 fn of_kind(doc: &Document, kind: NodeKind) -> Vec<NodeId> {
@@ -115,11 +115,25 @@ fn of_kind(doc: &Document, kind: NodeKind) -> Vec<NodeId> {
 }
 
 /// Pair bookmarks: by position when counts agree, else by href in order.
-fn pair_bookmarks(a: &Document, xa: &[NodeId], b: &Document, xb: &[NodeId]) -> (Vec<(NodeId, NodeId)>, Vec<NodeId>, usize) {
+fn pair_bookmarks(
+    a: &Document,
+    xa: &[NodeId],
+    b: &Document,
+    xb: &[NodeId],
+) -> (Vec<(NodeId, NodeId)>, Vec<NodeId>, usize) {
     if xa.len() == xb.len() {
-        return (xa.iter().copied().zip(xb.iter().copied()).collect(), Vec::new(), 0);
+        return (
+            xa.iter().copied().zip(xb.iter().copied()).collect(),
+            Vec::new(),
+            0,
+        );
     }
-    let href = |d: &Document, id: NodeId| d.node(id).as_bookmark().map(|b| b.href.clone()).unwrap_or_default();
+    let href = |d: &Document, id: NodeId| {
+        d.node(id)
+            .as_bookmark()
+            .map(|b| b.href.clone())
+            .unwrap_or_default()
+    };
     let mut pool: HashMap<String, VecDeque<NodeId>> = HashMap::new();
     for &id in xb {
         pool.entry(href(b, id)).or_default().push_back(id);
@@ -143,7 +157,11 @@ fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookma
     c.check(Field::BookmarkDesc, n, x.desc == y.desc);
     c.check(Field::BookmarkId, n, x.id == y.id);
     c.check(Field::BookmarkAdded, n, same_date(&x.added, &y.added));
-    c.check(Field::BookmarkModified, n, same_date(&x.modified, &y.modified));
+    c.check(
+        Field::BookmarkModified,
+        n,
+        same_date(&x.modified, &y.modified),
+    );
     c.check(Field::BookmarkVisited, n, same_date(&x.visited, &y.visited));
     c.check(Field::BookmarkIcon, n, x.icon == y.icon);
     c.check(Field::BookmarkFavicon, n, x.favicon == y.favicon);
@@ -166,7 +184,11 @@ fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookma
                 && same_date(&p.timestamp, &q.timestamp)
         });
     c.check(Field::BookmarkApplications, n, apps_same);
-    c.check(Field::BookmarkDesktopIcon, n, x.desktop_icon == y.desktop_icon);
+    c.check(
+        Field::BookmarkDesktopIcon,
+        n,
+        x.desktop_icon == y.desktop_icon,
+    );
     c.check(Field::BookmarkMetadata, n, x.metadata == y.metadata);
     c.check(Field::BookmarkExtra, n, x.extra == y.extra);
 }
@@ -177,7 +199,11 @@ fn compare_folders(c: &mut Collector<'_>, id: NodeId, x: &Folder, y: &Folder) {
     c.check(Field::FolderDesc, n, x.desc == y.desc);
     c.check(Field::FolderId, n, x.id == y.id);
     c.check(Field::FolderAdded, n, same_date(&x.added, &y.added));
-    c.check(Field::FolderModified, n, same_date(&x.modified, &y.modified));
+    c.check(
+        Field::FolderModified,
+        n,
+        same_date(&x.modified, &y.modified),
+    );
     c.check(Field::FolderFolded, n, x.folded == y.folded);
     c.check(Field::FolderIcon, n, x.icon == y.icon);
     c.check(Field::FolderRole, n, x.role == y.role);
@@ -195,18 +221,27 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     c.check(Field::DocumentDesc, None, a.desc == b.desc);
     c.check(Field::DocumentId, None, a.id == b.id);
     c.check(Field::DocumentAdded, None, same_date(&a.added, &b.added));
-    c.check(Field::DocumentModified, None, same_date(&a.modified, &b.modified));
+    c.check(
+        Field::DocumentModified,
+        None,
+        same_date(&a.modified, &b.modified),
+    );
     c.check(Field::DocumentMetadata, None, a.metadata == b.metadata);
     c.check(Field::DocumentExtra, None, a.extra == b.extra);
 
-    let (_, place_a) = placements(a);
-    let (_, place_b) = placements(b);
+    let place_a = placements(a);
+    let place_b = placements(b);
 
     let fa = of_kind(a, NodeKind::Folder);
     let fb = of_kind(b, NodeKind::Folder);
     let folders_align = fa.len() == fb.len();
     if !folders_align {
-        let first = fa.iter().chain(fb.iter()).next().copied().filter(|_| !fa.is_empty());
+        let first = fa
+            .iter()
+            .chain(fb.iter())
+            .next()
+            .copied()
+            .filter(|_| !fa.is_empty());
         c.add(Field::Folder, first);
     }
     for (&x, &y) in fa.iter().zip(&fb) {
@@ -338,7 +373,10 @@ mod tests {
         let mut b = Document::new();
         b.push(None, Bookmark::new("x"));
         b.push(None, Bookmark::new("y"));
-        assert_eq!(diff(&a, &b).fields().into_iter().collect::<Vec<_>>(), [Field::Bookmark]);
+        assert_eq!(
+            diff(&a, &b).fields().into_iter().collect::<Vec<_>>(),
+            [Field::Bookmark]
+        );
     }
 
     #[test]
@@ -349,6 +387,9 @@ mod tests {
         let mut b = Document::new();
         b.push(None, Folder::titled("F"));
         b.push(None, Bookmark::new("x"));
-        assert_eq!(diff(&a, &b).fields().into_iter().collect::<Vec<_>>(), [Field::Folder]);
+        assert_eq!(
+            diff(&a, &b).fields().into_iter().collect::<Vec<_>>(),
+            [Field::Folder]
+        );
     }
 }

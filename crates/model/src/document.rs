@@ -255,7 +255,10 @@ mod tests {
         let mut d = Document::new();
         let toolbar = d.push(None, Folder::titled("Toolbar"));
         let news = d.push(Some(toolbar), Folder::titled("News"));
-        d.push(Some(news), Bookmark::new("https://bbc.co.uk/").with_title("BBC"));
+        d.push(
+            Some(news),
+            Bookmark::new("https://bbc.co.uk/").with_title("BBC"),
+        );
         d.push(Some(toolbar), Separator::default());
         d.push(None, Bookmark::new("https://example.org/"));
         d
@@ -307,7 +310,9 @@ mod tests {
         assert_eq!(d.max_depth(), 100_000);
         let copy = d.clone();
         assert_eq!(copy, d);
-        assert!(d.path(NodeId(100_000)).ends_with("/f99999/https://deep.example/"));
+        assert!(d
+            .path(NodeId(100_000))
+            .ends_with("/f99999/https://deep.example/"));
         drop(copy);
     }
 }

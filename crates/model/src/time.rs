@@ -192,7 +192,9 @@ impl Timestamp {
         if !p.done() {
             return None;
         }
-        Timestamp::from_parts(year, month, day, hour, minute, second, nanos, offset, precision)
+        Timestamp::from_parts(
+            year, month, day, hour, minute, second, nanos, offset, precision,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]

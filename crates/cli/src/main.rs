@@ -1,0 +1,59 @@
+//! `markport`: convert bookmark files between formats and say exactly what a
+//! conversion loses. The work is done by the `markport` library; this binary
+//! parses arguments, reads and writes files, and prints.
+
+mod commands;
+mod files;
+mod report;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit codes.
+pub(crate) mod exit {
+    /// Success.
+    pub const OK: u8 = 0;
+    /// `--fail-on-loss` and something was lost, or `diff` found differences.
+    pub const DIFFERENT: u8 = 1;
+    /// Bad usage, or input that could not be read.
+    pub const ERROR: u8 = 2;
+}
+
+#[derive(Parser)]
+#[command(
+    name = "markport",
+    version,
+    about = "Convert bookmark collections between formats and report exactly what a conversion loses",
+    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss) or files differ (diff), 2 bad usage or unreadable input."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Convert a bookmark file to another format and report what was lost.
+    Convert(commands::ConvertArgs),
+    /// Show a file's format, counts, the fields it holds and what the reader noticed.
+    Info(commands::InfoArgs),
+    /// Compare two bookmark files (any formats) field by field.
+    Diff(commands::DiffArgs),
+    /// Show what survives FILE -> FORMAT -> back.
+    Roundtrip(commands::RoundtripArgs),
+    /// The formats and which fields each can carry.
+    Formats(commands::FormatsArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Command::Convert(a) => commands::convert(a),
+        Command::Info(a) => commands::info(a),
+        Command::Diff(a) => commands::diff(a),
+        Command::Roundtrip(a) => commands::roundtrip(a),
+        Command::Formats(a) => commands::formats(a),
+    };
+    ExitCode::from(code)
+}

@@ -1,0 +1,49 @@
+//! The conversion report, as text for people (stderr) or JSON for programs.
+//! The JSON shape is stable and documented in `docs/report.md`.
+
+use serde::Serialize;
+
+use markport::{Diagnostic, LossReport};
+
+/// Version of the JSON report's shape.
+pub(crate) const REPORT_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+pub(crate) struct Report<'a> {
+    pub markport_report: u32,
+    pub input: &'a str,
+    pub from: &'a str,
+    pub output: &'a str,
+    pub to: &'a str,
+    pub diagnostics: &'a [Diagnostic],
+    pub losses: &'a [markport::model::Loss],
+    pub lost: bool,
+}
+
+impl Report<'_> {
+    pub(crate) fn text(&self) -> String {
+        let mut s = String::new();
+        for d in self.diagnostics {
+            s.push_str(&format!("{}: {d}\n", self.input));
+        }
+        if self.losses.is_empty() {
+            s.push_str(&format!("{} -> {}: nothing lost\n", self.from, self.to));
+        } else {
+            let loss = LossReport {
+                losses: self.losses.to_vec(),
+            };
+            s.push_str(&format!(
+                "{} -> {}: {} field(s) could not be carried\n",
+                self.from,
+                self.to,
+                loss.fields().len()
+            ));
+            s.push_str(&loss.to_string());
+        }
+        s
+    }
+
+    pub(crate) fn json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a report serialises") + "\n"
+    }
+}

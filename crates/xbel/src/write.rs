@@ -1,0 +1,470 @@
+//! The XBEL writer: UTF-8, declaration, DOCTYPE, two-space indent.
+
+use std::collections::HashSet;
+use std::io::Write;
+
+use markport_model::{
+    bookmark_fields, folder_fields, separator_fields, Bookmark, DateValue, Document, Error, Field,
+    Folder, LossReport, Metadata, Node, NodeId, Step, WriteOptions,
+};
+
+use crate::blocks::{self, BlockWriter};
+use crate::xmltext::{has_unwritable, is_name, push_attr, push_text};
+use crate::{BOOKMARK_NS, MARKPORT_OWNER, MIME_NS};
+
+const DOCTYPE: &str = "<!DOCTYPE xbel PUBLIC \"+//IDN python.org//DTD XML Bookmark Exchange Language 1.0//EN//XML\" \"http://pyxml.sourceforge.net/topics/dtds/xbel-1.0.dtd\">\n";
+
+const STRICT_WHY: &str = "--xbel-strict: XBEL 1.0 has no element for it";
+
+/// Flush to the output whenever this much is buffered.
+const CHUNK: usize = 1 << 16;
+
+struct Writer<'a> {
+    doc: &'a Document,
+    strict: bool,
+    s: String,
+    loss: LossReport,
+    /// Strict mode: the nodes whose id is written.
+    keep_ids: HashSet<NodeId>,
+    /// Strict mode: the ids written, which aliases may refer to.
+    valid_targets: HashSet<&'a str>,
+}
+
+impl<'a> Writer<'a> {
+    /// Record a text loss when `value` has characters XML cannot carry.
+    fn check_text(&mut self, node: Option<NodeId>, field: Field, value: Option<&str>) {
+        if value.is_some_and(has_unwritable) {
+            self.loss.record(
+                self.doc,
+                node,
+                field,
+                "XML 1.0 cannot carry control characters U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+FFFE, U+FFFF",
+            );
+        }
+    }
+
+    fn element(&mut self, pad: &str, name: &str, text: Option<&str>) {
+        if let Some(t) = text {
+            self.s.push_str(pad);
+            self.s.push('<');
+            self.s.push_str(name);
+            self.s.push('>');
+            push_text(&mut self.s, t);
+            self.s.push_str("</");
+            self.s.push_str(name);
+            self.s.push_str(">\n");
+        }
+    }
+
+    fn attr(&mut self, name: &str, value: Option<&str>) {
+        if let Some(v) = value {
+            self.s.push(' ');
+            self.s.push_str(name);
+            self.s.push_str("=\"");
+            push_attr(&mut self.s, v);
+            self.s.push('"');
+        }
+    }
+
+    fn date_attr(&mut self, name: &str, value: Option<&DateValue>) {
+        let text = value.map(|d| match d {
+            DateValue::Instant(t) => t.to_w3c(),
+            DateValue::Raw(r) => r.clone(),
+        });
+        self.attr(name, text.as_deref());
+    }
+
+    /// The id to write: in strict mode only an XML Name not used before.
+    fn id(&mut self, node: NodeId, field: Field, id: Option<&'a str>) -> Option<&'a str> {
+        let id_text = id?;
+        if self.strict && !self.keep_ids.contains(&node) {
+            let id = id_text;
+            let why = if is_name(id) {
+                "--xbel-strict: ids must be unique"
+            } else {
+                "--xbel-strict: an XBEL id must be an XML Name (a letter or _ first, no spaces)"
+            };
+            self.loss.record(self.doc, Some(node), field, why);
+            return None;
+        }
+        Some(id_text)
+    }
+
+    fn info(
+        &mut self,
+        pad: &str,
+        blocks: Vec<(String, String, BlockWriter<'_>)>,
+        foreign: &[Metadata],
+    ) {
+        let any = blocks.iter().any(|b| !b.2.is_empty()) || !foreign.is_empty();
+        if !any {
+            return;
+        }
+        self.s.push_str(pad);
+        self.s.push_str("<info>\n");
+        for (owner, ns, b) in blocks {
+            b.finish(&mut self.s, &owner, &ns);
+        }
+        for m in foreign {
+            self.s.push_str(pad);
+            self.s.push_str("  <metadata owner=\"");
+            push_attr(&mut self.s, &m.owner);
+            self.s.push('"');
+            for (p, uri) in &m.namespaces {
+                self.s
+                    .push_str(if p.is_empty() { " xmlns" } else { " xmlns:" });
+                self.s.push_str(p);
+                self.s.push_str("=\"");
+                push_attr(&mut self.s, uri);
+                self.s.push('"');
+            }
+            if m.xml.is_empty() {
+                self.s.push_str("/>\n");
+            } else {
+                self.s.push('>');
+                self.s.push_str(&m.xml);
+                self.s.push_str("</metadata>\n");
+            }
+        }
+        self.s.push_str(pad);
+        self.s.push_str("</info>\n");
+    }
+
+    fn strict_losses(
+        &mut self,
+        node: Option<NodeId>,
+        fields: impl Iterator<Item = Field>,
+        native: &[Field],
+    ) {
+        for f in fields {
+            if !native.contains(&f) {
+                self.loss.record(self.doc, node, f, STRICT_WHY);
+            }
+        }
+    }
+
+    fn bookmark(&mut self, id: NodeId, b: &'a Bookmark, pad: &str) {
+        if self.strict {
+            self.strict_losses(
+                Some(id),
+                bookmark_fields(b),
+                &[
+                    Field::BookmarkHref,
+                    Field::BookmarkTitle,
+                    Field::BookmarkDesc,
+                    Field::BookmarkId,
+                    Field::BookmarkAdded,
+                    Field::BookmarkModified,
+                    Field::BookmarkVisited,
+                ],
+            );
+        }
+        self.check_text(Some(id), Field::BookmarkHref, Some(&b.href));
+        self.check_text(Some(id), Field::BookmarkTitle, b.title.as_deref());
+        self.check_text(Some(id), Field::BookmarkDesc, b.desc.as_deref());
+        self.check_text(Some(id), Field::BookmarkId, b.id.as_deref());
+        if !self.strict {
+            for (f, v) in [
+                (Field::BookmarkKeyword, &b.keyword),
+                (Field::BookmarkFavicon, &b.favicon),
+                (Field::BookmarkFaviconUri, &b.favicon_uri),
+                (Field::BookmarkPostData, &b.post_data),
+                (Field::BookmarkFeedUrl, &b.feed_url),
+                (Field::BookmarkCharset, &b.charset),
+                (Field::BookmarkIcon, &b.icon),
+                (Field::BookmarkMimeType, &b.mime_type),
+            ] {
+                self.check_text(Some(id), f, v.as_deref());
+            }
+            if b.tags.iter().any(|t| has_unwritable(t)) {
+                self.check_text(Some(id), Field::BookmarkTags, Some("\u{0}"));
+            }
+            if b.groups.iter().any(|t| has_unwritable(t)) {
+                self.check_text(Some(id), Field::BookmarkGroups, Some("\u{0}"));
+            }
+            if b.extra.iter().any(|a| has_unwritable(&a.value)) {
+                self.check_text(Some(id), Field::BookmarkExtra, Some("\u{0}"));
+            }
+        }
+        let xml_id = self.id(id, Field::BookmarkId, b.id.as_deref());
+        self.s.push_str(pad);
+        self.s.push_str("<bookmark href=\"");
+        push_attr(&mut self.s, &b.href);
+        self.s.push('"');
+        self.attr("id", xml_id);
+        self.date_attr("added", b.added.as_ref());
+        self.date_attr("modified", b.modified.as_ref());
+        self.date_attr("visited", b.visited.as_ref());
+        let inner = format!("{pad}  ");
+        let has_inner = b.title.is_some()
+            || b.desc.is_some()
+            || (!self.strict
+                && (blocks::has_freedesktop(b) || !b.metadata.is_empty() || {
+                    let mut w = BlockWriter::new(pad);
+                    blocks::markport_bookmark(&mut w, b);
+                    !w.is_empty()
+                }));
+        if !has_inner {
+            self.s.push_str("/>\n");
+            return;
+        }
+        self.s.push_str(">\n");
+        self.element(&inner, "title", b.title.as_deref());
+        if !self.strict {
+            let mut fd = BlockWriter::new(&inner);
+            blocks::freedesktop_bookmark(&mut fd, b);
+            let mut mp = BlockWriter::new(&inner);
+            blocks::markport_bookmark(&mut mp, b);
+            self.info(
+                &inner,
+                vec![
+                    (blocks::FREEDESKTOP.to_owned(), String::new(), fd),
+                    (MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp),
+                ],
+                &b.metadata,
+            );
+        }
+        self.element(&inner, "desc", b.desc.as_deref());
+        self.s.push_str(pad);
+        self.s.push_str("</bookmark>\n");
+    }
+
+    fn open_folder(&mut self, id: NodeId, f: &'a Folder, pad: &str) {
+        if self.strict {
+            self.strict_losses(
+                Some(id),
+                folder_fields(f),
+                &[
+                    Field::FolderTitle,
+                    Field::FolderDesc,
+                    Field::FolderId,
+                    Field::FolderAdded,
+                    Field::FolderFolded,
+                ],
+            );
+        } else {
+            self.check_text(Some(id), Field::FolderIcon, f.icon.as_deref());
+            if f.extra.iter().any(|a| has_unwritable(&a.value)) {
+                self.check_text(Some(id), Field::FolderExtra, Some("\u{0}"));
+            }
+        }
+        self.check_text(Some(id), Field::FolderTitle, f.title.as_deref());
+        self.check_text(Some(id), Field::FolderDesc, f.desc.as_deref());
+        self.check_text(Some(id), Field::FolderId, f.id.as_deref());
+        let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
+        self.s.push_str(pad);
+        self.s.push_str("<folder");
+        self.attr("id", xml_id);
+        self.date_attr("added", f.added.as_ref());
+        self.attr("folded", f.folded.map(|v| if v { "yes" } else { "no" }));
+        self.s.push_str(">\n");
+        let inner = format!("{pad}  ");
+        self.element(&inner, "title", f.title.as_deref());
+        if !self.strict {
+            let mut mp = BlockWriter::new(&inner);
+            blocks::markport_folder(&mut mp, f);
+            self.info(
+                &inner,
+                vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
+                &f.metadata,
+            );
+        }
+        self.element(&inner, "desc", f.desc.as_deref());
+    }
+
+    fn leaf(&mut self, id: NodeId, pad: &str) {
+        match self.doc.node(id) {
+            Node::Bookmark(b) => self.bookmark(id, b, pad),
+            Node::Separator(sep) => {
+                if self.strict {
+                    self.strict_losses(Some(id), separator_fields(sep), &[]);
+                    self.s.push_str(pad);
+                    self.s.push_str("<separator/>\n");
+                    return;
+                }
+                self.check_text(Some(id), Field::SeparatorTitle, sep.title.as_deref());
+                let inner = format!("{pad}  ");
+                let mut mp = BlockWriter::new(&inner);
+                blocks::markport_separator(&mut mp, sep);
+                if mp.is_empty() && sep.metadata.is_empty() {
+                    self.s.push_str(pad);
+                    self.s.push_str("<separator/>\n");
+                    return;
+                }
+                self.s.push_str(pad);
+                self.s.push_str("<separator>\n");
+                self.info(
+                    &inner,
+                    vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
+                    &sep.metadata,
+                );
+                self.s.push_str(pad);
+                self.s.push_str("</separator>\n");
+            }
+            Node::Alias(a) => {
+                if self.strict {
+                    if !a.extra.is_empty() {
+                        self.loss.record(
+                            self.doc,
+                            Some(id),
+                            markport_model::Field::AliasExtra,
+                            STRICT_WHY,
+                        );
+                    }
+                    if !self.valid_targets.contains(a.target.as_str()) {
+                        self.loss.record(
+                            self.doc,
+                            Some(id),
+                            Field::Alias,
+                            "--xbel-strict: an alias must refer to a valid id that is written",
+                        );
+                        return;
+                    }
+                }
+                self.s.push_str(pad);
+                self.s.push_str("<alias ref=\"");
+                push_attr(&mut self.s, &a.target);
+                self.s.push('"');
+                let inner = format!("{pad}  ");
+                let mut mp = BlockWriter::new(&inner);
+                if !self.strict {
+                    blocks::markport_alias(&mut mp, &a.extra);
+                }
+                if mp.is_empty() {
+                    self.s.push_str("/>\n");
+                } else {
+                    self.s.push_str(">\n");
+                    self.info(
+                        &inner,
+                        vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
+                        &[],
+                    );
+                    self.s.push_str(pad);
+                    self.s.push_str("</alias>\n");
+                }
+            }
+            Node::Folder(_) => unreachable!("folders are opened, not leaves"),
+        }
+    }
+}
+
+/// Deeper folders are written at this indentation: beyond it, indenting
+/// would make the output grow with the square of the depth.
+const MAX_INDENT_DEPTH: usize = 40;
+
+/// In strict mode, the nodes whose id can be written: the first node with
+/// each id that is an XML Name.
+fn strict_ids(doc: &Document) -> (HashSet<NodeId>, HashSet<&str>) {
+    let mut nodes = HashSet::new();
+    let mut names = HashSet::new();
+    for id in doc.preorder() {
+        if let Some(x) = doc.node(id).id() {
+            if is_name(x) && names.insert(x) {
+                nodes.insert(id);
+            }
+        }
+    }
+    (nodes, names)
+}
+
+/// Write `doc` as XBEL.
+pub fn write(
+    doc: &Document,
+    opts: &WriteOptions,
+    out: &mut dyn Write,
+) -> Result<LossReport, Error> {
+    let strict = opts.xbel_strict;
+    let (keep_ids, valid_targets) = if strict {
+        strict_ids(doc)
+    } else {
+        Default::default()
+    };
+    let mut w = Writer {
+        doc,
+        strict,
+        s: String::with_capacity(CHUNK * 2),
+        loss: LossReport::new(),
+        keep_ids,
+        valid_targets,
+    };
+    if strict {
+        let doc_fields = [
+            (Field::DocumentModified, doc.modified.is_some()),
+            (Field::DocumentMetadata, !doc.metadata.is_empty()),
+            (Field::DocumentExtra, !doc.extra.is_empty()),
+        ];
+        w.strict_losses(
+            None,
+            doc_fields.into_iter().filter(|p| p.1).map(|p| p.0),
+            &[],
+        );
+    }
+    w.check_text(None, Field::DocumentTitle, doc.title.as_deref());
+    w.check_text(None, Field::DocumentDesc, doc.desc.as_deref());
+    w.s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    w.s.push_str(DOCTYPE);
+    w.s.push_str("<xbel version=\"1.0\"");
+    let mut doc_id = doc.id.as_deref();
+    if strict && doc_id.is_some_and(|i| !is_name(i) || w.valid_targets.contains(i)) {
+        w.loss.record(
+            doc,
+            None,
+            Field::DocumentId,
+            "--xbel-strict: an XBEL id must be a unique XML Name",
+        );
+        doc_id = None;
+    }
+    w.attr("id", doc_id);
+    w.date_attr("added", doc.added.as_ref());
+    let desktop = !strict
+        && doc.ids().any(|id| {
+            doc.node(id)
+                .as_bookmark()
+                .is_some_and(blocks::has_freedesktop)
+        });
+    if desktop {
+        w.s.push_str(&format!(
+            " xmlns:bookmark=\"{BOOKMARK_NS}\" xmlns:mime=\"{MIME_NS}\""
+        ));
+    }
+    w.s.push_str(">\n");
+    w.element("  ", "title", doc.title.as_deref());
+    if !strict {
+        let mut mp = BlockWriter::new("  ");
+        blocks::markport_document(&mut mp, doc);
+        w.info(
+            "  ",
+            vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
+            &doc.metadata,
+        );
+    }
+    w.element("  ", "desc", doc.desc.as_deref());
+
+    let spaces = " ".repeat(2 * (MAX_INDENT_DEPTH + 1));
+    let pad = |depth: usize| &spaces[..2 * depth.min(MAX_INDENT_DEPTH)];
+    let mut depth = 1usize;
+    for step in doc.walk() {
+        match step {
+            Step::Open(id) => {
+                if let Node::Folder(f) = doc.node(id) {
+                    w.open_folder(id, f, pad(depth));
+                }
+                depth += 1;
+            }
+            Step::Close(_) => {
+                depth -= 1;
+                w.s.push_str(pad(depth));
+                w.s.push_str("</folder>\n");
+            }
+            Step::Leaf(id) => w.leaf(id, pad(depth)),
+        }
+        if w.s.len() >= CHUNK {
+            out.write_all(w.s.as_bytes())?;
+            w.s.clear();
+        }
+    }
+    w.s.push_str("</xbel>\n");
+    out.write_all(w.s.as_bytes())?;
+    out.flush()?;
+    Ok(w.loss)
+}
