@@ -1,0 +1,115 @@
+//! Helpers for markport's conformance tests: where the corpora are, and
+//! how a test that needs the shared peer corpus skips (never under CI).
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ sits in the workspace")
+        .to_path_buf()
+}
+
+/// The project's own samples: every file under `corpus/<format>/` except
+/// expected results and notes, with the format its folder names.
+pub fn corpus_samples() -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    let Ok(dirs) = std::fs::read_dir(root().join("corpus")) else {
+        return out;
+    };
+    for dir in dirs.flatten() {
+        let format = dir.file_name().to_string_lossy().into_owned();
+        for f in walk(&dir.path()) {
+            let name = f
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            if name.ends_with(".expected.json") || name.ends_with(".md") || name.starts_with('.') {
+                continue;
+            }
+            out.push((format.clone(), f));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every file below `dir`, sorted.
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The expected model beside a sample: `NAME.expected.json` for `NAME.EXT`.
+pub fn expected_for(sample: &Path) -> PathBuf {
+    let stem = sample.file_stem().unwrap_or_default().to_string_lossy();
+    sample.with_file_name(format!("{stem}.expected.json"))
+}
+
+/// The shared peer corpus (`../shared` beside the checkout), or `None` with a
+/// printed reason when it is absent outside CI. Under `CI=true` its absence fails.
+pub fn shared() -> Option<PathBuf> {
+    let dir = root().join("..").join("shared");
+    if dir.join("corpus").is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!(
+            "CI=true but the shared corpus is missing at {}",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "skipped: the shared peer corpus is not at {} (it sits beside the checkout in CI)",
+        dir.display()
+    );
+    None
+}
+
+/// Peer files the conformance tests run through every writer: each format
+/// lists the folders (under `shared/corpus/peers/`) and the file endings of
+/// its valid inputs.
+pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
+    ("xbel", "xbel", ".xbel"),
+    ("xbel", "desktop/glib/bookmarks", "valid-"),
+];
+
+/// The peer files of [`PEER_INPUTS`], with their format.
+pub fn peer_inputs(shared: &Path) -> Vec<(String, PathBuf)> {
+    let mut out = Vec::new();
+    for (format, dir, pattern) in PEER_INPUTS {
+        for f in walk(&shared.join("corpus/peers").join(dir)) {
+            let name = f
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let wanted = if pattern.starts_with('.') {
+                name.ends_with(pattern)
+            } else {
+                name.starts_with(pattern)
+            };
+            if wanted {
+                out.push((format.to_string(), f));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,35 @@
+//! A document nested 100,000 folders deep converts through every format, or
+//! fails cleanly: never a stack overflow.
+
+use markport::{ReadOptions, WriteOptions, FORMATS};
+
+#[test]
+fn a_hundred_thousand_folders_deep_converts_through_every_format() {
+    const DEPTH: usize = 100_000;
+    let mut xbel = String::from("<?xml version=\"1.0\"?>\n<xbel version=\"1.0\">\n");
+    for i in 0..DEPTH {
+        xbel.push_str(&format!("<folder><title>f{i}</title>\n"));
+    }
+    xbel.push_str("<bookmark href=\"https://deep.example/\"><title>bottom</title></bookmark>\n");
+    xbel.push_str(&"</folder>\n".repeat(DEPTH));
+    xbel.push_str("</xbel>\n");
+    let doc = markport::read(
+        xbel.as_bytes(),
+        markport::format("xbel").unwrap(),
+        &ReadOptions::default(),
+    )
+    .expect("deep XBEL reads")
+    .document;
+    assert_eq!(doc.census().depth, DEPTH);
+    for w in FORMATS {
+        let (out, loss) = markport::write_to_vec(&doc, w, &WriteOptions::default())
+            .unwrap_or_else(|e| panic!("{} cannot write it: {e}", w.name));
+        match markport::read(&out, w, &ReadOptions::default()) {
+            Ok(back) => {
+                let d = markport::diff(&doc, &back.document);
+                assert_eq!(d.fields(), loss.fields(), "{}: report vs diff", w.name);
+            }
+            Err(e) => eprintln!("{}: reading back fails cleanly: {e}", w.name),
+        }
+    }
+}

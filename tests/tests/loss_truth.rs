@@ -1,0 +1,123 @@
+//! The loss report is true: for every sample and every registered writer W,
+//! reading W's output back differs from the input in exactly the fields W
+//! reported lost.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use markport::{diff, Field, ReadOptions, WriteOptions, FORMATS};
+use markport_conformance::{corpus_samples, peer_inputs, shared};
+
+fn check(files: &[(String, PathBuf)], opts: &WriteOptions) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (format, path) in files {
+        let bytes = std::fs::read(path).expect("readable sample");
+        let Some(reader) = markport::format(format) else {
+            failures.push(format!("{}: no format named {format}", path.display()));
+            continue;
+        };
+        let doc = match markport::read(&bytes, reader, &ReadOptions::default()) {
+            Ok(r) => r.document,
+            Err(e) => {
+                failures.push(format!("{}: does not read: {e}", path.display()));
+                continue;
+            }
+        };
+        for w in FORMATS {
+            let (out, loss) = match markport::write_to_vec(&doc, w, opts) {
+                Ok(x) => x,
+                Err(e) => {
+                    failures.push(format!(
+                        "{} -> {}: write failed: {e}",
+                        path.display(),
+                        w.name
+                    ));
+                    continue;
+                }
+            };
+            let back = match markport::read(&out, w, &ReadOptions::default()) {
+                Ok(r) => r.document,
+                Err(e) => {
+                    failures.push(format!(
+                        "{} -> {}: its own output does not read back: {e}",
+                        path.display(),
+                        w.name
+                    ));
+                    continue;
+                }
+            };
+            let differs: BTreeSet<Field> = diff(&doc, &back).fields();
+            let reported = loss.fields();
+            if differs != reported {
+                let unreported: Vec<_> = differs.difference(&reported).map(|f| f.name()).collect();
+                let kept: Vec<_> = reported.difference(&differs).map(|f| f.name()).collect();
+                failures.push(format!(
+                    "{} -> {}: lost but not reported {unreported:?}; reported but kept {kept:?}",
+                    path.display(),
+                    w.name
+                ));
+            }
+        }
+    }
+    failures
+}
+
+fn all_inputs() -> Vec<(String, PathBuf)> {
+    let mut files = corpus_samples();
+    assert!(!files.is_empty(), "corpus/ has samples");
+    if let Some(shared) = shared() {
+        let peers = peer_inputs(&shared);
+        assert!(!peers.is_empty(), "the peer corpus lists inputs");
+        files.extend(peers);
+    }
+    files
+}
+
+#[test]
+fn every_writer_reports_exactly_what_it_loses() {
+    let failures = check(&all_inputs(), &WriteOptions::default());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_report_is_true_with_every_writer_option_set() {
+    let opts = WriteOptions {
+        xbel_strict: true,
+        include_private: true,
+        allow_script_urls: true,
+        app_name: Some("conformance".into()),
+        app_exec: Some("conformance %u".into()),
+        tag_base: Some("https://tags.example/t/".into()),
+    };
+    let failures = check(&all_inputs(), &opts);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn same_format_round_trips_of_xbel_and_json_are_lossless() {
+    for (format, path) in all_inputs() {
+        let bytes = std::fs::read(&path).unwrap();
+        let doc = markport::read(
+            &bytes,
+            markport::format(&format).unwrap(),
+            &ReadOptions::default(),
+        )
+        .unwrap()
+        .document;
+        for name in ["xbel", "json"] {
+            let w = markport::format(name).unwrap();
+            let (out, loss) = markport::write_to_vec(&doc, w, &WriteOptions::default()).unwrap();
+            let back = markport::read(&out, w, &ReadOptions::default())
+                .unwrap()
+                .document;
+            let d = diff(&doc, &back);
+            assert!(
+                loss.is_empty() && d.is_empty(),
+                "{} via {name}: {:?} {:?}",
+                path.display(),
+                loss,
+                d
+            );
+        }
+    }
+}
