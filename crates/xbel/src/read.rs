@@ -332,6 +332,8 @@ fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
     let mut buf = String::new();
     let mut seen_root = false;
     let mut entities_declared = false;
+    // Open element names and where they start, for truncation errors.
+    let mut open_tags: Vec<(String, usize)> = Vec::new();
     loop {
         let offset = reader.buffer_position() as usize;
         let event = reader.read_event().map_err(|e| {
@@ -339,7 +341,16 @@ fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
             ReadError::syntax(at, format!("not well-formed XML: {e}"))
         })?;
         match event {
-            Event::Eof => break,
+            Event::Eof => {
+                if let Some((name, at)) = open_tags.last() {
+                    let loc = state.lines.locate(*at);
+                    return Err(ReadError::syntax(
+                        text.len(),
+                        format!("the file ends inside <{name}> (opened at {loc}): it is truncated"),
+                    ));
+                }
+                break;
+            }
             Event::Decl(_) | Event::PI(_) | Event::Comment(_) => {}
             Event::DocType(d) => {
                 let d = String::from_utf8_lossy(&d);
@@ -419,12 +430,16 @@ fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
                     buf.clear();
                 }
                 stack.push(ctx);
+                if !empty {
+                    open_tags.push((name, offset));
+                }
                 if empty {
                     close(state, &mut stack, &mut buf);
                     scope.pop_to(stack.len());
                 }
             }
             Event::End(_) => {
+                open_tags.pop();
                 close(state, &mut stack, &mut buf);
                 scope.pop_to(stack.len());
             }

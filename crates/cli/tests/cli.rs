@@ -1,0 +1,266 @@
+//! The `markport` command as people use it.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn markport() -> Command {
+    Command::cargo_bin("markport").unwrap()
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../corpus")
+        .join(name)
+}
+
+#[test]
+fn convert_xbel_to_json_and_back_is_lossless() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("nested.json");
+    markport()
+        .args(["convert"])
+        .arg(corpus("xbel/nested.xbel"))
+        .arg("-o")
+        .arg(&json)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("xbel -> json: nothing lost"));
+    let xbel = dir.path().join("back.xbel");
+    markport()
+        .arg("convert")
+        .arg(&json)
+        .arg("-o")
+        .arg(&xbel)
+        .assert()
+        .success();
+    markport()
+        .arg("diff")
+        .arg(corpus("xbel/nested.xbel"))
+        .arg(&xbel)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("carry the same bookmarks"));
+}
+
+#[test]
+fn strict_xbel_reports_what_it_drops_and_fail_on_loss_exits_1() {
+    markport()
+        .args([
+            "convert",
+            "--to",
+            "xbel",
+            "--xbel-strict",
+            "--fail-on-loss",
+            "-o",
+            "-",
+        ])
+        .arg(corpus("xbel/markport-block.xbel"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("<xbel version=\"1.0\">"))
+        .stderr(predicate::str::contains("lost bookmark.tags on 1 node"))
+        .stderr(predicate::str::contains("Bookmarks Toolbar/Rust"));
+}
+
+#[test]
+fn the_json_report_is_machine_readable() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    markport()
+        .args([
+            "convert",
+            "--to",
+            "xbel",
+            "--xbel-strict",
+            "--report",
+            "json",
+            "-o",
+        ])
+        .arg(dir.path().join("out.xbel"))
+        .arg("--report-file")
+        .arg(&report)
+        .arg(corpus("xbel/foreign-metadata.xbel"))
+        .assert()
+        .success();
+    let r: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert_eq!(r["markport_report"], 1);
+    assert_eq!(r["from"], "xbel");
+    assert_eq!(r["lost"], true);
+    let fields: Vec<&str> = r["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["field"].as_str().unwrap())
+        .collect();
+    assert!(fields.contains(&"bookmark.groups"), "{fields:?}");
+    assert!(fields.contains(&"document.metadata"), "{fields:?}");
+}
+
+#[test]
+fn bad_input_gets_file_line_column_and_exit_2_and_no_output_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.xbel");
+    std::fs::write(
+        &bad,
+        "<xbel version=\"1.0\">\n  <folder>\n    <title>x</titl>\n</xbel>\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.json");
+    markport()
+        .arg("convert")
+        .arg(&bad)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!("{}:3:", bad.display())));
+    assert!(!out.exists(), "no half-written output");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "no temporary file left behind: {leftovers:?}"
+    );
+}
+
+#[test]
+fn refuses_to_overwrite_the_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("mine.xbel");
+    std::fs::copy(corpus("xbel/nested.xbel"), &f).unwrap();
+    let before = std::fs::read(&f).unwrap();
+    markport()
+        .arg("convert")
+        .arg(&f)
+        .arg("-o")
+        .arg(&f)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("refusing to write over the input"));
+    assert_eq!(std::fs::read(&f).unwrap(), before);
+}
+
+#[test]
+fn output_format_comes_from_to_or_an_unambiguous_extension() {
+    markport()
+        .arg("convert")
+        .arg(corpus("xbel/nested.xbel"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--to FORMAT").and(predicate::str::contains("xbel")));
+    markport()
+        .arg("convert")
+        .arg(corpus("xbel/nested.xbel"))
+        .args(["-o", "out.unknownext"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no format writes .unknownext"));
+}
+
+#[test]
+fn reads_standard_input_and_sniffs_the_format() {
+    markport()
+        .args(["convert", "--to", "json"])
+        .pipe_stdin(corpus("xbel/dates.xbel"))
+        .unwrap()
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "\"added\": \"1997-07-16T19:20:30.45+01:00\"",
+        ))
+        .stderr(predicate::str::contains("<stdin>: 12:3: warning"));
+}
+
+#[test]
+fn strict_turns_a_warning_into_an_error() {
+    markport()
+        .args(["convert", "--strict", "--to", "json"])
+        .arg(corpus("xbel/dates.xbel"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("dates.xbel:12:3: error"));
+}
+
+#[test]
+fn info_counts_what_a_file_holds() {
+    markport()
+        .arg("info")
+        .arg(corpus("xbel/nested.xbel"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "4 bookmarks, 6 folders, 2 separators, 2 aliases, depth 3",
+        ))
+        .stdout(predicate::str::contains("folder.role"));
+    let out = markport()
+        .args(["info", "--json"])
+        .arg(corpus("xbel/nested.xbel"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["format"], "xbel");
+    assert_eq!(v["bookmarks"], 4);
+    assert_eq!(v["fields"]["bookmark.visited"], 1);
+}
+
+#[test]
+fn diff_names_fields_and_paths_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let changed = dir.path().join("changed.xbel");
+    let text = std::fs::read_to_string(corpus("xbel/nested.xbel"))
+        .unwrap()
+        .replace("<title>BBC</title>", "<title>BBC News</title>");
+    std::fs::write(&changed, text).unwrap();
+    markport()
+        .arg("diff")
+        .arg(corpus("xbel/nested.xbel"))
+        .arg(&changed)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "bookmark.title differs on 1 node: Toolbar/News/BBC",
+        ));
+}
+
+#[test]
+fn roundtrip_says_what_survives() {
+    markport()
+        .args(["roundtrip", "--via", "json"])
+        .arg(corpus("xbel/foreign-metadata.xbel"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("everything survived"));
+    let out = markport()
+        .args(["roundtrip", "--via", "xbel", "--xbel-strict", "--json"])
+        .arg(corpus("xbel/foreign-metadata.xbel"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["report_is_true"], true);
+    assert!(!v["differences"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn formats_lists_the_registry_and_its_matrix() {
+    markport()
+        .arg("formats")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("xbel").and(predicate::str::contains("bookmark.tags")));
+}
+
+#[test]
+fn unknown_format_names_the_choices() {
+    markport()
+        .args(["convert", "--to", "word"])
+        .arg(corpus("xbel/nested.xbel"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("choose one of:").and(predicate::str::contains("json")));
+}

@@ -1,0 +1,143 @@
+//! The XBEL reader on hostile, broken and unusual input.
+
+use std::time::{Duration, Instant};
+
+use markport_model::{DateValue, ErrorKind, Field, Node, ReadOptions, WriteOptions};
+
+fn read(text: &str) -> Result<markport_model::Read, markport_model::Error> {
+    markport_xbel::read(text.as_bytes(), &ReadOptions::default())
+}
+
+#[test]
+fn billion_laughs_fails_at_once_with_a_position() {
+    let mut text =
+        String::from("<?xml version=\"1.0\"?>\n<!DOCTYPE xbel [\n<!ENTITY lol \"lol\">\n");
+    for i in 1..10 {
+        let prev = if i == 1 {
+            "lol".to_string()
+        } else {
+            format!("lol{}", i - 1)
+        };
+        text.push_str(&format!(
+            "<!ENTITY lol{i} \"{}\">\n",
+            format!("&{prev};").repeat(10)
+        ));
+    }
+    text.push_str("]>\n<xbel version=\"1.0\"><title>&lol9;</title></xbel>\n");
+    let start = Instant::now();
+    let err = read(&text).unwrap_err();
+    assert!(start.elapsed() < Duration::from_millis(500));
+    assert_eq!(err.kind, ErrorKind::Unsafe);
+    let loc = err.location.expect("located");
+    assert_eq!((loc.line, loc.column), (14, 28));
+    assert!(err.message.contains("&lol9;"), "{}", err.message);
+}
+
+#[test]
+fn external_entities_are_never_fetched() {
+    let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE xbel [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<xbel version=\"1.0\"><bookmark href=\"&xxe;\"/></xbel>";
+    let err = read(text).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unsafe);
+    assert_eq!(err.location.unwrap().line, 3);
+}
+
+#[test]
+fn malformed_xml_is_an_error_with_line_and_column() {
+    let err = read("<xbel version=\"1.0\">\n  <folder><title>x</title>\n  </bookmark>\n</xbel>")
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Syntax);
+    assert_eq!(err.location.unwrap().line, 3);
+    let err = read("<xbel version=\"1.0\">\n<bookmark href=\"x\">").unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Syntax);
+}
+
+#[test]
+fn a_file_that_is_not_xbel_says_so() {
+    let err = read("<html><body>hi</body></html>").unwrap_err();
+    assert_eq!(err.kind, ErrorKind::WrongFormat);
+    assert!(err.message.contains("<html>"));
+    let err = read("").unwrap_err();
+    assert_eq!(err.kind, ErrorKind::WrongFormat);
+}
+
+#[test]
+fn invalid_utf8_is_located() {
+    let mut bytes = b"<xbel version=\"1.0\">\n<title>ok".to_vec();
+    bytes.push(0xff);
+    bytes.extend_from_slice(b"</title></xbel>");
+    let err = markport_xbel::read(&bytes, &ReadOptions::default()).unwrap_err();
+    let loc = err.location.unwrap();
+    assert_eq!((loc.line, loc.column), (2, 10));
+}
+
+#[test]
+fn a_declared_latin1_file_is_decoded() {
+    let mut bytes =
+        b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><xbel version=\"1.0\"><title>caf".to_vec();
+    bytes.push(0xe9);
+    bytes.extend_from_slice(b"</title></xbel>");
+    let doc = markport_xbel::read(&bytes, &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(doc.title.as_deref(), Some("café"));
+}
+
+#[test]
+fn a_dangling_alias_is_kept_with_a_diagnostic() {
+    let r = read("<xbel version=\"1.0\"><alias ref=\"nowhere\"/></xbel>").unwrap();
+    assert_eq!(r.document.census().aliases, 1);
+    assert!(r.diagnostics.iter().any(|d| d.message.contains("nowhere")));
+}
+
+#[test]
+fn unparseable_dates_are_kept_verbatim_with_a_diagnostic() {
+    let r =
+        read("<xbel version=\"1.0\">\n<bookmark href=\"x\" added=\"yesterday\"/></xbel>").unwrap();
+    let id = r.document.ids().next().unwrap();
+    let Node::Bookmark(b) = r.document.node(id) else {
+        panic!()
+    };
+    assert_eq!(b.added, Some(DateValue::Raw("yesterday".into())));
+    assert_eq!(r.diagnostics[0].location.unwrap().line, 2);
+}
+
+#[test]
+fn attribute_whitespace_is_normalised_but_references_survive() {
+    let r = read("<xbel version=\"1.0\"><bookmark href=\"a\nb&#xA;c\"/></xbel>").unwrap();
+    let id = r.document.ids().next().unwrap();
+    assert_eq!(r.document.node(id).as_bookmark().unwrap().href, "a b\nc");
+}
+
+#[test]
+fn control_characters_are_not_written_and_are_reported() {
+    let mut doc = markport_model::Document::new();
+    doc.push(
+        None,
+        markport_model::Bookmark::new("https://x.example/").with_title("bell\u{7}here"),
+    );
+    let mut out = Vec::new();
+    let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    assert_eq!(
+        loss.fields().into_iter().collect::<Vec<_>>(),
+        [Field::BookmarkTitle]
+    );
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("<title>bellhere</title>"));
+}
+
+#[test]
+fn foreign_metadata_is_written_back_unchanged_and_well_formed() {
+    let input = r#"<xbel version="1.0" xmlns:k="urn:k"><bookmark href="x"><info><metadata owner="urn:k"><k:a  b = 'c'>t<!--c--></k:a></metadata></info></bookmark></xbel>"#;
+    let doc = read(input).unwrap().document;
+    let mut out = Vec::new();
+    markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains(
+            r#"<metadata owner="urn:k" xmlns:k="urn:k"><k:a  b = 'c'>t<!--c--></k:a></metadata>"#
+        ),
+        "{text}"
+    );
+    let again = markport_xbel::read(text.as_bytes(), &ReadOptions::default()).unwrap();
+    assert!(markport_model::diff(&doc, &again.document).is_empty());
+}
