@@ -133,7 +133,7 @@ pub(crate) fn located(path: &str, format: &Format, e: &markport::Error) -> Failu
 pub(crate) enum Output {
     Stdout(std::io::BufWriter<std::io::Stdout>),
     File {
-        temp: tempfile::NamedTempFile,
+        temp: std::io::BufWriter<tempfile::NamedTempFile>,
         target: PathBuf,
     },
 }
@@ -164,13 +164,16 @@ impl Output {
             .suffix(".tmp")
             .tempfile_in(&dir)
             .map_err(|e| Failure(format!("{}: cannot write here: {e}", dir.display())))?;
-        Ok(Output::File { temp, target: path })
+        Ok(Output::File {
+            temp: std::io::BufWriter::with_capacity(1 << 16, temp),
+            target: path,
+        })
     }
 
     pub(crate) fn writer(&mut self) -> &mut dyn Write {
         match self {
             Output::Stdout(w) => w,
-            Output::File { temp, .. } => temp.as_file_mut(),
+            Output::File { temp, .. } => temp,
         }
     }
 
@@ -180,6 +183,9 @@ impl Output {
         match self {
             Output::Stdout(mut w) => w.flush().map_err(|e| Failure(format!("<stdout>: {e}"))),
             Output::File { temp, target } => {
+                let temp = temp.into_inner().map_err(|e| {
+                    Failure(format!("{}: cannot write: {}", target.display(), e.error()))
+                })?;
                 temp.as_file()
                     .sync_all()
                     .map_err(|e| Failure(format!("{}: {e}", target.display())))?;
