@@ -14,36 +14,26 @@ pub fn has_unwritable(s: &str) -> bool {
 /// survives line-end normalisation; characters XML cannot carry are left out
 /// (the writer reports that loss before calling this).
 pub fn push_text(out: &mut String, s: &str) {
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let rep = match c {
-            '&' => "&amp;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            '\r' => "&#xD;",
-            c if !is_xml_char(c) => "",
-            _ => continue,
-        };
-        out.push_str(&s[start..i]);
-        out.push_str(rep);
-        start = i + c.len_utf8();
-    }
-    out.push_str(&s[start..]);
+    push_escaped(out, s, false);
 }
 
 /// Append `s` as a double-quoted attribute value. Tab, LF and CR are written
 /// as references because attribute-value normalisation turns literal ones into spaces.
 pub fn push_attr(out: &mut String, s: &str) {
+    push_escaped(out, s, true);
+}
+
+fn push_escaped(out: &mut String, s: &str, attr: bool) {
     let mut start = 0;
     for (i, c) in s.char_indices() {
         let rep = match c {
             '&' => "&amp;",
             '<' => "&lt;",
             '>' => "&gt;",
-            '"' => "&quot;",
-            '\t' => "&#x9;",
-            '\n' => "&#xA;",
             '\r' => "&#xD;",
+            '"' if attr => "&quot;",
+            '\t' if attr => "&#x9;",
+            '\n' if attr => "&#xA;",
             c if !is_xml_char(c) => "",
             _ => continue,
         };
