@@ -14,6 +14,26 @@ use crate::{BOOKMARK_NS, MARKPORT_OWNER, MIME_NS};
 
 const DOCTYPE: &str = "<!DOCTYPE xbel PUBLIC \"+//IDN python.org//DTD XML Bookmark Exchange Language 1.0//EN//XML\" \"http://pyxml.sourceforge.net/topics/dtds/xbel-1.0.dtd\">\n";
 
+/// The fields XBEL 1.0 has elements or attributes for.
+const STRICT_NATIVE: &[Field] = &[
+    Field::DocumentTitle,
+    Field::DocumentDesc,
+    Field::DocumentId,
+    Field::DocumentAdded,
+    Field::BookmarkHref,
+    Field::BookmarkTitle,
+    Field::BookmarkDesc,
+    Field::BookmarkId,
+    Field::BookmarkAdded,
+    Field::BookmarkModified,
+    Field::BookmarkVisited,
+    Field::FolderTitle,
+    Field::FolderDesc,
+    Field::FolderId,
+    Field::FolderAdded,
+    Field::FolderFolded,
+];
+
 const STRICT_WHY: &str = "--xbel-strict: XBEL 1.0 has no element for it";
 
 /// Flush to the output whenever this much is buffered.
@@ -31,16 +51,27 @@ struct Writer<'a> {
 }
 
 impl<'a> Writer<'a> {
-    /// Record a text loss when `value` has characters XML cannot carry.
-    fn check_text(&mut self, node: Option<NodeId>, field: Field, value: Option<&str>) {
-        if value.is_some_and(has_unwritable) {
-            self.loss.record(
-                self.doc,
-                node,
-                field,
-                "XML 1.0 cannot carry control characters U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+FFFE, U+FFFF",
-            );
+    /// Record a loss for each field holding characters XML cannot carry.
+    /// In strict mode only the fields strict output writes are checked (the
+    /// others are reported as not carried at all).
+    fn check_node(&mut self, node: Option<NodeId>, strings: Strings<'_>) {
+        for (field, values) in strings {
+            if self.strict && !STRICT_NATIVE.contains(&field) {
+                continue;
+            }
+            if values.into_iter().any(has_unwritable) {
+                self.record_unwritable(node, field);
+            }
         }
+    }
+
+    fn record_unwritable(&mut self, node: Option<NodeId>, field: Field) {
+        self.loss.record(
+            self.doc,
+            node,
+            field,
+            "XML 1.0 cannot carry control characters U+0000-U+0008, U+000B, U+000C, U+000E-U+001F, U+FFFE, U+FFFF",
+        );
     }
 
     fn element(&mut self, pad: &str, name: &str, text: Option<&str>) {
@@ -130,14 +161,9 @@ impl<'a> Writer<'a> {
         self.s.push_str("</info>\n");
     }
 
-    fn strict_losses(
-        &mut self,
-        node: Option<NodeId>,
-        fields: impl Iterator<Item = Field>,
-        native: &[Field],
-    ) {
+    fn strict_losses(&mut self, node: Option<NodeId>, fields: impl Iterator<Item = Field>) {
         for f in fields {
-            if !native.contains(&f) {
+            if !STRICT_NATIVE.contains(&f) {
                 self.loss.record(self.doc, node, f, STRICT_WHY);
             }
         }
@@ -145,47 +171,9 @@ impl<'a> Writer<'a> {
 
     fn bookmark(&mut self, id: NodeId, b: &'a Bookmark, pad: &str) {
         if self.strict {
-            self.strict_losses(
-                Some(id),
-                bookmark_fields(b),
-                &[
-                    Field::BookmarkHref,
-                    Field::BookmarkTitle,
-                    Field::BookmarkDesc,
-                    Field::BookmarkId,
-                    Field::BookmarkAdded,
-                    Field::BookmarkModified,
-                    Field::BookmarkVisited,
-                ],
-            );
+            self.strict_losses(Some(id), bookmark_fields(b));
         }
-        self.check_text(Some(id), Field::BookmarkHref, Some(&b.href));
-        self.check_text(Some(id), Field::BookmarkTitle, b.title.as_deref());
-        self.check_text(Some(id), Field::BookmarkDesc, b.desc.as_deref());
-        self.check_text(Some(id), Field::BookmarkId, b.id.as_deref());
-        if !self.strict {
-            for (f, v) in [
-                (Field::BookmarkKeyword, &b.keyword),
-                (Field::BookmarkFavicon, &b.favicon),
-                (Field::BookmarkFaviconUri, &b.favicon_uri),
-                (Field::BookmarkPostData, &b.post_data),
-                (Field::BookmarkFeedUrl, &b.feed_url),
-                (Field::BookmarkCharset, &b.charset),
-                (Field::BookmarkIcon, &b.icon),
-                (Field::BookmarkMimeType, &b.mime_type),
-            ] {
-                self.check_text(Some(id), f, v.as_deref());
-            }
-            if b.tags.iter().any(|t| has_unwritable(t)) {
-                self.check_text(Some(id), Field::BookmarkTags, Some("\u{0}"));
-            }
-            if b.groups.iter().any(|t| has_unwritable(t)) {
-                self.check_text(Some(id), Field::BookmarkGroups, Some("\u{0}"));
-            }
-            if b.extra.iter().any(|a| has_unwritable(&a.value)) {
-                self.check_text(Some(id), Field::BookmarkExtra, Some("\u{0}"));
-            }
-        }
+        self.check_node(Some(id), bookmark_strings(b));
         let xml_id = self.id(id, Field::BookmarkId, b.id.as_deref());
         self.s.push_str(pad);
         self.s.push_str("<bookmark href=\"");
@@ -231,26 +219,9 @@ impl<'a> Writer<'a> {
 
     fn open_folder(&mut self, id: NodeId, f: &'a Folder, pad: &str) {
         if self.strict {
-            self.strict_losses(
-                Some(id),
-                folder_fields(f),
-                &[
-                    Field::FolderTitle,
-                    Field::FolderDesc,
-                    Field::FolderId,
-                    Field::FolderAdded,
-                    Field::FolderFolded,
-                ],
-            );
-        } else {
-            self.check_text(Some(id), Field::FolderIcon, f.icon.as_deref());
-            if f.extra.iter().any(|a| has_unwritable(&a.value)) {
-                self.check_text(Some(id), Field::FolderExtra, Some("\u{0}"));
-            }
+            self.strict_losses(Some(id), folder_fields(f));
         }
-        self.check_text(Some(id), Field::FolderTitle, f.title.as_deref());
-        self.check_text(Some(id), Field::FolderDesc, f.desc.as_deref());
-        self.check_text(Some(id), Field::FolderId, f.id.as_deref());
+        self.check_node(Some(id), folder_strings(f));
         let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
         self.s.push_str(pad);
         self.s.push_str("<folder");
@@ -277,12 +248,17 @@ impl<'a> Writer<'a> {
             Node::Bookmark(b) => self.bookmark(id, b, pad),
             Node::Separator(sep) => {
                 if self.strict {
-                    self.strict_losses(Some(id), separator_fields(sep), &[]);
+                    self.strict_losses(Some(id), separator_fields(sep));
                     self.s.push_str(pad);
                     self.s.push_str("<separator/>\n");
                     return;
                 }
-                self.check_text(Some(id), Field::SeparatorTitle, sep.title.as_deref());
+                let strings = vec![
+                    (Field::SeparatorTitle, opt(&sep.title)),
+                    (Field::SeparatorExtra, attrs(&sep.extra)),
+                    (Field::SeparatorMetadata, metadata(&sep.metadata)),
+                ];
+                self.check_node(Some(id), strings);
                 let inner = format!("{pad}  ");
                 let mut mp = BlockWriter::new(&inner);
                 blocks::markport_separator(&mut mp, sep);
@@ -328,6 +304,7 @@ impl<'a> Writer<'a> {
                 let inner = format!("{pad}  ");
                 let mut mp = BlockWriter::new(&inner);
                 if !self.strict {
+                    self.check_node(Some(id), vec![(Field::AliasExtra, attrs(&a.extra))]);
                     blocks::markport_alias(&mut mp, &a.extra);
                 }
                 if mp.is_empty() {
@@ -346,6 +323,121 @@ impl<'a> Writer<'a> {
             Node::Folder(_) => unreachable!("folders are opened, not leaves"),
         }
     }
+}
+
+type Strings<'a> = Vec<(Field, Vec<&'a str>)>;
+
+fn opt(v: &Option<String>) -> Vec<&str> {
+    v.as_deref().into_iter().collect()
+}
+
+fn date(v: &Option<DateValue>) -> Vec<&str> {
+    match v {
+        Some(DateValue::Raw(r)) => vec![r.as_str()],
+        _ => Vec::new(),
+    }
+}
+
+fn attrs(extra: &[markport_model::Attribute]) -> Vec<&str> {
+    extra
+        .iter()
+        .flat_map(|a| [a.name.as_str(), a.value.as_str()])
+        .collect()
+}
+
+/// A foreign block's owner and namespace declarations (its content is
+/// written back exactly as it was read, so it needs no check).
+fn metadata(blocks: &[Metadata]) -> Vec<&str> {
+    blocks
+        .iter()
+        .flat_map(|m| {
+            std::iter::once(m.owner.as_str()).chain(
+                m.namespaces
+                    .iter()
+                    .flat_map(|(p, u)| [p.as_str(), u.as_str()]),
+            )
+        })
+        .collect()
+}
+
+/// Every string a bookmark's fields hold, by field.
+fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
+    let apps = b
+        .applications
+        .iter()
+        .flat_map(|a| {
+            [a.name.as_str(), a.exec.as_str()]
+                .into_iter()
+                .chain(date(&a.modified))
+                .chain(date(&a.timestamp))
+        })
+        .collect();
+    let icon = b
+        .desktop_icon
+        .iter()
+        .flat_map(|i| {
+            opt(&i.href)
+                .into_iter()
+                .chain(opt(&i.mime_type))
+                .chain(opt(&i.name))
+        })
+        .collect();
+    vec![
+        (Field::BookmarkHref, vec![b.href.as_str()]),
+        (Field::BookmarkTitle, opt(&b.title)),
+        (Field::BookmarkDesc, opt(&b.desc)),
+        (Field::BookmarkId, opt(&b.id)),
+        (Field::BookmarkAdded, date(&b.added)),
+        (Field::BookmarkModified, date(&b.modified)),
+        (Field::BookmarkVisited, date(&b.visited)),
+        (Field::BookmarkIcon, opt(&b.icon)),
+        (Field::BookmarkFavicon, opt(&b.favicon)),
+        (Field::BookmarkFaviconUri, opt(&b.favicon_uri)),
+        (
+            Field::BookmarkTags,
+            b.tags.iter().map(String::as_str).collect(),
+        ),
+        (Field::BookmarkKeyword, opt(&b.keyword)),
+        (Field::BookmarkPostData, opt(&b.post_data)),
+        (Field::BookmarkFeedUrl, opt(&b.feed_url)),
+        (Field::BookmarkCharset, opt(&b.charset)),
+        (Field::BookmarkMimeType, opt(&b.mime_type)),
+        (
+            Field::BookmarkGroups,
+            b.groups.iter().map(String::as_str).collect(),
+        ),
+        (Field::BookmarkApplications, apps),
+        (Field::BookmarkDesktopIcon, icon),
+        (Field::BookmarkMetadata, metadata(&b.metadata)),
+        (Field::BookmarkExtra, attrs(&b.extra)),
+    ]
+}
+
+/// Every string a folder's fields hold, by field.
+fn folder_strings(f: &Folder) -> Strings<'_> {
+    vec![
+        (Field::FolderTitle, opt(&f.title)),
+        (Field::FolderDesc, opt(&f.desc)),
+        (Field::FolderId, opt(&f.id)),
+        (Field::FolderAdded, date(&f.added)),
+        (Field::FolderModified, date(&f.modified)),
+        (Field::FolderIcon, opt(&f.icon)),
+        (Field::FolderMetadata, metadata(&f.metadata)),
+        (Field::FolderExtra, attrs(&f.extra)),
+    ]
+}
+
+/// Every string the document's own fields hold, by field.
+fn document_strings(d: &Document) -> Strings<'_> {
+    vec![
+        (Field::DocumentTitle, opt(&d.title)),
+        (Field::DocumentDesc, opt(&d.desc)),
+        (Field::DocumentId, opt(&d.id)),
+        (Field::DocumentAdded, date(&d.added)),
+        (Field::DocumentModified, date(&d.modified)),
+        (Field::DocumentMetadata, metadata(&d.metadata)),
+        (Field::DocumentExtra, attrs(&d.extra)),
+    ]
 }
 
 /// Deeper folders are written at this indentation: beyond it, indenting
@@ -393,14 +485,9 @@ pub fn write(
             (Field::DocumentMetadata, !doc.metadata.is_empty()),
             (Field::DocumentExtra, !doc.extra.is_empty()),
         ];
-        w.strict_losses(
-            None,
-            doc_fields.into_iter().filter(|p| p.1).map(|p| p.0),
-            &[],
-        );
+        w.strict_losses(None, doc_fields.into_iter().filter(|p| p.1).map(|p| p.0));
     }
-    w.check_text(None, Field::DocumentTitle, doc.title.as_deref());
-    w.check_text(None, Field::DocumentDesc, doc.desc.as_deref());
+    w.check_node(None, document_strings(doc));
     w.s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     w.s.push_str(DOCTYPE);
     w.s.push_str("<xbel version=\"1.0\"");

@@ -141,3 +141,60 @@ fn foreign_metadata_is_written_back_unchanged_and_well_formed() {
     let again = markport_xbel::read(text.as_bytes(), &ReadOptions::default()).unwrap();
     assert!(markport_model::diff(&doc, &again.document).is_empty());
 }
+
+#[test]
+fn an_attribute_name_xml_cannot_carry_is_reported_not_silently_changed() {
+    // Found by the fuzzer: quick-xml accepts control characters in names.
+    let input = b"<xbel version=\"1.0\"><bookmark href=\"x\" \x01ified=\"v\"/></xbel>";
+    let doc = markport_xbel::read(input, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let mut out = Vec::new();
+    let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let back = markport_xbel::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(
+        loss.fields().into_iter().collect::<Vec<_>>(),
+        [Field::BookmarkExtra]
+    );
+    assert_eq!(markport_model::diff(&doc, &back).fields(), loss.fields());
+}
+
+#[test]
+fn a_namespace_uri_xml_cannot_carry_is_reported_on_the_metadata_that_needs_it() {
+    // Found by the fuzzer: a raw NUL inside an xmlns value used by a foreign block.
+    let input = b"<xbel xmlns:k=\"u\x00\"><bookmark href=\"x\"><info><metadata owner=\"o\">k:</metadata></info></bookmark></xbel>";
+    let doc = markport_xbel::read(input, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let mut out = Vec::new();
+    let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let back = markport_xbel::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(
+        loss.fields().into_iter().collect::<Vec<_>>(),
+        [Field::BookmarkMetadata]
+    );
+    assert_eq!(markport_model::diff(&doc, &back).fields(), loss.fields());
+}
+
+#[test]
+fn a_raw_date_xml_cannot_carry_is_reported() {
+    // Found by the fuzzer: an unparseable date keeps its bytes, controls included.
+    let input = b"<xbel version=\"1.0\"><bookmark href=\"x\" added=\"2005\x01x\"/></xbel>";
+    let doc = markport_xbel::read(input, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let mut out = Vec::new();
+    let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let back = markport_xbel::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(
+        loss.fields().into_iter().collect::<Vec<_>>(),
+        [Field::BookmarkAdded]
+    );
+    assert_eq!(markport_model::diff(&doc, &back).fields(), loss.fields());
+}
