@@ -65,6 +65,27 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Report foreign blocks left out because their owner is one markport interprets.
+    fn check_reserved(
+        &mut self,
+        node: Option<NodeId>,
+        field: Field,
+        blocks: &[Metadata],
+        freedesktop: bool,
+    ) {
+        let reserved = |m: &Metadata| {
+            m.owner == MARKPORT_OWNER || (freedesktop && m.owner == crate::FREEDESKTOP_OWNER)
+        };
+        if !self.strict && blocks.iter().any(reserved) {
+            self.loss.record(
+                self.doc,
+                node,
+                field,
+                "a raw metadata block cannot use an owner markport reads as typed fields",
+            );
+        }
+    }
+
     fn record_unwritable(&mut self, node: Option<NodeId>, field: Field) {
         self.loss.record(
             self.doc,
@@ -126,8 +147,12 @@ impl<'a> Writer<'a> {
         pad: &str,
         blocks: Vec<(String, String, BlockWriter<'_>)>,
         foreign: &[Metadata],
+        interprets_freedesktop: bool,
     ) {
-        let any = blocks.iter().any(|b| !b.2.is_empty()) || !foreign.is_empty();
+        let any = blocks.iter().any(|b| !b.2.is_empty())
+            || foreign
+                .iter()
+                .any(|m| foreign_writable(m, interprets_freedesktop));
         if !any {
             return;
         }
@@ -136,7 +161,10 @@ impl<'a> Writer<'a> {
         for (owner, ns, b) in blocks {
             b.finish(&mut self.s, &owner, &ns);
         }
-        for m in foreign {
+        for m in foreign
+            .iter()
+            .filter(|m| foreign_writable(m, interprets_freedesktop))
+        {
             self.s.push_str(pad);
             self.s.push_str("  <metadata owner=\"");
             push_attr(&mut self.s, &m.owner);
@@ -174,6 +202,7 @@ impl<'a> Writer<'a> {
             self.strict_losses(Some(id), bookmark_fields(b));
         }
         self.check_node(Some(id), bookmark_strings(b));
+        self.check_reserved(Some(id), Field::BookmarkMetadata, &b.metadata, true);
         let xml_id = self.id(id, Field::BookmarkId, b.id.as_deref());
         self.s.push_str(pad);
         self.s.push_str("<bookmark href=\"");
@@ -210,6 +239,7 @@ impl<'a> Writer<'a> {
                     (MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp),
                 ],
                 &b.metadata,
+                true,
             );
         }
         self.element(&inner, "desc", b.desc.as_deref());
@@ -222,6 +252,7 @@ impl<'a> Writer<'a> {
             self.strict_losses(Some(id), folder_fields(f));
         }
         self.check_node(Some(id), folder_strings(f));
+        self.check_reserved(Some(id), Field::FolderMetadata, &f.metadata, false);
         let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
         self.s.push_str(pad);
         self.s.push_str("<folder");
@@ -238,6 +269,7 @@ impl<'a> Writer<'a> {
                 &inner,
                 vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
                 &f.metadata,
+                false,
             );
         }
         self.element(&inner, "desc", f.desc.as_deref());
@@ -259,6 +291,7 @@ impl<'a> Writer<'a> {
                     (Field::SeparatorMetadata, metadata(&sep.metadata)),
                 ];
                 self.check_node(Some(id), strings);
+                self.check_reserved(Some(id), Field::SeparatorMetadata, &sep.metadata, false);
                 let inner = format!("{pad}  ");
                 let mut mp = BlockWriter::new(&inner);
                 blocks::markport_separator(&mut mp, sep);
@@ -273,6 +306,7 @@ impl<'a> Writer<'a> {
                     &inner,
                     vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
                     &sep.metadata,
+                    false,
                 );
                 self.s.push_str(pad);
                 self.s.push_str("</separator>\n");
@@ -315,6 +349,7 @@ impl<'a> Writer<'a> {
                         &inner,
                         vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
                         &[],
+                        false,
                     );
                     self.s.push_str(pad);
                     self.s.push_str("</alias>\n");
@@ -343,6 +378,17 @@ fn attrs(extra: &[markport_model::Attribute]) -> Vec<&str> {
         .iter()
         .flat_map(|a| [a.name.as_str(), a.value.as_str()])
         .collect()
+}
+
+/// Whether a foreign block can be written so that it reads back as itself:
+/// its owner and namespaces must be writable exactly, and its owner must not
+/// be one the reader interprets (it would come back as typed fields).
+fn foreign_writable(m: &Metadata, interprets_freedesktop: bool) -> bool {
+    metadata(std::slice::from_ref(m))
+        .into_iter()
+        .all(|s| !has_unwritable(s))
+        && m.owner != MARKPORT_OWNER
+        && !(interprets_freedesktop && m.owner == crate::FREEDESKTOP_OWNER)
 }
 
 /// A foreign block's owner and namespace declarations (its content is
@@ -488,6 +534,7 @@ pub fn write(
         w.strict_losses(None, doc_fields.into_iter().filter(|p| p.1).map(|p| p.0));
     }
     w.check_node(None, document_strings(doc));
+    w.check_reserved(None, Field::DocumentMetadata, &doc.metadata, false);
     w.s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     w.s.push_str(DOCTYPE);
     w.s.push_str("<xbel version=\"1.0\"");
@@ -523,6 +570,7 @@ pub fn write(
             "  ",
             vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
             &doc.metadata,
+            false,
         );
     }
     w.element("  ", "desc", doc.desc.as_deref());

@@ -198,3 +198,23 @@ fn a_raw_date_xml_cannot_carry_is_reported() {
     );
     assert_eq!(markport_model::diff(&doc, &back).fields(), loss.fields());
 }
+
+#[test]
+fn a_foreign_block_that_cannot_be_written_exactly_is_left_out_and_reported() {
+    // Found by the fuzzer: stripping the control characters from this owner
+    // would turn it into the freedesktop owner, whose content the reader interprets.
+    let input = b"<xbel version=\"1.0\"><bookmark href=\"x\"><info><metadata owner=\"http://freedesktop.o\x1drg\"><bookmark:applications xmlns:bookmark=\"http://www.freedesktop.org/standards/desktop-bookmarks\"><bookmark:application name=\"a\" exec=\"a %u\"/></bookmark:applications></metadata></info></bookmark></xbel>";
+    let doc = markport_xbel::read(input, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let mut out = Vec::new();
+    let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let back = markport_xbel::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(
+        loss.fields().into_iter().collect::<Vec<_>>(),
+        [Field::BookmarkMetadata]
+    );
+    assert_eq!(markport_model::diff(&doc, &back).fields(), loss.fields());
+}
