@@ -338,7 +338,13 @@ impl<'a> Writer<'a> {
                 let inner = format!("{pad}  ");
                 let mut mp = BlockWriter::new(&inner);
                 if !self.strict {
-                    self.check_node(Some(id), vec![(Field::AliasExtra, attrs(&a.extra))]);
+                    self.check_node(
+                        Some(id),
+                        vec![
+                            (Field::Alias, vec![a.target.as_str()]),
+                            (Field::AliasExtra, attrs(&a.extra)),
+                        ],
+                    );
                     blocks::markport_alias(&mut mp, &a.extra);
                 }
                 if mp.is_empty() {

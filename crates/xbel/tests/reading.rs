@@ -218,3 +218,21 @@ fn a_foreign_block_that_cannot_be_written_exactly_is_left_out_and_reported() {
     );
     assert_eq!(markport_model::diff(&doc, &back).fields(), loss.fields());
 }
+
+#[test]
+fn an_alias_target_xml_cannot_carry_is_reported() {
+    let input = b"<xbel version=\"1.0\"><alias ref=\"b\x19\"/></xbel>";
+    let doc = markport_xbel::read(input, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let mut out = Vec::new();
+    let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let back = markport_xbel::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(
+        loss.fields().into_iter().collect::<Vec<_>>(),
+        [Field::Alias]
+    );
+    assert_eq!(markport_model::diff(&doc, &back).fields(), loss.fields());
+}
