@@ -235,7 +235,11 @@ impl<'a> Writer<'a> {
             self.info(
                 &inner,
                 vec![
-                    (blocks::FREEDESKTOP.to_owned(), String::new(), fd),
+                    (
+                        blocks::FREEDESKTOP.to_owned(),
+                        format!(" xmlns:bookmark=\"{BOOKMARK_NS}\" xmlns:mime=\"{MIME_NS}\""),
+                        fd,
+                    ),
                     (MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp),
                 ],
                 &b.metadata,
@@ -556,17 +560,6 @@ pub fn write(
     }
     w.attr("id", doc_id);
     w.date_attr("added", doc.added.as_ref());
-    let desktop = !strict
-        && doc.ids().any(|id| {
-            doc.node(id)
-                .as_bookmark()
-                .is_some_and(blocks::has_freedesktop)
-        });
-    if desktop {
-        w.s.push_str(&format!(
-            " xmlns:bookmark=\"{BOOKMARK_NS}\" xmlns:mime=\"{MIME_NS}\""
-        ));
-    }
     w.s.push_str(">\n");
     w.element("  ", "title", doc.title.as_deref());
     if !strict {
