@@ -242,10 +242,14 @@ fn blocks_markport_writes_do_not_change_what_a_foreign_block_sees() {
     // Found by the fuzzer: a root-level xmlns:bookmark added by the writer
     // bound a prefix that the foreign block below did not have in its source.
     let input = b"<xbel><bookmark href=\"x\"><info><metadata owner=\"http://freedesktop.org\"><bookmark:private xmlns:bookmark=\"http://www.freedesktop.org/standards/desktop-bookmarks\"/></metadata><metadata owner=\"o\">bookmark:x</metadata></info></bookmark></xbel>";
-    let doc = markport_xbel::read(input, &ReadOptions::default()).unwrap().document;
+    let doc = markport_xbel::read(input, &ReadOptions::default())
+        .unwrap()
+        .document;
     let mut out = Vec::new();
     let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
-    let back = markport_xbel::read(&out, &ReadOptions::default()).unwrap().document;
+    let back = markport_xbel::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
     assert!(loss.is_empty());
     assert!(markport_model::diff(&doc, &back).is_empty());
 }
