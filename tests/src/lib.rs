@@ -89,6 +89,8 @@ pub fn shared() -> Option<PathBuf> {
 pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("xbel", "xbel", ".xbel"),
     ("xbel", "desktop/glib/bookmarks", "valid-"),
+    ("netscape", "netscape", ".html"),
+    ("netscape", "netscape", ".htm"),
 ];
 
 /// The peer files of [`PEER_INPUTS`], with their format.

@@ -46,6 +46,10 @@ pub use markport_model::{
     diff, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, LossReport, Read,
     ReadOptions, Severity, Support, WriteOptions,
 };
+/// The Netscape bookmark HTML format's own API.
+pub use markport_netscape as netscape;
+/// The XBEL format's own API.
+pub use markport_xbel as xbel;
 pub use registry::{
     detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
 };

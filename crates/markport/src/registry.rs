@@ -50,6 +50,16 @@ pub static FORMATS: &[Format] = &[
         support: markport_xbel::support,
     },
     Format {
+        name: "netscape",
+        description:
+            "Netscape bookmark HTML, every browser's export (Pinboard/Delicious extensions)",
+        extensions: &["html", "htm"],
+        detect: markport_netscape::detect,
+        read: markport_netscape::read,
+        write: markport_netscape::write,
+        support: markport_netscape::support,
+    },
+    Format {
         name: "json",
         description: "markport's JSON form of the model (lossless, for scripts)",
         extensions: &["json"],

@@ -317,14 +317,8 @@ impl<'a> Writer<'a> {
             }
             Node::Alias(a) => {
                 if self.strict {
-                    if !a.extra.is_empty() {
-                        self.loss.record(
-                            self.doc,
-                            Some(id),
-                            markport_model::Field::AliasExtra,
-                            STRICT_WHY,
-                        );
-                    }
+                    // An alias left out takes its attributes with it: only
+                    // the alias itself is then reported.
                     if !self.valid_targets.contains(a.target.as_str()) {
                         self.loss.record(
                             self.doc,
@@ -333,6 +327,14 @@ impl<'a> Writer<'a> {
                             "--xbel-strict: an alias must refer to a valid id that is written",
                         );
                         return;
+                    }
+                    if !a.extra.is_empty() {
+                        self.loss.record(
+                            self.doc,
+                            Some(id),
+                            markport_model::Field::AliasExtra,
+                            STRICT_WHY,
+                        );
                     }
                 }
                 self.s.push_str(pad);

@@ -1,0 +1,260 @@
+//! Which charset a bookmark file is in, and its text.
+//!
+//! Browsers wrote these files in whatever the system used: IE and Netscape 4
+//! wrote no declaration at all, Mac browsers declared `x-mac-roman` or iCab's
+//! own `X-MAC-SYSTEM`, Japanese exports Shift_JIS. The order is the one that
+//! gets each of them right: a byte order mark, then a `<META>` charset before
+//! the first bookmark, then UTF-8 when the bytes are valid UTF-8, then
+//! windows-1252 (what the undeclared files of that era are) with a warning.
+
+use std::borrow::Cow;
+
+use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+use markport_model::{Diagnostic, Error, ErrorKind, LineIndex};
+
+/// The decoded text and how its charset was chosen.
+pub(crate) struct Decoded<'a> {
+    pub text: Cow<'a, str>,
+    pub encoding: &'static Encoding,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// The encoding a charset label names, with the Mac names real files use
+/// that the WHATWG list lacks.
+pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
+    let label = label.trim();
+    if label.eq_ignore_ascii_case("x-mac-system") || label.eq_ignore_ascii_case("mac-roman") {
+        return Some(encoding_rs::MACINTOSH);
+    }
+    let enc = Encoding::for_label(label.as_bytes())?;
+    // A META cannot truly declare UTF-16 (the META itself would not be
+    // readable); HTML reads such files as UTF-8.
+    if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
+        return Some(UTF_8);
+    }
+    Some(enc)
+}
+
+pub(crate) fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decoded<'a>, Error> {
+    let mut diagnostics = Vec::new();
+    if let Some(label) = forced {
+        let enc = encoding_for_label(label).ok_or_else(|| {
+            Error::new(
+                ErrorKind::Invalid,
+                format!("unknown encoding {label:?} (give a WHATWG label such as utf-8, windows-1252, shift_jis, x-mac-roman)"),
+                None,
+            )
+        })?;
+        let (text, had_errors) = enc.decode_with_bom_removal(input);
+        if had_errors {
+            diagnostics.push(Diagnostic::warning(
+                format!(
+                    "bytes that are not valid {} were replaced by U+FFFD",
+                    enc.name()
+                ),
+                None,
+            ));
+        }
+        return Ok(Decoded {
+            text,
+            encoding: enc,
+            diagnostics,
+        });
+    }
+    if let Some((enc, bom)) = Encoding::for_bom(input) {
+        let (text, had_errors) = enc.decode_without_bom_handling(&input[bom..]);
+        if had_errors {
+            diagnostics.push(Diagnostic::warning(
+                format!(
+                    "the file starts with a {} byte order mark but holds bytes that are not {}; they were replaced by U+FFFD",
+                    enc.name(),
+                    enc.name()
+                ),
+                None,
+            ));
+        }
+        return Ok(Decoded {
+            text,
+            encoding: enc,
+            diagnostics,
+        });
+    }
+    let utf8 = std::str::from_utf8(input);
+    if let Some((label, at)) = meta_charset(input) {
+        match encoding_for_label(label) {
+            Some(enc) if enc == UTF_8 => {
+                if let Err(e) = utf8 {
+                    let lines = LineIndex::new(input);
+                    diagnostics.push(Diagnostic::warning(
+                        "the file declares UTF-8 but holds bytes that are not UTF-8; they were replaced by U+FFFD (give --encoding if it is in another charset)",
+                        Some(lines.locate(e.valid_up_to())),
+                    ));
+                }
+                return Ok(Decoded {
+                    text: String::from_utf8_lossy(input),
+                    encoding: UTF_8,
+                    diagnostics,
+                });
+            }
+            Some(enc) => {
+                let (text, had_errors) = enc.decode_without_bom_handling(input);
+                if had_errors {
+                    diagnostics.push(Diagnostic::warning(
+                        format!(
+                            "bytes that are not valid {} were replaced by U+FFFD",
+                            enc.name()
+                        ),
+                        None,
+                    ));
+                }
+                if matches!(utf8, Ok(s) if !s.is_ascii()) {
+                    diagnostics.push(Diagnostic::note(
+                        format!(
+                            "the file declares {} and was read so, though it is also valid UTF-8; give --encoding utf-8 if the declaration is wrong",
+                            enc.name()
+                        ),
+                        Some(LineIndex::new(input).locate(at)),
+                    ));
+                }
+                return Ok(Decoded {
+                    text,
+                    encoding: enc,
+                    diagnostics,
+                });
+            }
+            None => diagnostics.push(Diagnostic::warning(
+                format!("unknown charset {label:?} in <META>; guessing"),
+                Some(LineIndex::new(input).locate(at)),
+            )),
+        }
+    }
+    match utf8 {
+        Ok(s) => Ok(Decoded {
+            text: Cow::Borrowed(s),
+            encoding: UTF_8,
+            diagnostics,
+        }),
+        Err(e) => {
+            let lines = LineIndex::new(input);
+            diagnostics.push(Diagnostic::warning(
+                "no charset is declared and the file is not UTF-8; read as windows-1252 (give --encoding if it is another charset)",
+                Some(lines.locate(e.valid_up_to())),
+            ));
+            let (text, _) = WINDOWS_1252.decode_without_bom_handling(input);
+            Ok(Decoded {
+                text,
+                encoding: WINDOWS_1252,
+                diagnostics,
+            })
+        }
+    }
+}
+
+/// The charset label of the first `<META ...charset=X...>` before the first
+/// bookmark (`<A`), with its offset.
+fn meta_charset(input: &[u8]) -> Option<(&str, usize)> {
+    let end = find_tag(input, b"a", 0).unwrap_or(input.len());
+    let head = &input[..end];
+    let mut from = 0;
+    while let Some(start) = find_tag(head, b"meta", from) {
+        let close = memchr::memchr(b'>', &head[start..]).map_or(head.len(), |i| start + i);
+        let tag = &head[start..close];
+        if let Some(i) = find_ci(tag, b"charset") {
+            let mut j = i + b"charset".len();
+            while j < tag.len() && tag[j].is_ascii_whitespace() {
+                j += 1;
+            }
+            if tag.get(j) == Some(&b'=') {
+                j += 1;
+                while j < tag.len()
+                    && (tag[j].is_ascii_whitespace() || tag[j] == b'"' || tag[j] == b'\'')
+                {
+                    j += 1;
+                }
+                let k = tag[j..]
+                    .iter()
+                    .position(|&b| !(b.is_ascii_alphanumeric() || b"-_.:".contains(&b)))
+                    .map_or(tag.len(), |p| j + p);
+                if k > j {
+                    let label = std::str::from_utf8(&tag[j..k]).ok()?;
+                    return Some((label, start));
+                }
+            }
+        }
+        from = close;
+    }
+    None
+}
+
+/// The offset of the next `<NAME` (ASCII case-insensitive) followed by a
+/// space, `/` or `>`, at or after `from`.
+fn find_tag(hay: &[u8], name: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(i) = memchr::memchr(b'<', &hay[at..]) {
+        let start = at + i;
+        let rest = &hay[start + 1..];
+        if rest.len() > name.len()
+            && rest[..name.len()].eq_ignore_ascii_case(name)
+            && matches!(
+                rest[name.len()],
+                b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'
+            )
+        {
+            return Some(start);
+        }
+        at = start + 1;
+    }
+    None
+}
+
+fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len())
+        .position(|w| w.eq_ignore_ascii_case(needle))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(input: &[u8]) -> &'static str {
+        decode(input, None).unwrap().encoding.name()
+    }
+
+    #[test]
+    fn order_is_bom_meta_utf8_then_windows_1252() {
+        assert_eq!(
+            name(b"\xEF\xBB\xBF<META charset=\"windows-1252\"><A>"),
+            "UTF-8"
+        );
+        assert_eq!(
+            name(b"<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=Shift_JIS\">"),
+            "Shift_JIS"
+        );
+        assert_eq!(name(b"<meta charset=x-mac-roman>"), "macintosh");
+        assert_eq!(
+            name(b"<META CONTENT=\"text/html; CHARSET=X-MAC-SYSTEM\">"),
+            "macintosh"
+        );
+        assert_eq!(name("caf\u{e9}".as_bytes()), "UTF-8");
+        assert_eq!(name(b"caf\xE9"), "windows-1252");
+    }
+
+    #[test]
+    fn a_meta_after_the_first_bookmark_does_not_count() {
+        assert_eq!(
+            name(b"<A HREF=x>\xE9</A><META charset=shift_jis>"),
+            "windows-1252"
+        );
+    }
+
+    #[test]
+    fn decoding_is_right() {
+        let d = decode(b"<META charset=x-mac-roman>\x8E", None).unwrap();
+        assert!(d.text.ends_with('\u{e9}'));
+        let d = decode(b"\x93q\x94", None).unwrap();
+        assert_eq!(d.text, "\u{201c}q\u{201d}");
+        assert!(!d.diagnostics.is_empty());
+        assert!(decode(b"x", Some("no-such")).is_err());
+        assert_eq!(decode(b"\xE9", Some("latin1")).unwrap().text, "\u{e9}");
+    }
+}

@@ -1,0 +1,135 @@
+//! # markport-netscape
+//!
+//! Netscape bookmark HTML, the file every browser exports and imports, for
+//! markport: a reader and a writer around [`markport_model::Document`].
+//!
+//! * Reads the exports of Chrome, Firefox (all eras), Safari, Internet
+//!   Explorer, Netscape 4, iCab, Epiphany, and of Pinboard, Delicious,
+//!   Shaarli, linkding and Google Bookmarks: with or without DOCTYPE, `<p>`,
+//!   `<DT>` or closing `</DL>`, upper or lower case, on one line or many.
+//! * Charset: byte order mark, then a `<META>` charset before the first
+//!   bookmark (Mac names included), then UTF-8, then windows-1252 with a
+//!   warning; `--encoding` overrides.
+//! * Every known attribute goes to its model field (dates in seconds,
+//!   milliseconds, microseconds or nanoseconds; `TAGS` split on commas;
+//!   `PRIVATE`, `TOREAD`, roles, `ALIASOF` aliases); unknown attributes are
+//!   kept in order and written back. `<DD>` descriptions are the source text
+//!   up to the next item, so markup in them never becomes a bookmark.
+//! * Streaming and linear: a tokenizer of its own with byte offsets (so every
+//!   diagnostic has a line and column) and a folder stack, no recursion.
+//!   Broken input gives diagnostics and the rest of the file; a page that is
+//!   not a bookmark file at all gives an error that says what it looks like.
+//! * Writes what Chrome and Firefox write: DOCTYPE, UTF-8 `<META>`, `<TITLE>`,
+//!   `<H1>`, `<DL><p>` nesting, one element per line, four-space indent.
+//!
+//! ```
+//! use markport_model::{Field, ReadOptions, WriteOptions};
+//!
+//! let input = br#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
+//! <TITLE>Bookmarks</TITLE>
+//! <H1>Bookmarks</H1>
+//! <DL><p>
+//!     <DT><H3 ADD_DATE="1700000000" PERSONAL_TOOLBAR_FOLDER="true">Toolbar</H3>
+//!     <DL><p>
+//!         <DT><A HREF="https://www.rust-lang.org/" ADD_DATE="1700000001" TAGS="rust, lang">Rust</A>
+//!         <DD>A language &amp; its <b>community</b>
+//!     </DL><p>
+//! </DL><p>
+//! "#;
+//! let read = markport_netscape::read(input, &ReadOptions::default()).unwrap();
+//! let doc = &read.document;
+//! let toolbar = doc.children(None)[0];
+//! let rust = doc.node(doc.children(Some(toolbar))[0]).as_bookmark().unwrap();
+//! assert_eq!(rust.tags, ["rust", "lang"]);
+//! assert_eq!(rust.desc.as_deref(), Some("A language & its <b>community</b>"));
+//!
+//! let mut out = Vec::new();
+//! let loss = markport_netscape::write(doc, &WriteOptions::default(), &mut out).unwrap();
+//! assert!(loss.is_empty());
+//! let again = markport_netscape::read(&out, &ReadOptions::default()).unwrap();
+//! assert!(markport_model::diff(doc, &again.document).is_empty());
+//! # let _ = Field::BookmarkTags;
+//! ```
+#![warn(missing_docs)]
+
+mod dates;
+mod decode;
+mod read;
+mod scan;
+mod text;
+mod write;
+
+use markport_model::{
+    Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
+};
+
+pub use decode::encoding_for_label;
+pub use write::MAX_INDENT_DEPTH;
+
+/// The document `extra` entry that keeps the `<H1>` heading when it differs
+/// from the `<TITLE>` (a name no HTML attribute can have).
+pub const H1_EXTRA: &str = "<H1>";
+
+/// The folder `ID` Safari gives its reading list.
+pub const READING_LIST_ID: &str = "com.apple.ReadingList";
+
+/// Decode HTML character references and line ends the way the reader does
+/// (HTML5's rules), for comparing read values with source text.
+pub fn decode_html_text(raw: &str) -> std::borrow::Cow<'_, str> {
+    text::decode(raw, text::Context::Text)
+}
+
+/// How sure it is that `input` is Netscape bookmark HTML: its DOCTYPE, or
+/// `<DT>` items with links or headings.
+pub fn detect(input: &[u8]) -> Option<u8> {
+    let head = &input[..input.len().min(8192)];
+    let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
+    if lower.contains("<!doctype netscape-bookmark-file") {
+        Some(90)
+    } else if lower.contains("<dt>") && (lower.contains("<a ") || lower.contains("<h3")) {
+        Some(60)
+    } else if lower.contains("<dl") && lower.contains("<a ") {
+        Some(40)
+    } else {
+        None
+    }
+}
+
+/// Read Netscape bookmark HTML. See the crate documentation for what is read.
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+    read::read(input, opts)
+}
+
+/// Write Netscape bookmark HTML; returns what could not be carried.
+pub fn write(
+    doc: &Document,
+    opts: &WriteOptions,
+    out: &mut dyn std::io::Write,
+) -> Result<LossReport, Error> {
+    write::write(doc, opts, out)
+}
+
+/// What Netscape bookmark HTML carries.
+pub fn support(field: Field) -> Support {
+    const TRIMMED: &str = "trimmed of surrounding whitespace; empty reads as none";
+    const SECONDS: &str = "whole seconds";
+    const NAMES: &str = "attribute names upper-case";
+    use Field::*;
+    match field {
+        DocumentTitle | DocumentDesc | BookmarkTitle | BookmarkDesc | FolderTitle | FolderDesc => {
+            Support::Partial(TRIMMED)
+        }
+        DocumentAdded | DocumentModified | BookmarkAdded | BookmarkModified | BookmarkVisited
+        | FolderAdded | FolderModified => Support::Partial(SECONDS),
+        DocumentExtra | BookmarkExtra | FolderExtra | SeparatorExtra | AliasExtra => {
+            Support::Partial(NAMES)
+        }
+        BookmarkTags => Support::Partial("comma-separated: no commas in tags"),
+        FolderFolded => Support::Partial("folded folders only (FOLDED)"),
+        Alias => Support::Partial("aliases of bookmarks (Netscape 4 ALIASOF)"),
+        DocumentId | DocumentMetadata | BookmarkIcon | BookmarkMimeType | BookmarkGroups
+        | BookmarkApplications | BookmarkDesktopIcon | BookmarkMetadata | FolderIcon
+        | FolderMetadata | SeparatorMetadata => Support::None,
+        _ => Support::Full,
+    }
+}

@@ -1,0 +1,577 @@
+//! The writer: the layout Chrome and Firefox export, which every importer
+//! reads.
+//!
+//! One element per line (Chromium's importer is line based, floccus#1385),
+//! `<DL><p>` nesting with four-space indent (capped so that very deep trees
+//! stay linear in size), UTF-8 with its `<META>`, and escaping of
+//! `& < > " '` everywhere. What the format cannot carry is reported, field by
+//! field, by checking each value against what the reader will make of it.
+
+use std::collections::HashSet;
+use std::io::Write;
+
+use markport_model::{
+    Attribute, Bookmark, DateValue, Document, Error, Field, Folder, LossReport, Node, NodeId, Role,
+    Separator, Step, WriteOptions,
+};
+
+use crate::dates;
+use crate::text::{escape_into, trim_html};
+use crate::{H1_EXTRA, READING_LIST_ID};
+
+/// Deeper levels are written at this indent, so output size stays linear.
+pub const MAX_INDENT_DEPTH: usize = 40;
+
+const HEADER: &str = "<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<!-- This is an automatically generated file.
+     It will be read and overwritten.
+     DO NOT EDIT! -->
+<META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=UTF-8\">
+";
+
+/// Attribute names the writer produces itself on `<A>`; extras with these
+/// names would collide.
+const BOOKMARK_ATTRS: &[&str] = &[
+    "HREF",
+    "ADD_DATE",
+    "LAST_MODIFIED",
+    "LAST_VISIT",
+    "ICON",
+    "ICON_URI",
+    "SHORTCUTURL",
+    "POST_DATA",
+    "FEEDURL",
+    "LAST_CHARSET",
+    "ID",
+    "ALIASID",
+    "TAGS",
+    "PRIVATE",
+    "TOREAD",
+];
+const FOLDER_ATTRS: &[&str] = &[
+    "ADD_DATE",
+    "LAST_MODIFIED",
+    "FOLDED",
+    "ID",
+    "PERSONAL_TOOLBAR_FOLDER",
+    "UNFILED_BOOKMARKS_FOLDER",
+    "BOOKMARKS_MENU",
+    "PLACES_ROOT",
+];
+const HEADER_ATTRS: &[&str] = &["ADD_DATE", "LAST_MODIFIED"];
+
+struct Writer<'d> {
+    doc: &'d Document,
+    out: String,
+    loss: LossReport,
+    /// Ids that an alias points at: written as `ALIASID`, Netscape 4's way.
+    alias_targets: HashSet<&'d str>,
+    sink: &'d mut dyn Write,
+}
+
+pub(crate) fn write(
+    doc: &Document,
+    _opts: &WriteOptions,
+    sink: &mut dyn Write,
+) -> Result<LossReport, Error> {
+    let alias_targets = doc
+        .ids()
+        .filter_map(|id| match doc.node(id) {
+            Node::Alias(a) => Some(a.target.as_str()),
+            _ => None,
+        })
+        .collect();
+    let mut w = Writer {
+        doc,
+        out: String::with_capacity(1 << 16),
+        loss: LossReport::new(),
+        alias_targets,
+        sink,
+    };
+    w.header()?;
+    let mut depth = 1usize;
+    for step in doc.walk() {
+        match step {
+            Step::Open(id) => {
+                w.folder(id, depth);
+                depth += 1;
+            }
+            Step::Close(_) => {
+                depth -= 1;
+                w.indent(depth);
+                w.out.push_str("</DL><p>\n");
+            }
+            Step::Leaf(id) => w.leaf(id, depth),
+        }
+        w.flush_if_big()?;
+    }
+    w.out.push_str("</DL><p>\n");
+    w.flush()?;
+    Ok(w.loss)
+}
+
+impl Writer<'_> {
+    fn flush_if_big(&mut self) -> Result<(), Error> {
+        if self.out.len() >= 1 << 16 {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        self.sink
+            .write_all(self.out.as_bytes())
+            .map_err(|e| Error::io(&e))?;
+        self.out.clear();
+        Ok(())
+    }
+
+    fn lose(&mut self, node: Option<NodeId>, field: Field, why: &str) {
+        self.loss.record(self.doc, node, field, why);
+    }
+
+    fn indent(&mut self, depth: usize) {
+        for _ in 0..depth.min(MAX_INDENT_DEPTH) {
+            self.out.push_str("    ");
+        }
+    }
+
+    fn header(&mut self) -> Result<(), Error> {
+        let doc = self.doc;
+        self.out.push_str(HEADER);
+        let title = doc.title.as_deref().unwrap_or("");
+        self.check_text(None, Field::DocumentTitle, doc.title.as_deref());
+        let h1 = doc
+            .extra
+            .iter()
+            .find(|a| a.name == H1_EXTRA)
+            .map_or(title, |a| a.value.as_str());
+        self.out.push_str("<TITLE>");
+        escape_into(&mut self.out, title);
+        self.out.push_str("</TITLE>\n<H1");
+        if let Some(d) = &doc.added {
+            self.date_attr(None, Field::DocumentAdded, "ADD_DATE", d);
+        }
+        if let Some(d) = &doc.modified {
+            self.date_attr(None, Field::DocumentModified, "LAST_MODIFIED", d);
+        }
+        let extra: Vec<&Attribute> = doc.extra.iter().filter(|a| a.name != H1_EXTRA).collect();
+        self.extras(None, Field::DocumentExtra, &extra, HEADER_ATTRS);
+        self.check_h1(title);
+        self.out.push('>');
+        escape_into(&mut self.out, h1);
+        self.out.push_str("</H1>\n");
+        if let Some(d) = &doc.desc {
+            self.dd(None, Field::DocumentDesc, d);
+        }
+        if doc.id.is_some() {
+            self.lose(None, Field::DocumentId, "Netscape HTML has no document id");
+        }
+        if !doc.metadata.is_empty() {
+            self.lose(
+                None,
+                Field::DocumentMetadata,
+                "Netscape HTML has no metadata blocks",
+            );
+        }
+        self.out.push_str("\n<DL><p>\n");
+        self.flush()
+    }
+
+    /// The H1 heading is kept apart from the title only when it differs from
+    /// it; report what will not read back that way.
+    fn check_h1(&mut self, title: &str) {
+        let doc = self.doc;
+        let h1s: Vec<usize> = (0..doc.extra.len())
+            .filter(|&i| doc.extra[i].name == H1_EXTRA)
+            .collect();
+        let Some(&first) = h1s.first() else { return };
+        let h = doc.extra[first].value.as_str();
+        let t = trim_html(title);
+        let reads_back = h1s.len() == 1
+            && first == doc.extra.len() - 1
+            && trim_html(h) == h
+            && !t.is_empty()
+            && h != t;
+        if !reads_back {
+            self.lose(
+                None,
+                Field::DocumentExtra,
+                "the H1 heading is kept apart only when it differs from a title",
+            );
+        }
+        if t.is_empty() && !trim_html(h).is_empty() {
+            self.lose(
+                None,
+                Field::DocumentTitle,
+                "with no title, the H1 heading reads back as the title",
+            );
+        }
+    }
+
+    /// Report `field` lost if the reader would not read `value` back as it is.
+    fn check_text(&mut self, node: Option<NodeId>, field: Field, value: Option<&str>) {
+        if let Some(v) = value {
+            if v.is_empty() || trim_html(v) != v || v.contains('\0') {
+                self.lose(
+                    node,
+                    field,
+                    "leading and trailing whitespace is trimmed, an empty value reads as none, NUL cannot be written",
+                );
+            }
+        }
+    }
+
+    fn dd(&mut self, node: Option<NodeId>, field: Field, desc: &str) {
+        self.check_text(node, field, Some(desc));
+        self.out.push_str("<DD>");
+        escape_into(&mut self.out, desc);
+        self.out.push('\n');
+    }
+
+    fn attr(&mut self, name: &str, value: &str) {
+        self.out.push(' ');
+        self.out.push_str(name);
+        self.out.push_str("=\"");
+        escape_into(&mut self.out, value);
+        self.out.push('"');
+    }
+
+    /// An attribute whose value must read back exactly (no trimming happens
+    /// in attributes; only NUL cannot be written).
+    fn value_attr(&mut self, node: Option<NodeId>, field: Field, name: &str, value: &str) {
+        if value.contains('\0') {
+            self.lose(node, field, "NUL cannot be written");
+        }
+        self.attr(name, value);
+    }
+
+    fn date_attr(&mut self, node: Option<NodeId>, field: Field, name: &str, value: &DateValue) {
+        let (text, rounded) = dates::format(value);
+        if rounded {
+            self.lose(
+                node,
+                field,
+                "Netscape dates are whole seconds after 1970 (sub-second part dropped; the epoch itself means unknown)",
+            );
+        }
+        if let DateValue::Raw(r) = value {
+            if r.trim().is_empty() || r.bytes().all(|b| b == b'0') || r.contains('\0') {
+                self.lose(node, field, "this raw date reads back as unknown");
+            } else if !matches!(dates::parse(r), dates::Parsed::Unreadable(_)) {
+                self.lose(node, field, "this raw date reads back as a date");
+            }
+        }
+        self.attr(name, &text);
+    }
+
+    fn extras(&mut self, node: Option<NodeId>, field: Field, extra: &[&Attribute], own: &[&str]) {
+        let mut seen: Vec<String> = Vec::new();
+        for a in extra {
+            let upper = a.name.to_ascii_uppercase();
+            let valid = !a.name.is_empty()
+                && a.name.bytes().all(|b| {
+                    b.is_ascii_graphic() && !matches!(b, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<')
+                });
+            if !valid || own.contains(&upper.as_str()) || seen.contains(&upper) {
+                self.lose(
+                    node,
+                    field,
+                    "an attribute whose name is not a plain HTML attribute name, repeats, or is one the format itself uses, is left out",
+                );
+                continue;
+            }
+            if upper != a.name {
+                self.lose(
+                    node,
+                    field,
+                    "HTML attribute names are case-insensitive; written and read upper-case",
+                );
+            }
+            self.value_attr(node, field, &upper, &a.value);
+            seen.push(upper);
+        }
+    }
+
+    fn folder(&mut self, id: NodeId, depth: usize) {
+        let Node::Folder(f) = self.doc.node(id) else {
+            return;
+        };
+        let f: &Folder = f;
+        self.indent(depth);
+        self.out.push_str("<DT><H3");
+        let n = Some(id);
+        if let Some(d) = &f.added {
+            self.date_attr(n, Field::FolderAdded, "ADD_DATE", d);
+        }
+        if let Some(d) = &f.modified {
+            self.date_attr(n, Field::FolderModified, "LAST_MODIFIED", d);
+        }
+        match f.folded {
+            Some(true) => self.out.push_str(" FOLDED"),
+            Some(false) => self.lose(
+                n,
+                Field::FolderFolded,
+                "Netscape HTML marks folded folders only; an open one reads back as unknown",
+            ),
+            None => {}
+        }
+        let mut id_written = false;
+        match f.role {
+            Some(Role::Toolbar) => self.attr("PERSONAL_TOOLBAR_FOLDER", "true"),
+            Some(Role::Unfiled) => self.attr("UNFILED_BOOKMARKS_FOLDER", "true"),
+            Some(Role::Menu) => self.attr("BOOKMARKS_MENU", "true"),
+            Some(Role::PlacesRoot) => self.attr("PLACES_ROOT", "true"),
+            Some(Role::ReadingList) if f.id.is_none() => {
+                self.attr("ID", READING_LIST_ID);
+                id_written = true;
+            }
+            Some(Role::ReadingList) => self.lose(
+                n,
+                Field::FolderRole,
+                "Safari marks its reading list by ID, and this folder has an ID of its own",
+            ),
+            None => {}
+        }
+        if let Some(fid) = &f.id {
+            if !id_written {
+                if fid == READING_LIST_ID && f.role.is_none() {
+                    self.lose(
+                        n,
+                        Field::FolderId,
+                        "this ID reads back as Safari's reading-list role",
+                    );
+                }
+                self.value_attr(n, Field::FolderId, "ID", fid);
+            }
+        }
+        let extra: Vec<&Attribute> = f.extra.iter().collect();
+        self.extras(n, Field::FolderExtra, &extra, FOLDER_ATTRS);
+        self.out.push('>');
+        self.check_text(n, Field::FolderTitle, f.title.as_deref());
+        escape_into(&mut self.out, f.title.as_deref().unwrap_or(""));
+        self.out.push_str("</H3>\n");
+        if let Some(d) = &f.desc {
+            self.indent(depth);
+            self.dd(n, Field::FolderDesc, d);
+        }
+        if f.icon.is_some() {
+            self.lose(n, Field::FolderIcon, "Netscape HTML has no folder icon");
+        }
+        if !f.metadata.is_empty() {
+            self.lose(
+                n,
+                Field::FolderMetadata,
+                "Netscape HTML has no metadata blocks",
+            );
+        }
+        self.indent(depth);
+        self.out.push_str("<DL><p>\n");
+    }
+
+    fn leaf(&mut self, id: NodeId, depth: usize) {
+        match self.doc.node(id) {
+            Node::Bookmark(b) => self.bookmark(id, b, depth),
+            Node::Separator(s) => self.separator(id, s, depth),
+            Node::Alias(a) => {
+                let target = self
+                    .doc
+                    .find_id(&a.target)
+                    .and_then(|t| self.doc.node(t).as_bookmark());
+                match target {
+                    Some(t) => {
+                        let extra: Vec<&Attribute> = a.extra.iter().collect();
+                        self.indent(depth);
+                        self.out.push_str("<DT><A");
+                        if !extra.iter().any(|x| x.name.eq_ignore_ascii_case("HREF")) {
+                            self.attr("HREF", &t.href);
+                        }
+                        let mut written = Vec::new();
+                        for x in extra {
+                            let upper = x.name.to_ascii_uppercase();
+                            let valid = !x.name.is_empty()
+                                && x.name.bytes().all(|b| {
+                                    b.is_ascii_graphic()
+                                        && !matches!(b, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<')
+                                });
+                            if !valid
+                                || upper == "ALIASOF"
+                                || written.contains(&upper)
+                                || upper != x.name
+                            {
+                                self.lose(
+                                    Some(id),
+                                    Field::AliasExtra,
+                                    "an attribute of this alias cannot be written as it is",
+                                );
+                                if !valid || upper == "ALIASOF" || written.contains(&upper) {
+                                    continue;
+                                }
+                            }
+                            if x.value.contains('\0') {
+                                self.lose(Some(id), Field::AliasExtra, "NUL cannot be written");
+                            }
+                            self.attr(&upper, &x.value);
+                            written.push(upper);
+                        }
+                        self.attr("ALIASOF", &a.target);
+                        self.out.push('>');
+                        escape_into(&mut self.out, t.title.as_deref().unwrap_or(""));
+                        self.out.push_str("</A>\n");
+                    }
+                    None => self.lose(
+                        Some(id),
+                        Field::Alias,
+                        "Netscape aliases (ALIASOF) can only show a bookmark that has an id",
+                    ),
+                }
+            }
+            Node::Folder(_) => {}
+        }
+    }
+
+    fn separator(&mut self, id: NodeId, s: &Separator, depth: usize) {
+        let n = Some(id);
+        self.indent(depth);
+        self.out.push_str("<HR");
+        if let Some(t) = &s.title {
+            self.value_attr(n, Field::SeparatorTitle, "NAME", t);
+        }
+        let extra: Vec<&Attribute> = s.extra.iter().collect();
+        self.extras(n, Field::SeparatorExtra, &extra, &["NAME"]);
+        self.out.push_str(">\n");
+        if !s.metadata.is_empty() {
+            self.lose(
+                n,
+                Field::SeparatorMetadata,
+                "Netscape HTML has no metadata blocks",
+            );
+        }
+    }
+
+    fn bookmark(&mut self, id: NodeId, b: &Bookmark, depth: usize) {
+        let n = Some(id);
+        self.indent(depth);
+        self.out.push_str("<DT><A");
+        if b.href.contains('\0') {
+            self.lose(n, Field::BookmarkHref, "NUL cannot be written");
+        }
+        self.attr("HREF", &b.href);
+        if let Some(d) = &b.added {
+            self.date_attr(n, Field::BookmarkAdded, "ADD_DATE", d);
+        }
+        if let Some(d) = &b.modified {
+            self.date_attr(n, Field::BookmarkModified, "LAST_MODIFIED", d);
+        }
+        if let Some(d) = &b.visited {
+            self.date_attr(n, Field::BookmarkVisited, "LAST_VISIT", d);
+        }
+        let plain: [(&str, Field, &Option<String>); 6] = [
+            ("ICON_URI", Field::BookmarkFaviconUri, &b.favicon_uri),
+            ("ICON", Field::BookmarkFavicon, &b.favicon),
+            ("SHORTCUTURL", Field::BookmarkKeyword, &b.keyword),
+            ("POST_DATA", Field::BookmarkPostData, &b.post_data),
+            ("FEEDURL", Field::BookmarkFeedUrl, &b.feed_url),
+            ("LAST_CHARSET", Field::BookmarkCharset, &b.charset),
+        ];
+        for (name, field, value) in plain {
+            if let Some(v) = value {
+                self.value_attr(n, field, name, v);
+            }
+        }
+        if let Some(i) = &b.id {
+            let name = if self.alias_targets.contains(i.as_str()) {
+                "ALIASID"
+            } else {
+                "ID"
+            };
+            self.value_attr(n, Field::BookmarkId, name, i);
+        }
+        if !b.tags.is_empty() {
+            if b.tags
+                .iter()
+                .any(|t| t.contains(',') || t.is_empty() || trim_html(t) != t || t.contains('\0'))
+            {
+                self.lose(
+                    n,
+                    Field::BookmarkTags,
+                    "TAGS is comma-separated: a tag with a comma splits, an empty one is dropped, spaces around one are trimmed",
+                );
+            }
+            let joined = b.tags.join(",");
+            self.attr("TAGS", &joined);
+        }
+        if let Some(p) = b.private {
+            self.attr("PRIVATE", if p { "1" } else { "0" });
+        }
+        if let Some(t) = b.to_read {
+            self.attr("TOREAD", if t { "1" } else { "0" });
+        }
+        let extra: Vec<&Attribute> = b.extra.iter().collect();
+        self.extras(n, Field::BookmarkExtra, &extra, BOOKMARK_ATTRS);
+        if b.extra
+            .iter()
+            .any(|a| a.name.eq_ignore_ascii_case("ALIASOF"))
+        {
+            // The reader may turn it into an alias if its target resolves.
+            let target = b
+                .extra
+                .iter()
+                .find(|a| a.name.eq_ignore_ascii_case("ALIASOF"))
+                .map(|a| a.value.as_str())
+                .unwrap_or("");
+            if let Some(t) = self.doc.find_id(target) {
+                if let Node::Bookmark(tb) = self.doc.node(t) {
+                    if tb.title == b.title {
+                        self.lose(n, Field::Bookmark, "its ALIASOF attribute names a bookmark with the same title: it reads back as an alias");
+                    }
+                }
+            }
+        }
+        self.out.push('>');
+        self.check_text(n, Field::BookmarkTitle, b.title.as_deref());
+        escape_into(&mut self.out, b.title.as_deref().unwrap_or(""));
+        self.out.push_str("</A>\n");
+        if let Some(d) = &b.desc {
+            self.indent(depth);
+            self.dd(n, Field::BookmarkDesc, d);
+        }
+        let unsupported: [(bool, Field, &str); 6] = [
+            (
+                b.icon.is_some(),
+                Field::BookmarkIcon,
+                "Netscape HTML has no icon reference besides ICON and ICON_URI",
+            ),
+            (
+                b.mime_type.is_some(),
+                Field::BookmarkMimeType,
+                "Netscape HTML has no MIME type",
+            ),
+            (
+                !b.groups.is_empty(),
+                Field::BookmarkGroups,
+                "Netscape HTML has no desktop groups",
+            ),
+            (
+                !b.applications.is_empty(),
+                Field::BookmarkApplications,
+                "Netscape HTML has no applications",
+            ),
+            (
+                b.desktop_icon.is_some(),
+                Field::BookmarkDesktopIcon,
+                "Netscape HTML has no desktop icon",
+            ),
+            (
+                !b.metadata.is_empty(),
+                Field::BookmarkMetadata,
+                "Netscape HTML has no metadata blocks",
+            ),
+        ];
+        for (lost, field, why) in unsupported {
+            if lost {
+                self.lose(n, field, why);
+            }
+        }
+    }
+}
