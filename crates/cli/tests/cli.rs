@@ -264,3 +264,67 @@ fn unknown_format_names_the_choices() {
         .code(2)
         .stderr(predicate::str::contains("choose one of:").and(predicate::str::contains("json")));
 }
+
+#[test]
+fn netscape_to_xbel_and_back_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["firefox", "netscape4", "pinboard", "safari", "shift_jis"] {
+        let source = corpus(&format!("netscape/{name}.html"));
+        let xbel = dir.path().join(format!("{name}.xbel"));
+        markport()
+            .arg("convert")
+            .arg(&source)
+            .arg("-o")
+            .arg(&xbel)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("netscape -> xbel: nothing lost"));
+        let back = dir.path().join(format!("{name}.html"));
+        markport()
+            .args(["convert", "--to", "netscape"])
+            .arg(&xbel)
+            .arg("-o")
+            .arg(&back)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains("xbel -> netscape: nothing lost"));
+        markport()
+            .arg("diff")
+            .arg(&source)
+            .arg(&back)
+            .assert()
+            .code(0);
+    }
+}
+
+#[test]
+fn a_broken_netscape_file_is_read_with_located_warnings() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.html");
+    std::fs::write(
+        &broken,
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n  <DT><A ADD_DATE=\"1\">no link</A>\n  <DT><A HREF=\"https://a.example/\" ADD_DATE=\"soon\">A</A>\n  <DT><A HREF=\"https://b.example/",
+    )
+    .unwrap();
+    markport()
+        .arg("info")
+        .arg(&broken)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 bookmarks"))
+        .stdout(predicate::str::contains(
+            "3:7: warning: <A> without HREF is ignored",
+        ))
+        .stdout(predicate::str::contains(
+            "4:36: warning: ADD_DATE=\"soon\" is not a date",
+        ))
+        .stdout(predicate::str::contains(
+            "5:7: warning: the file ends inside a tag",
+        ));
+    markport()
+        .args(["convert", "--strict", "--to", "xbel"])
+        .arg(&broken)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("broken.html:3:7"));
+}

@@ -1,0 +1,222 @@
+//! Reading real-world shapes of Netscape HTML, and writing them back.
+
+use markport_model::{diff, DateValue, Document, Node, ReadOptions, Role, WriteOptions};
+
+fn read(input: &str) -> markport_model::Read {
+    markport_netscape::read(input.as_bytes(), &ReadOptions::default()).expect("reads")
+}
+
+fn roundtrip(doc: &Document) -> Document {
+    let mut out = Vec::new();
+    let loss = markport_netscape::write(doc, &WriteOptions::default(), &mut out).unwrap();
+    assert!(loss.is_empty(), "{loss:?}");
+    let back = markport_netscape::read(&out, &ReadOptions::default()).unwrap();
+    assert!(
+        diff(doc, &back.document).is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out)
+    );
+    back.document
+}
+
+fn hrefs(doc: &Document) -> Vec<String> {
+    doc.preorder()
+        .filter_map(|id| doc.node(id).as_bookmark().map(|b| b.href.clone()))
+        .collect()
+}
+
+#[test]
+fn lower_case_one_line_no_dt_no_p_and_any_heading_level() {
+    let r = read(
+        "<dl><h2>One</h2><dl><a href=a>A</a><h4 folded>Two</h4><dl><a href=b>B</a></dl></dl><a href=c>C</a></dl>",
+    );
+    let doc = &r.document;
+    assert_eq!(hrefs(doc), ["a", "b", "c"]);
+    let two = doc.find_by_href("b").and_then(|b| doc.parent(b)).unwrap();
+    assert_eq!(doc.path(two), "One/Two");
+    assert_eq!(doc.node(two).as_folder().unwrap().folded, Some(true));
+    assert_eq!(doc.parent(doc.find_by_href("c").unwrap()), None);
+    roundtrip(doc);
+}
+
+#[test]
+fn missing_and_extra_closing_lists() {
+    let r = read("<DL><p><DT><H3>F</H3><DL><p><DT><A HREF=\"x\">X</A>");
+    assert_eq!(r.document.census().folders, 1);
+    assert!(r
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("still open")));
+    let r = read("<DL><p><DT><A HREF=\"x\">X</A></DL></DL></DL><DT><A HREF=\"y\">Y</A>");
+    assert_eq!(hrefs(&r.document), ["x", "y"]);
+    assert!(r.document.children(None).len() == 2);
+}
+
+#[test]
+fn descriptions_are_text_and_belong_to_what_precedes_them() {
+    let r = read(
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>T</TITLE><H1>T</H1>\n<DD>About these.\n<DL><p>\n<DT><H3>F</H3>\n<DD>Folder note\n<DL><p>\n<DT><A HREF=\"https://a/\">A</A>\n<DD>Look: <a href=\"https://evil/\">not a bookmark</a> &amp; <script>alert(1)</script>\nsecond line\n</DL><p>\n</DL>",
+    );
+    let doc = &r.document;
+    assert_eq!(doc.desc.as_deref(), Some("About these."));
+    assert_eq!(hrefs(doc), ["https://a/"]);
+    let f = doc.node(doc.children(None)[0]).as_folder().unwrap();
+    assert_eq!(f.desc.as_deref(), Some("Folder note"));
+    let a = doc
+        .node(doc.find_by_href("https://a/").unwrap())
+        .as_bookmark()
+        .unwrap();
+    assert_eq!(
+        a.desc.as_deref(),
+        Some("Look: <a href=\"https://evil/\">not a bookmark</a> & <script>alert(1)</script>\nsecond line")
+    );
+    let back = roundtrip(doc);
+    assert_eq!(hrefs(&back), ["https://a/"]);
+}
+
+#[test]
+fn every_attribute_goes_to_its_field_and_unknown_ones_stay_in_order() {
+    let r = read(
+        r#"<DT><H3 ADD_DATE="1" UNFILED_BOOKMARKS_FOLDER="true" X-ZETA="z">U</H3><DL><p>
+<DT><A HREF="h" ADD_DATE="1700000000123" LAST_MODIFIED="0" LAST_VISIT="1700000000123456" ICON="data:," ICON_URI="u" SHORTCUTURL="k" POST_DATA="p" FEEDURL="f" LAST_CHARSET="c" ID="i" TAGS=" a, b ,,c d ," PRIVATE="1" TOREAD="0" UUID="u-1" WEB_PANEL="true" SYNCED="1">t</A>
+</DL>"#,
+    );
+    let doc = &r.document;
+    let f = doc.node(doc.children(None)[0]).as_folder().unwrap();
+    assert_eq!(f.role, Some(Role::Unfiled));
+    assert_eq!(f.extra[0].name, "X-ZETA");
+    let b = doc
+        .node(doc.find_by_href("h").unwrap())
+        .as_bookmark()
+        .unwrap();
+    let secs = |d: &Option<DateValue>| {
+        d.as_ref()
+            .and_then(|d| d.instant())
+            .map(|t| (t.unix_seconds(), t.subsec_nanos()))
+    };
+    assert_eq!(secs(&b.added), Some((1700000000, 123_000_000)));
+    assert_eq!(b.modified, None);
+    assert_eq!(secs(&b.visited), Some((1700000000, 123_456_000)));
+    assert_eq!(
+        (
+            b.favicon.as_deref(),
+            b.favicon_uri.as_deref(),
+            b.keyword.as_deref(),
+            b.post_data.as_deref()
+        ),
+        (Some("data:,"), Some("u"), Some("k"), Some("p"))
+    );
+    assert_eq!(
+        (b.feed_url.as_deref(), b.charset.as_deref(), b.id.as_deref()),
+        (Some("f"), Some("c"), Some("i"))
+    );
+    assert_eq!(b.tags, ["a", "b", "c d"]);
+    assert_eq!((b.private, b.to_read), (Some(true), Some(false)));
+    let names: Vec<&str> = b.extra.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["UUID", "WEB_PANEL", "SYNCED"]);
+    // Sub-second dates are written in seconds, and that is reported.
+    let mut out = Vec::new();
+    let loss = markport_netscape::write(doc, &WriteOptions::default(), &mut out).unwrap();
+    let lost: Vec<&str> = loss.fields().iter().map(|f| f.name()).collect();
+    assert_eq!(lost, ["bookmark.added", "bookmark.visited"]);
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains(r#"ADD_DATE="1700000000""#), "{text}");
+    assert!(
+        text.contains(r#"UUID="u-1" WEB_PANEL="true" SYNCED="1""#),
+        "{text}"
+    );
+}
+
+#[test]
+fn unreadable_dates_are_kept_with_a_located_warning() {
+    let r = read("<DL>\n<DT><A HREF=\"x\" ADD_DATE=\"invaliddate\">X</A>\n</DL>");
+    let b = r
+        .document
+        .node(r.document.children(None)[0])
+        .as_bookmark()
+        .unwrap()
+        .clone();
+    assert_eq!(b.added, Some(DateValue::Raw("invaliddate".into())));
+    let w = r
+        .diagnostics
+        .iter()
+        .find(|d| d.message.contains("not a date"))
+        .unwrap();
+    assert_eq!(w.location.map(|l| (l.line, l.column)), Some((2, 17)));
+    roundtrip(&r.document);
+}
+
+#[test]
+fn hostile_text_is_escaped_and_reads_back() {
+    let mut doc = Document::new();
+    doc.title = Some("<script>alert('t')</script> & \"q\"".into());
+    let mut b = markport_model::Bookmark::new("https://x/?a=1&b=\"2\"'");
+    b.title = Some("</A><DT><A HREF=\"https://evil/\">evil".into());
+    b.desc = Some("<DT><A HREF=\"https://evil/\">evil</A>\r\nline".into());
+    b.tags = vec!["a\"b".into(), "<c>".into()];
+    doc.push(None, b);
+    let mut out = Vec::new();
+    markport_netscape::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let text = String::from_utf8(out.clone()).unwrap();
+    assert!(
+        !text.contains("<script>") && !text.contains("https://evil/\">"),
+        "{text}"
+    );
+    let back = roundtrip(&doc);
+    assert_eq!(hrefs(&back), ["https://x/?a=1&b=\"2\"'"]);
+}
+
+#[test]
+fn a_huge_icon_and_deep_nesting_read_in_linear_time() {
+    let icon = format!("data:image/png;base64,{}", "A".repeat(8 << 20));
+    let input = format!("<DL><p><DT><A HREF=\"x\" ICON=\"{icon}\">X</A></DL>");
+    let r = read(&input);
+    let b = r
+        .document
+        .node(r.document.children(None)[0])
+        .as_bookmark()
+        .unwrap();
+    assert_eq!(b.favicon.as_ref().map(String::len), Some(icon.len()));
+
+    let depth = 100_000;
+    let mut deep = String::from("<DL><p>\n");
+    for i in 0..depth {
+        deep.push_str(&format!("<DT><H3>{i}</H3>\n<DL><p>\n"));
+    }
+    deep.push_str("<DT><A HREF=\"bottom\">B</A>\n");
+    for _ in 0..depth {
+        deep.push_str("</DL><p>\n");
+    }
+    deep.push_str("</DL>\n");
+    let r = read(&deep);
+    assert_eq!(r.document.max_depth(), depth);
+    assert!(r.diagnostics.is_empty(), "{:?}", &r.diagnostics[..1]);
+    let mut out = Vec::new();
+    markport_netscape::write(&r.document, &WriteOptions::default(), &mut out).unwrap();
+    // Indentation is capped, so the output grows linearly with depth.
+    let per_level = 3 * 4 * markport_netscape::MAX_INDENT_DEPTH + 64;
+    assert!(out.len() < depth * per_level, "{} bytes", out.len());
+    let back = markport_netscape::read(&out, &ReadOptions::default()).unwrap();
+    assert!(diff(&r.document, &back.document).is_empty());
+}
+
+#[test]
+fn encoding_can_be_forced() {
+    let bytes = b"<DL><DT><A HREF=\"x\">\x82\xa0</A></DL>";
+    let opts = ReadOptions {
+        encoding: Some("shift_jis".into()),
+        ..ReadOptions::default()
+    };
+    let r = markport_netscape::read(bytes, &opts).unwrap();
+    let t = r
+        .document
+        .node(r.document.children(None)[0])
+        .title()
+        .unwrap()
+        .to_string();
+    assert_eq!(t, "\u{3042}");
+    assert!(matches!(
+        r.document.node(r.document.children(None)[0]),
+        Node::Bookmark(_)
+    ));
+}
