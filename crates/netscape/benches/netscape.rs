@@ -1,1 +1,29 @@
-fn main() {}
+//! Read and write a generated 100,000-bookmark Netscape HTML file.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use markport_model::{ReadOptions, WriteOptions};
+
+mod generate;
+
+fn bench(c: &mut Criterion) {
+    let doc = generate::collection(100_000);
+    let mut bytes = Vec::new();
+    markport_netscape::write(&doc, &WriteOptions::default(), &mut bytes).unwrap();
+    let mut g = c.benchmark_group("netscape-100k");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function("read", |b| {
+        b.iter(|| markport_netscape::read(&bytes, &ReadOptions::default()).unwrap())
+    });
+    g.bench_function("write", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(bytes.len());
+            markport_netscape::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+            out
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

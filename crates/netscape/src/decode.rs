@@ -90,8 +90,12 @@ pub(crate) fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decode
                         Some(lines.locate(e.valid_up_to())),
                     ));
                 }
+                let text = match utf8 {
+                    Ok(s) => Cow::Borrowed(s),
+                    Err(_) => String::from_utf8_lossy(input),
+                };
                 return Ok(Decoded {
-                    text: String::from_utf8_lossy(input),
+                    text,
                     encoding: UTF_8,
                     diagnostics,
                 });

@@ -7,6 +7,7 @@
 //! nothing; a `</DL>` too many never closes the root. Nothing here recurses, so depth
 //! costs only the stack vector.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -305,9 +306,21 @@ impl<'a> Reader<'a> {
     }
 
     fn end_gather(&mut self) {
-        let Some(g) = self.gather.take() else { return };
+        let Some(mut g) = self.gather.take() else {
+            return;
+        };
+        // Trim in place: the gathered text becomes the title without a copy.
         let t = trim_html(&g.buf);
-        let title = (!t.is_empty()).then(|| t.to_owned());
+        let start = t.as_ptr() as usize - g.buf.as_ptr() as usize;
+        let end = start + t.len();
+        g.buf.truncate(end);
+        g.buf.drain(..start);
+        let text = g.buf;
+        if g.target == Target::H1 {
+            self.h1 = Some(text);
+            return;
+        }
+        let title = (!text.is_empty()).then_some(text);
         match g.target {
             Target::Bookmark(id) => {
                 if let Node::Bookmark(b) = self.doc.node_mut(id) {
@@ -319,8 +332,7 @@ impl<'a> Reader<'a> {
                     f.title = title;
                 }
             }
-            Target::H1 => self.h1 = Some(t.to_owned()),
-            Target::Ignored => {}
+            Target::H1 | Target::Ignored => {}
         }
     }
 
@@ -393,13 +405,12 @@ impl<'a> Reader<'a> {
     }
 
     fn heading1(&mut self, attrs: &[RawAttr<'a>], start: usize) {
-        let mut seen = Vec::new();
-        for a in attrs {
-            let Some(name) = self.attr_name(a, &mut seen, start) else {
+        for (i, a) in attrs.iter().enumerate() {
+            let Some(name) = self.attr_name(attrs, i) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
-            match name.as_str() {
+            match &*name {
                 "ADD_DATE" => self.doc.added = self.date(&value, a),
                 "LAST_MODIFIED" => self.doc.modified = self.date(&value, a),
                 _ => self.doc.extra.push(Attribute::new(name, value)),
@@ -413,23 +424,26 @@ impl<'a> Reader<'a> {
         });
     }
 
-    /// The upper-cased name of an attribute, or `None` for a repeated one
-    /// (HTML keeps the first).
-    fn attr_name(
-        &mut self,
-        a: &RawAttr<'a>,
-        seen: &mut Vec<&'a str>,
-        _tag: usize,
-    ) -> Option<String> {
-        if seen.iter().any(|s| s.eq_ignore_ascii_case(a.name)) {
+    /// The upper-cased name of attribute `i`, or `None` for a repeated one
+    /// (HTML keeps the first). Borrowed when already upper-case, as in
+    /// nearly every file, so reading allocates nothing for it.
+    fn attr_name(&mut self, attrs: &[RawAttr<'a>], i: usize) -> Option<Cow<'a, str>> {
+        let a = attrs[i];
+        if attrs[..i]
+            .iter()
+            .any(|p| p.name.eq_ignore_ascii_case(a.name))
+        {
             self.note(
                 a.at,
                 format!("{} is given twice; the first value is used", a.name),
             );
             return None;
         }
-        seen.push(a.name);
-        Some(a.name.to_ascii_uppercase())
+        if a.name.bytes().any(|b| b.is_ascii_lowercase()) {
+            Some(Cow::Owned(a.name.to_ascii_uppercase()))
+        } else {
+            Some(Cow::Borrowed(a.name))
+        }
     }
 
     fn date(&mut self, value: &str, a: &RawAttr<'a>) -> Option<DateValue> {
@@ -486,19 +500,20 @@ impl<'a> Reader<'a> {
             return;
         };
         let mut b = Bookmark::new(href);
-        let mut seen = Vec::new();
         let mut alias_of = None;
         let mut alias_id = None;
+        // An alias candidate keeps its attributes as written (rare: Netscape 4).
+        let keep_raw = attrs.iter().any(|a| a.name.eq_ignore_ascii_case("aliasof"));
         let mut raw = Vec::new();
-        for a in attrs {
-            let Some(name) = self.attr_name(a, &mut seen, start) else {
+        for (i, a) in attrs.iter().enumerate() {
+            let Some(name) = self.attr_name(attrs, i) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
-            if name != "ALIASOF" {
+            if keep_raw && name != "ALIASOF" {
                 raw.push(Attribute::new(name.clone(), value.clone()));
             }
-            match name.as_str() {
+            match &*name {
                 "HREF" => {}
                 "ADD_DATE" => b.added = self.date(&value, a),
                 "LAST_MODIFIED" => b.modified = self.date(&value, a),
@@ -570,13 +585,12 @@ impl<'a> Reader<'a> {
         // A heading whose list never came ends at the next heading.
         self.end_listless_heading();
         let mut f = Folder::default();
-        let mut seen = Vec::new();
-        for a in attrs {
-            let Some(name) = self.attr_name(a, &mut seen, start) else {
+        for (i, a) in attrs.iter().enumerate() {
+            let Some(name) = self.attr_name(attrs, i) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
-            let role = match name.as_str() {
+            let role = match &*name {
                 "PERSONAL_TOOLBAR_FOLDER" => Some(Role::Toolbar),
                 "UNFILED_BOOKMARKS_FOLDER" => Some(Role::Unfiled),
                 "BOOKMARKS_MENU" => Some(Role::Menu),
@@ -592,7 +606,7 @@ impl<'a> Reader<'a> {
                 }
                 continue;
             }
-            match name.as_str() {
+            match &*name {
                 "ADD_DATE" => f.added = self.date(&value, a),
                 "LAST_MODIFIED" => f.modified = self.date(&value, a),
                 "FOLDED" if value.is_empty() || value.eq_ignore_ascii_case("folded") => {
@@ -622,13 +636,12 @@ impl<'a> Reader<'a> {
 
     fn separator(&mut self, attrs: &[RawAttr<'a>]) {
         let mut s = Separator::default();
-        let mut seen = Vec::new();
-        for a in attrs {
-            let Some(name) = self.attr_name(a, &mut seen, 0) else {
+        for (i, a) in attrs.iter().enumerate() {
+            let Some(name) = self.attr_name(attrs, i) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
-            match name.as_str() {
+            match &*name {
                 "NAME" => s.title = Some(value.into_owned()),
                 _ => s.extra.push(Attribute::new(name, value)),
             }

@@ -20,12 +20,12 @@ pub(crate) enum Context {
 
 /// Decode character references and turn CRLF and lone CR into LF.
 pub(crate) fn decode(raw: &str, ctx: Context) -> Cow<'_, str> {
-    if !raw.bytes().any(|b| b == b'&' || b == b'\r') {
-        return Cow::Borrowed(raw);
-    }
     let b = raw.as_bytes();
+    let Some(first) = memchr::memchr2(b'&', b'\r', b) else {
+        return Cow::Borrowed(raw);
+    };
     let mut out = String::with_capacity(raw.len());
-    let mut i = 0;
+    let mut i = first;
     let mut copied = 0;
     while i < b.len() {
         match b[i] {
@@ -38,23 +38,29 @@ pub(crate) fn decode(raw: &str, ctx: Context) -> Cow<'_, str> {
             b'&' => {
                 if let Some((decoded, len)) = reference(&raw[i + 1..], ctx) {
                     out.push_str(&raw[copied..i]);
-                    out.push_str(&decoded);
+                    out.push(decoded.0);
+                    out.extend(decoded.1);
                     i += 1 + len;
                     copied = i;
                 } else {
                     i += 1;
                 }
             }
-            _ => i += 1,
+            _ => {
+                i = memchr::memchr2(b'&', b'\r', &b[i..]).map_or(b.len(), |k| i + k);
+            }
         }
     }
     out.push_str(&raw[copied..]);
     Cow::Owned(out)
 }
 
+/// A reference stands for one character or, for a few named ones, two.
+type Chars = (char, Option<char>);
+
 /// The reference starting right after a `&`: its characters and how many
 /// bytes of `rest` it used.
-fn reference(rest: &str, ctx: Context) -> Option<(String, usize)> {
+fn reference(rest: &str, ctx: Context) -> Option<(Chars, usize)> {
     let b = rest.as_bytes();
     if b.first() == Some(&b'#') {
         let (hex, start) = match b.get(1) {
@@ -86,7 +92,7 @@ fn reference(rest: &str, ctx: Context) -> Option<(String, usize)> {
                 .unwrap_or_else(|| char::from_u32(value).unwrap_or('\u{FFFD}')),
             v => char::from_u32(v).unwrap_or('\u{FFFD}'),
         };
-        return Some((c.to_string(), len));
+        return Some(((c, None), len));
     }
     let name_len = b
         .iter()
@@ -95,6 +101,12 @@ fn reference(rest: &str, ctx: Context) -> Option<(String, usize)> {
         .count();
     if name_len == 0 {
         return None;
+    }
+    // The references escaping produces, without a table lookup.
+    for (name, c) in [("amp;", '&'), ("lt;", '<'), ("gt;", '>'), ("quot;", '"')] {
+        if rest.starts_with(name) {
+            return Some(((c, None), name.len()));
+        }
     }
     if b.get(name_len) == Some(&b';') {
         if let Some(&(a, c)) = NAMED_ENTITIES.get(&rest[..=name_len]) {
@@ -121,13 +133,11 @@ fn reference(rest: &str, ctx: Context) -> Option<(String, usize)> {
     None
 }
 
-fn chars(a: u32, c: u32) -> String {
-    let mut s = String::new();
-    s.extend(char::from_u32(a));
-    if c != 0 {
-        s.extend(char::from_u32(c));
-    }
-    s
+fn chars(a: u32, c: u32) -> Chars {
+    (
+        char::from_u32(a).unwrap_or('\u{FFFD}'),
+        (c != 0).then(|| char::from_u32(c).unwrap_or('\u{FFFD}')),
+    )
 }
 
 /// ASCII whitespace as HTML defines it; titles are trimmed of it only (a

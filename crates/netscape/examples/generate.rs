@@ -1,0 +1,16 @@
+//! Write the benchmark's generated browser export as Netscape HTML:
+//! `cargo run --release -p markport-netscape --example generate -- 100000 > big.html`
+
+#[path = "../benches/generate.rs"]
+mod generate;
+
+fn main() {
+    let n = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(100_000);
+    let doc = generate::collection(n);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    markport_netscape::write(&doc, &Default::default(), &mut out).expect("writes");
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Generate a 100,000-bookmark Netscape HTML file (folders, tags, descriptions,
+# entities, non-ASCII titles, favicons up to 20 KB), then time on that same
+# file: markport reading it (info), converting it to XBEL and back to
+# Netscape, and two parsers from the package registries: bookmarks-parser
+# (PyPI) and bookmarks-parser (npm). Best of N runs each; prints MB/s, peak
+# memory and the ratios. The peers are installed into target/bench-tools.
+# Usage: scripts/bench-netscape.sh [N_BOOKMARKS] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-100000}
+runs=${2:-3}
+tools=target/bench-tools
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cargo build -q --release -p markport-cli
+cargo build -q --release -p markport-netscape --example generate
+target/release/examples/generate "$n" > "$work/big.html"
+size=$(stat -c %s "$work/big.html")
+
+mkdir -p "$tools"
+if [ ! -x "$tools/py/bin/python" ]; then
+    python3 -m venv "$tools/py"
+    "$tools/py/bin/pip" install -q bookmarks-parser
+fi
+if [ ! -d "$tools/node/node_modules/bookmarks-parser" ]; then
+    (cd "$tools" && mkdir -p node && cd node && npm init -y >/dev/null && npm install --silent bookmarks-parser >/dev/null)
+fi
+cat > "$work/peer.py" <<'PY'
+import sys, bookmarks_parser
+tree = bookmarks_parser.parse(sys.argv[1])
+todo, n = list(tree), 0
+while todo:
+    x = todo.pop()
+    n += x.get("type") == "bookmark"
+    todo.extend(x.get("children", []))
+assert n > 0
+PY
+cat > "$work/peer.js" <<'JS'
+const parse = require(process.argv[3] + "/node_modules/bookmarks-parser");
+parse(require("fs").readFileSync(process.argv[2], "utf8"), (err, res) => {
+  if (err) { console.error(err); process.exit(1); }
+  let n = 0; const todo = [...res.bookmarks];
+  while (todo.length) { const x = todo.pop(); if (x.type === "bookmark") n++; if (x.children) todo.push(...x.children); }
+  if (n === 0) process.exit(1);
+});
+JS
+best() { # best wall time in seconds and peak RSS in MB of "$@" over $runs runs
+    local best=999999 rss=0
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { echo "failed: $* ($(cat "$work/err"))" >&2; exit 1; }
+        read -r t m < "$work/t"
+        best=$(awk -v a="$t" -v b="$best" 'BEGIN{print (a < b) ? a : b}')
+        rss=$(awk -v a="$m" -v b="$rss" 'BEGIN{print (a > b) ? a : b}')
+    done
+    echo "$best $((rss / 1024))"
+}
+mb=$(awk -v s="$size" 'BEGIN{print s / 1048576}')
+row() { # label seconds rss
+    printf '%-44s %8.3f s %8.1f MB/s %6d MB peak\n' "$1" "$2" "$(awk -v m="$mb" -v t="$2" 'BEGIN{print m / t}')" "$3"
+}
+read -r info info_m <<<"$(best target/release/markport info "$work/big.html")"
+read -r toxbel toxbel_m <<<"$(best target/release/markport convert "$work/big.html" --to xbel -o "$work/out.xbel")"
+read -r tons tons_m <<<"$(best target/release/markport convert "$work/big.html" --to netscape -o "$work/out.html")"
+read -r py py_m <<<"$(best "$tools/py/bin/python" "$work/peer.py" "$work/big.html")"
+read -r js js_m <<<"$(best node "$work/peer.js" "$work/big.html" "$PWD/$tools/node")"
+printf 'file: %d bookmarks, %.1f MB\n' "$n" "$mb"
+row "markport info (read only)" "$info" "$info_m"
+row "markport convert --to xbel" "$toxbel" "$toxbel_m"
+row "markport convert --to netscape" "$tons" "$tons_m"
+row "bookmarks-parser (PyPI) parse" "$py" "$py_m"
+row "bookmarks-parser (npm) parse" "$js" "$js_m"
+printf 'bookmarks-parser (PyPI) / markport info: %.0fx\n' "$(awk -v a="$py" -v b="$info" 'BEGIN{print a / b}')"
+printf 'bookmarks-parser (npm)  / markport info: %.0fx\n' "$(awk -v a="$js" -v b="$info" 'BEGIN{print a / b}')"
