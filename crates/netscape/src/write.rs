@@ -212,11 +212,11 @@ impl Writer<'_> {
     /// Report `field` lost if the reader would not read `value` back as it is.
     fn check_text(&mut self, node: Option<NodeId>, field: Field, value: Option<&str>) {
         if let Some(v) = value {
-            if v.is_empty() || trim_html(v) != v || v.contains('\0') {
+            if v.is_empty() || trim_html(v) != v {
                 self.lose(
                     node,
                     field,
-                    "leading and trailing whitespace is trimmed, an empty value reads as none, NUL cannot be written",
+                    "leading and trailing whitespace is trimmed, and an empty value reads as none",
                 );
             }
         }
@@ -237,12 +237,9 @@ impl Writer<'_> {
         self.out.push('"');
     }
 
-    /// An attribute whose value must read back exactly (no trimming happens
-    /// in attributes; only NUL cannot be written).
-    fn value_attr(&mut self, node: Option<NodeId>, field: Field, name: &str, value: &str) {
-        if value.contains('\0') {
-            self.lose(node, field, "NUL cannot be written");
-        }
+    /// An attribute holding a field's value: attribute values read back
+    /// exactly (nothing is trimmed in them).
+    fn value_attr(&mut self, _node: Option<NodeId>, _field: Field, name: &str, value: &str) {
         self.attr(name, value);
     }
 
@@ -256,7 +253,7 @@ impl Writer<'_> {
             );
         }
         if let DateValue::Raw(r) = value {
-            if r.trim().is_empty() || r.bytes().all(|b| b == b'0') || r.contains('\0') {
+            if r.trim().is_empty() || r.bytes().all(|b| b == b'0') {
                 self.lose(node, field, "this raw date reads back as unknown");
             } else if !matches!(dates::parse(r), dates::Parsed::Unreadable(_)) {
                 self.lose(node, field, "this raw date reads back as a date");
@@ -408,9 +405,6 @@ impl Writer<'_> {
                                     continue;
                                 }
                             }
-                            if x.value.contains('\0') {
-                                self.lose(Some(id), Field::AliasExtra, "NUL cannot be written");
-                            }
                             self.attr(&upper, &x.value);
                             written.push(upper);
                         }
@@ -453,9 +447,6 @@ impl Writer<'_> {
         let n = Some(id);
         self.indent(depth);
         self.out.push_str("<DT><A");
-        if b.href.contains('\0') {
-            self.lose(n, Field::BookmarkHref, "NUL cannot be written");
-        }
         self.attr("HREF", &b.href);
         if let Some(d) = &b.added {
             self.date_attr(n, Field::BookmarkAdded, "ADD_DATE", d);
@@ -490,7 +481,7 @@ impl Writer<'_> {
         if !b.tags.is_empty() {
             if b.tags
                 .iter()
-                .any(|t| t.contains(',') || t.is_empty() || trim_html(t) != t || t.contains('\0'))
+                .any(|t| t.contains(',') || t.is_empty() || trim_html(t) != t)
             {
                 self.lose(
                     n,

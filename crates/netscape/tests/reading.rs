@@ -220,3 +220,17 @@ fn encoding_can_be_forced() {
         Node::Bookmark(_)
     ));
 }
+
+#[test]
+fn control_characters_survive_a_round_trip() {
+    // Fuzzer find: a title holding NUL was reported lost though it reads back.
+    let r = read("<DL><DT><A HREF=\"x\">a\u{0}\u{0}/A>\n\t</DL>");
+    let title = r
+        .document
+        .node(r.document.children(None)[0])
+        .title()
+        .unwrap()
+        .to_string();
+    assert_eq!(title, "a\u{0}\u{0}/A>");
+    roundtrip(&r.document);
+}
