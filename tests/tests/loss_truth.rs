@@ -121,3 +121,41 @@ fn same_format_round_trips_of_xbel_and_json_are_lossless() {
         }
     }
 }
+
+#[test]
+fn netscape_files_round_trip_through_netscape_losing_only_sub_second_dates() {
+    let dates = [
+        Field::DocumentAdded,
+        Field::DocumentModified,
+        Field::BookmarkAdded,
+        Field::BookmarkModified,
+        Field::BookmarkVisited,
+        Field::FolderAdded,
+        Field::FolderModified,
+    ];
+    let netscape = markport::format("netscape").unwrap();
+    let mut checked = 0;
+    for (format, path) in all_inputs() {
+        if format != "netscape" {
+            continue;
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        let doc = markport::read(&bytes, netscape, &ReadOptions::default())
+            .unwrap()
+            .document;
+        let (out, loss) = markport::write_to_vec(&doc, netscape, &WriteOptions::default()).unwrap();
+        let back = markport::read(&out, netscape, &ReadOptions::default())
+            .unwrap()
+            .document;
+        let lost = diff(&doc, &back).fields();
+        // Only Google's microsecond dates lose anything: dates are written in seconds.
+        let own_sample = path.starts_with(markport_conformance::root().join("corpus"));
+        assert!(
+            lost.iter().all(|f| dates.contains(f)) && !(own_sample && !lost.is_empty()),
+            "{}: {lost:?} ({loss:?})",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked >= 11, "only {checked} Netscape files");
+}
