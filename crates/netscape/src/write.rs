@@ -413,11 +413,26 @@ impl Writer<'_> {
                         escape_into(&mut self.out, t.title.as_deref().unwrap_or(""));
                         self.out.push_str("</A>\n");
                     }
-                    None => self.lose(
-                        Some(id),
-                        Field::Alias,
-                        "Netscape aliases (ALIASOF) can only show a bookmark that has an id",
-                    ),
+                    None => {
+                        self.lose(
+                            Some(id),
+                            Field::Alias,
+                            "Netscape aliases (ALIASOF) can only show a bookmark that has an id",
+                        );
+                        // Leaving it out moves the separators after it.
+                        let siblings = self.doc.children(self.doc.parent(id));
+                        let at = siblings.iter().position(|&s| s == id).unwrap_or(0);
+                        if let Some(&sep) = siblings[at..]
+                            .iter()
+                            .find(|&&s| matches!(self.doc.node(s), Node::Separator(_)))
+                        {
+                            self.lose(
+                                Some(sep),
+                                Field::Separator,
+                                "an alias before it is left out, so it moves up",
+                            );
+                        }
+                    }
                 }
             }
             Node::Folder(_) => {}

@@ -234,3 +234,22 @@ fn control_characters_survive_a_round_trip() {
     assert_eq!(title, "a\u{0}\u{0}/A>");
     roundtrip(&r.document);
 }
+
+#[test]
+fn an_alias_left_out_reports_the_separator_it_moves() {
+    // Fuzzer find: the separator after an unwritable alias moved unreported.
+    let mut doc = Document::new();
+    doc.push(
+        None,
+        markport_model::Alias {
+            target: "nowhere".into(),
+            extra: vec![],
+        },
+    );
+    doc.push(None, markport_model::Separator::default());
+    let mut out = Vec::new();
+    let loss = markport_netscape::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let back = markport_netscape::read(&out, &ReadOptions::default()).unwrap();
+    assert_eq!(diff(&doc, &back.document).fields(), loss.fields());
+    assert!(loss.fields().contains(&markport_model::Field::Separator));
+}
