@@ -50,6 +50,8 @@ pub use markport_model::{
 pub use markport_netscape as netscape;
 /// The XBEL format's own API.
 pub use markport_xbel as xbel;
+/// The xFolk format's own API.
+pub use markport_xfolk as xfolk;
 pub use registry::{
     detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
 };

@@ -60,6 +60,15 @@ pub static FORMATS: &[Format] = &[
         support: markport_netscape::support,
     },
     Format {
+        name: "xfolk",
+        description: "xFolk microformat pages: read from any page, publish a page people use",
+        extensions: &["html", "htm"],
+        detect: markport_xfolk::detect,
+        read: markport_xfolk::read,
+        write: markport_xfolk::write,
+        support: markport_xfolk::support,
+    },
+    Format {
         name: "json",
         description: "markport's JSON form of the model (lossless, for scripts)",
         extensions: &["json"],

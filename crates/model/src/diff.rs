@@ -128,25 +128,48 @@ fn pair_bookmarks(
             0,
         );
     }
-    let href = |d: &Document, id: NodeId| {
-        d.node(id)
-            .as_bookmark()
-            .map(|b| b.href.clone())
-            .unwrap_or_default()
+    // Two passes: bookmarks that agree on link and title first, so that a
+    // left-out duplicate link does not shift the pairing of the others;
+    // then the rest by link, in order.
+    let key = |d: &Document, id: NodeId, with_title: bool| {
+        d.node(id).as_bookmark().map_or((String::new(), None), |b| {
+            (
+                b.href.clone(),
+                with_title.then(|| b.title.clone()).flatten(),
+            )
+        })
     };
-    let mut pool: HashMap<String, VecDeque<NodeId>> = HashMap::new();
-    for &id in xb {
-        pool.entry(href(b, id)).or_default().push_back(id);
+    let mut taken_b = vec![false; xb.len()];
+    let mut paired_a = vec![None; xa.len()];
+    for with_title in [true, false] {
+        let mut pool: HashMap<(String, Option<String>), VecDeque<usize>> = HashMap::new();
+        for (j, &id) in xb.iter().enumerate() {
+            if !taken_b[j] {
+                pool.entry(key(b, id, with_title)).or_default().push_back(j);
+            }
+        }
+        for (i, &id) in xa.iter().enumerate() {
+            if paired_a[i].is_some() {
+                continue;
+            }
+            if let Some(j) = pool
+                .get_mut(&key(a, id, with_title))
+                .and_then(VecDeque::pop_front)
+            {
+                taken_b[j] = true;
+                paired_a[i] = Some(j);
+            }
+        }
     }
     let mut pairs = Vec::new();
     let mut unpaired_a = Vec::new();
-    for &id in xa {
-        match pool.get_mut(&href(a, id)).and_then(VecDeque::pop_front) {
-            Some(other) => pairs.push((id, other)),
+    for (i, &id) in xa.iter().enumerate() {
+        match paired_a[i] {
+            Some(j) => pairs.push((id, xb[j])),
             None => unpaired_a.push(id),
         }
     }
-    let unpaired_b = pool.values().map(VecDeque::len).sum();
+    let unpaired_b = taken_b.iter().filter(|t| !**t).count();
     (pairs, unpaired_a, unpaired_b)
 }
 

@@ -79,6 +79,23 @@ pub fn decode_html_text(raw: &str) -> std::borrow::Cow<'_, str> {
     text::decode(raw, text::Context::Text)
 }
 
+/// Decode the bytes of an HTML file the way the reader does (byte order
+/// mark, `<META>` charset, UTF-8, else windows-1252; `forced` overrides),
+/// with the diagnostics that choice produced. Other HTML readers use it too.
+pub fn decode_html_bytes<'a>(
+    input: &'a [u8],
+    forced: Option<&str>,
+) -> Result<(std::borrow::Cow<'a, str>, Vec<markport_model::Diagnostic>), Error> {
+    let d = decode::decode(input, forced)?;
+    Ok((d.text, d.diagnostics))
+}
+
+/// Escape text for HTML text or a double-quoted attribute value: `& < > " '`
+/// as references, and CR as `&#13;`, so that it reads back exactly.
+pub fn escape_html(out: &mut String, text: &str) {
+    text::escape_into(out, text)
+}
+
 /// How sure it is that `input` is Netscape bookmark HTML: its DOCTYPE, or
 /// `<DT>` items with links or headings.
 pub fn detect(input: &[u8]) -> Option<u8> {

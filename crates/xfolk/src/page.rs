@@ -1,0 +1,617 @@
+//! The writer: a standalone page people want to use (NOTES.md section 4).
+//!
+//! One `h1`, a `nav` of folders, a `section` per folder with headings by
+//! depth, `ul > li.xfolkentry` entries that xFolk and mf2 parsers both read,
+//! a little CSS (phone-sized, light and dark, print) and a filter box whose
+//! script only adds to a page that works without it. Everything from the
+//! document is escaped; private bookmarks and script links are withheld
+//! unless asked for, and every withheld or unrepresentable value is reported.
+
+use std::io::Write;
+
+use markport_model::{
+    Bookmark, DateValue, Document, Error, Field, Folder, LossReport, Node, NodeId, Step,
+    WriteOptions,
+};
+use markport_netscape::escape_html;
+
+use crate::tags::segment_for;
+use crate::text::{collapse, is_block_normal, paragraphs};
+use crate::GENERATOR;
+
+/// Sections nest in each other down to this depth; deeper folders are
+/// written as sections that name their parent (`data-parent`), so a very
+/// deep tree stays linear in size and in parsing time.
+pub const MAX_NESTING: usize = 12;
+
+const STYLE: &str = include_str!("page.css");
+const SCRIPT: &str = include_str!("filter.js");
+
+struct Writer<'d> {
+    doc: &'d Document,
+    opts: &'d WriteOptions,
+    out: String,
+    loss: LossReport,
+    tag_base: String,
+}
+
+/// Whether a link would run script when followed.
+pub(crate) fn is_script_url(href: &str) -> bool {
+    let h: String = href
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .take(11)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    h.starts_with("javascript:") || h.starts_with("data:") || h.starts_with("vbscript:")
+}
+
+pub(crate) fn write(
+    doc: &Document,
+    opts: &WriteOptions,
+    sink: &mut dyn Write,
+) -> Result<LossReport, Error> {
+    let mut w = Writer {
+        doc,
+        opts,
+        out: String::with_capacity(1 << 16),
+        loss: LossReport::new(),
+        tag_base: opts.tag_base.clone().unwrap_or_else(|| "tags/".to_owned()),
+    };
+    w.head();
+    w.nav();
+    w.out.push_str("<main class=\"h-feed\">\n");
+    // Runs of bookmarks become lists; folders become sections.
+    let mut depth = 0usize;
+    let mut open_list = false;
+    // Open sections, as (folder, written as a nested section).
+    let mut sections: Vec<(NodeId, bool)> = Vec::new();
+    for step in doc.walk() {
+        match step {
+            Step::Open(id) => {
+                w.close_list(&mut open_list);
+                depth += 1;
+                let nested = depth <= MAX_NESTING;
+                if !nested {
+                    // Flat from here: close the flat section of the parent.
+                    if let Some(&(_, false)) = sections.last() {
+                        w.out.push_str("</section>\n");
+                    }
+                }
+                w.section(id, depth, sections.last().map(|s| s.0), nested, true);
+                sections.push((id, nested));
+            }
+            Step::Close(id) => {
+                w.close_list(&mut open_list);
+                let (_, nested) = sections.pop().expect("balanced walk");
+                depth -= 1;
+                w.out.push_str("</section>\n");
+                if !nested {
+                    // The parent continues in a section of its own.
+                    if let Some(&(parent, false)) = sections.last() {
+                        let grand = sections.len().checked_sub(2).map(|i| sections[i].0);
+                        w.section(parent, depth, grand, false, false);
+                    }
+                }
+                let _ = id;
+            }
+            Step::Leaf(id) => {
+                if !open_list {
+                    w.out.push_str("<ul class=\"entries\">\n");
+                    open_list = true;
+                }
+                w.leaf(id);
+            }
+        }
+        if w.out.len() >= 1 << 16 {
+            sink.write_all(w.out.as_bytes())
+                .map_err(|e| Error::io(&e))?;
+            w.out.clear();
+        }
+    }
+    w.close_list(&mut open_list);
+    w.out.push_str("</main>\n<script>\n");
+    w.out.push_str(SCRIPT);
+    w.out.push_str("</script>\n</body>\n</html>\n");
+    sink.write_all(w.out.as_bytes())
+        .map_err(|e| Error::io(&e))?;
+    Ok(w.loss)
+}
+
+impl Writer<'_> {
+    fn lose(&mut self, node: Option<NodeId>, field: Field, why: &str) {
+        self.loss.record(self.doc, node, field, why);
+    }
+
+    fn text(&mut self, s: &str) {
+        escape_html(&mut self.out, s);
+    }
+
+    fn close_list(&mut self, open: &mut bool) {
+        if *open {
+            self.out.push_str("</ul>\n");
+            *open = false;
+        }
+    }
+
+    fn head(&mut self) {
+        let doc = self.doc;
+        let title = doc.title.as_deref().map(collapse).filter(|t| !t.is_empty());
+        if doc.title.is_some() && title.as_deref() != doc.title.as_deref() {
+            self.lose(
+                None,
+                Field::DocumentTitle,
+                "page titles are read with whitespace collapsed",
+            );
+        }
+        if doc.title.is_none() {
+            self.lose(
+                None,
+                Field::DocumentTitle,
+                "an untitled collection is published as \"Bookmarks\"",
+            );
+        }
+        let title = title.unwrap_or_else(|| "Bookmarks".to_owned());
+        self.out.push_str(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <meta name=\"generator\" content=\"",
+        );
+        self.out.push_str(GENERATOR);
+        self.out.push_str("\">\n<title>");
+        self.text(&title);
+        self.out.push_str("</title>\n<style>\n");
+        self.out.push_str(STYLE);
+        self.out
+            .push_str("</style>\n</head>\n<body>\n<header>\n<h1>");
+        self.text(&title);
+        self.out.push_str("</h1>\n");
+        if let Some(d) = &doc.desc {
+            if !is_block_normal(d) {
+                self.lose(
+                    None,
+                    Field::DocumentDesc,
+                    "text is read back with whitespace collapsed into lines and paragraphs",
+                );
+            }
+            self.out.push_str("<div class=\"intro\">");
+            self.paragraphs(d);
+            self.out.push_str("</div>\n");
+        }
+        self.out.push_str(
+            "<p class=\"filter\" hidden><label>Filter <input type=\"search\" id=\"filter\" \
+             placeholder=\"words, or tag:name\" autocomplete=\"off\"></label> \
+             <output id=\"shown\" aria-live=\"polite\"></output></p>\n",
+        );
+        let lost: [(bool, Field, &str); 5] = [
+            (
+                doc.id.is_some(),
+                Field::DocumentId,
+                "xFolk pages have no collection id",
+            ),
+            (
+                doc.added.is_some(),
+                Field::DocumentAdded,
+                "xFolk pages have no collection dates",
+            ),
+            (
+                doc.modified.is_some(),
+                Field::DocumentModified,
+                "xFolk pages have no collection dates",
+            ),
+            (
+                !doc.metadata.is_empty(),
+                Field::DocumentMetadata,
+                "xFolk pages have no metadata blocks",
+            ),
+            (
+                !doc.extra.is_empty(),
+                Field::DocumentExtra,
+                "xFolk pages have no collection attributes",
+            ),
+        ];
+        for (l, f, why) in lost {
+            if l {
+                self.lose(None, f, why);
+            }
+        }
+    }
+
+    fn paragraphs(&mut self, text: &str) {
+        for p in paragraphs(text) {
+            self.out.push_str("<p>");
+            for (i, line) in p.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str("<br>");
+                }
+                self.text(line);
+            }
+            self.out.push_str("</p>");
+        }
+    }
+
+    /// The table of folders (six levels; deeper ones are reached from their parents).
+    fn nav(&mut self) {
+        let doc = self.doc;
+        if !doc.ids().any(|id| matches!(doc.node(id), Node::Folder(_))) {
+            self.out.push_str("</header>\n");
+            return;
+        }
+        self.out.push_str("<nav aria-label=\"Folders\">\n<ul>\n");
+        let mut depth = 0usize;
+        for step in doc.walk() {
+            match step {
+                Step::Open(id) => {
+                    depth += 1;
+                    if depth <= 6 {
+                        let title = self.folder_title(id);
+                        self.out
+                            .push_str(&format!("<li><a href=\"#f{}\">", id.index()));
+                        self.text(&title);
+                        self.out.push_str("</a>");
+                        if doc
+                            .children(Some(id))
+                            .iter()
+                            .any(|&c| matches!(doc.node(c), Node::Folder(_)))
+                            && depth < 6
+                        {
+                            self.out.push_str("\n<ul>\n");
+                        } else {
+                            self.out.push_str("</li>\n");
+                        }
+                    }
+                }
+                Step::Close(id) => {
+                    if depth < 6
+                        && doc
+                            .children(Some(id))
+                            .iter()
+                            .any(|&c| matches!(doc.node(c), Node::Folder(_)))
+                    {
+                        self.out.push_str("</ul></li>\n");
+                    }
+                    depth -= 1;
+                }
+                Step::Leaf(_) => {}
+            }
+        }
+        self.out.push_str("</ul>\n</nav>\n</header>\n");
+    }
+
+    fn folder_title(&self, id: NodeId) -> String {
+        self.doc
+            .node(id)
+            .title()
+            .map(collapse)
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| "Untitled folder".to_owned())
+    }
+
+    /// Open the section of folder `id`; `first` is false for the
+    /// continuation of a flat section after one of its subfolders.
+    fn section(
+        &mut self,
+        id: NodeId,
+        depth: usize,
+        parent: Option<NodeId>,
+        nested: bool,
+        first: bool,
+    ) {
+        let Node::Folder(f) = self.doc.node(id) else {
+            return;
+        };
+        let f: &Folder = f;
+        let n = id.index();
+        if !first {
+            self.out.push_str(&format!(
+                "<section class=\"folder h-feed\" data-folder=\"{n}\">\n"
+            ));
+            return;
+        }
+        let level = (depth + 1).min(6);
+        self.out.push_str(&format!(
+            "<section id=\"f{n}\" class=\"folder h-feed\" data-folder=\"{n}\" aria-labelledby=\"f{n}-h\""
+        ));
+        if !nested {
+            if let Some(p) = parent {
+                self.out
+                    .push_str(&format!(" data-parent=\"{}\"", p.index()));
+            }
+        }
+        if let Some(fid) = &f.id {
+            self.out.push_str(" data-id=\"");
+            self.text(fid);
+            self.out.push('"');
+        }
+        self.out
+            .push_str(&format!(">\n<h{level} id=\"f{n}-h\" class=\"p-name\">"));
+        let title = self.folder_title(id);
+        match f.title.as_deref() {
+            None => self.lose(
+                Some(id),
+                Field::FolderTitle,
+                "an untitled folder is published as \"Untitled folder\"",
+            ),
+            Some(t) if collapse(t) != t || t.is_empty() => self.lose(
+                Some(id),
+                Field::FolderTitle,
+                "headings are read with whitespace collapsed",
+            ),
+            _ => {}
+        }
+        self.text(&title);
+        self.out.push_str(&format!("</h{level}>\n"));
+        if let Some(d) = &f.desc {
+            if !is_block_normal(d) {
+                self.lose(
+                    Some(id),
+                    Field::FolderDesc,
+                    "text is read back with whitespace collapsed into lines and paragraphs",
+                );
+            }
+            self.out.push_str("<div class=\"folder-description\">");
+            self.paragraphs(d);
+            self.out.push_str("</div>\n");
+        }
+        let lost: [(bool, Field, &str); 7] = [
+            (
+                f.added.is_some(),
+                Field::FolderAdded,
+                "xFolk has no folder dates",
+            ),
+            (
+                f.modified.is_some(),
+                Field::FolderModified,
+                "xFolk has no folder dates",
+            ),
+            (
+                f.folded.is_some(),
+                Field::FolderFolded,
+                "a page shows every folder open",
+            ),
+            (
+                f.icon.is_some(),
+                Field::FolderIcon,
+                "xFolk has no folder icons",
+            ),
+            (
+                f.role.is_some(),
+                Field::FolderRole,
+                "a page has no browser roles",
+            ),
+            (
+                !f.metadata.is_empty(),
+                Field::FolderMetadata,
+                "xFolk has no metadata blocks",
+            ),
+            (
+                !f.extra.is_empty(),
+                Field::FolderExtra,
+                "xFolk has no folder attributes",
+            ),
+        ];
+        for (l, field, why) in lost {
+            if l {
+                self.lose(Some(id), field, why);
+            }
+        }
+    }
+
+    fn leaf(&mut self, id: NodeId) {
+        match self.doc.node(id) {
+            Node::Bookmark(b) => self.bookmark(id, b),
+            Node::Separator(_) => {
+                self.lose(Some(id), Field::Separator, "xFolk lists have no separators")
+            }
+            Node::Alias(_) => self.lose(Some(id), Field::Alias, "xFolk has no aliases"),
+            Node::Folder(_) => {}
+        }
+    }
+
+    fn bookmark(&mut self, id: NodeId, b: &Bookmark) {
+        let n = Some(id);
+        if b.private == Some(true) && !self.opts.include_private {
+            self.lose(
+                n,
+                Field::Bookmark,
+                "private: withheld from the page (--include-private publishes it)",
+            );
+            return;
+        }
+        if b.href.trim().is_empty() {
+            self.lose(
+                n,
+                Field::Bookmark,
+                "a bookmark without a link is not an xFolk entry",
+            );
+            return;
+        }
+        if is_script_url(&b.href) && !self.opts.allow_script_urls {
+            // Shown, inert, and not an entry: no parser takes it for one.
+            self.lose(n, Field::Bookmark, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
+            self.out.push_str("<li class=\"inert\">");
+            self.text(b.title.as_deref().unwrap_or("Untitled"));
+            self.out.push_str(" <code>");
+            let shown: String = b.href.chars().take(80).collect();
+            self.text(&shown);
+            self.out
+                .push_str("</code> (not published as a link)</li>\n");
+            return;
+        }
+        self.out.push_str("<li class=\"xfolkentry h-entry\"");
+        if let Some(i) = &b.id {
+            self.out.push_str(" data-id=\"");
+            self.text(i);
+            self.out.push('"');
+        }
+        self.out
+            .push_str(">\n<a class=\"taggedlink u-bookmark-of p-name\" href=\"");
+        self.text(&b.href);
+        self.out.push_str("\">");
+        match b.title.as_deref() {
+            Some(t) if !t.is_empty() && collapse(t) == t => self.text(t),
+            other => {
+                let why = if other.is_none() {
+                    "an untitled bookmark shows its link as its title"
+                } else {
+                    "titles are read with whitespace collapsed"
+                };
+                self.lose(n, Field::BookmarkTitle, why);
+                let shown = other
+                    .map(collapse)
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| b.href.clone());
+                self.text(&shown);
+            }
+        }
+        self.out.push_str("</a>\n");
+        if let Some(d) = &b.desc {
+            if !is_block_normal(d) {
+                self.lose(
+                    n,
+                    Field::BookmarkDesc,
+                    "text is read back with whitespace collapsed into lines and paragraphs",
+                );
+            }
+            self.out.push_str("<div class=\"description p-summary\">");
+            self.paragraphs(d);
+            self.out.push_str("</div>\n");
+        }
+        let mut tags: Vec<&str> = Vec::new();
+        for t in &b.tags {
+            if t.is_empty() || tags.contains(&t.as_str()) {
+                self.lose(
+                    n,
+                    Field::BookmarkTags,
+                    "empty and repeated tags cannot be told apart on a page",
+                );
+            } else {
+                tags.push(t);
+            }
+        }
+        if !tags.is_empty() || b.added.is_some() {
+            self.out.push_str("<p class=\"meta\">");
+            if !tags.is_empty() {
+                self.out.push_str("Tags: ");
+                for (i, t) in tags.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out
+                        .push_str("<a rel=\"tag\" class=\"p-category\" href=\"");
+                    let href = format!("{}{}", self.tag_base, segment_for(t));
+                    self.text(&href);
+                    self.out.push_str("\">");
+                    self.text(t);
+                    self.out.push_str("</a>");
+                }
+            }
+            if let Some(d) = &b.added {
+                if !tags.is_empty() {
+                    self.out.push_str(" · ");
+                }
+                let (machine, human) = match d {
+                    DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
+                    DateValue::Raw(r) => (r.clone(), r.clone()),
+                };
+                self.out
+                    .push_str("Added <time class=\"dt-published published\" datetime=\"");
+                self.text(&machine);
+                self.out.push_str("\">");
+                self.text(&human);
+                self.out.push_str("</time>");
+            }
+            self.out.push_str("</p>\n");
+        }
+        self.out.push_str("</li>\n");
+        let lost: [(bool, Field, &str); 17] = [
+            (
+                b.modified.is_some(),
+                Field::BookmarkModified,
+                "xFolk has only the date added",
+            ),
+            (
+                b.visited.is_some(),
+                Field::BookmarkVisited,
+                "xFolk has only the date added",
+            ),
+            (b.icon.is_some(), Field::BookmarkIcon, "xFolk has no icons"),
+            (
+                b.favicon.is_some(),
+                Field::BookmarkFavicon,
+                "xFolk has no icons",
+            ),
+            (
+                b.favicon_uri.is_some(),
+                Field::BookmarkFaviconUri,
+                "xFolk has no icons",
+            ),
+            (
+                b.keyword.is_some(),
+                Field::BookmarkKeyword,
+                "xFolk has no keywords",
+            ),
+            (
+                b.post_data.is_some(),
+                Field::BookmarkPostData,
+                "xFolk has no form data",
+            ),
+            (
+                b.feed_url.is_some(),
+                Field::BookmarkFeedUrl,
+                "xFolk has no feeds",
+            ),
+            (
+                b.charset.is_some(),
+                Field::BookmarkCharset,
+                "xFolk has no charsets",
+            ),
+            (
+                b.private.is_some(),
+                Field::BookmarkPrivate,
+                "a published page has no private flag",
+            ),
+            (
+                b.to_read.is_some(),
+                Field::BookmarkToRead,
+                "xFolk has no to-read flag",
+            ),
+            (
+                b.mime_type.is_some(),
+                Field::BookmarkMimeType,
+                "xFolk has no MIME types",
+            ),
+            (
+                !b.groups.is_empty(),
+                Field::BookmarkGroups,
+                "xFolk has no desktop groups",
+            ),
+            (
+                !b.applications.is_empty(),
+                Field::BookmarkApplications,
+                "xFolk has no applications",
+            ),
+            (
+                b.desktop_icon.is_some(),
+                Field::BookmarkDesktopIcon,
+                "xFolk has no icons",
+            ),
+            (
+                !b.metadata.is_empty(),
+                Field::BookmarkMetadata,
+                "xFolk has no metadata blocks",
+            ),
+            (
+                !b.extra.is_empty(),
+                Field::BookmarkExtra,
+                "xFolk has no bookmark attributes",
+            ),
+        ];
+        for (l, field, why) in lost {
+            if l {
+                self.lose(n, field, why);
+            }
+        }
+    }
+}

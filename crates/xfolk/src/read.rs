@@ -1,0 +1,386 @@
+//! The reader: one walk over the parsed page, in document order, with a
+//! stack of the entries (and other microformats) open at each point, so each
+//! property goes to its nearest enclosing entry in linear time.
+
+use std::collections::HashMap;
+
+use markport_model::{
+    Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, NodeId, Read, ReadOptions,
+    Timestamp,
+};
+use scraper::node::Element;
+use scraper::{ElementRef, Html, Node};
+use url::Url;
+
+use crate::tags::tag_of;
+use crate::text::{blocks, collapse, LINE, PARAGRAPH};
+
+/// What a page says about one entry.
+#[derive(Default)]
+struct Entry {
+    href: Option<String>,
+    title: Option<String>,
+    descs: Vec<String>,
+    tags: Vec<String>,
+    added: Option<DateValue>,
+    id: Option<String>,
+}
+
+enum Event {
+    Folder {
+        parent: Option<usize>,
+        folder: Folder,
+    },
+    Entry {
+        folder: Option<usize>,
+        entry: Entry,
+    },
+}
+
+/// What an open element on the walk's stack is.
+enum Scope {
+    Entry(usize),
+    /// Another microformat root: its properties are its own.
+    Foreign,
+    Folder(usize),
+    Other,
+}
+
+fn classes(el: &Element) -> impl Iterator<Item = &str> {
+    el.attr("class")
+        .unwrap_or("")
+        .split([' ', '\t', '\n', '\r', '\x0C'])
+        .filter(|c| !c.is_empty())
+}
+
+fn has_class(el: &Element, name: &str) -> bool {
+    classes(el).any(|c| c == name)
+}
+
+/// Roots of microformats whose `description` or rel-tags are not the entry's.
+const FOREIGN_ROOTS: &[&str] = &[
+    "hreview", "vcard", "vevent", "hrecipe", "hproduct", "h-review", "h-card", "h-event",
+];
+
+const BLOCKS: &[&str] = &[
+    "p",
+    "div",
+    "blockquote",
+    "li",
+    "ul",
+    "ol",
+    "dl",
+    "dt",
+    "dd",
+    "pre",
+    "section",
+    "article",
+    "header",
+    "footer",
+    "table",
+    "tr",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "hr",
+];
+
+/// An element's text with paragraph and line marks, for [`blocks`].
+fn marked_text(el: ElementRef) -> String {
+    let mut out = String::new();
+    for edge in el.traverse() {
+        match edge {
+            ego_tree::iter::Edge::Open(n) => match n.value() {
+                Node::Text(t) => out.push_str(&t.replace([PARAGRAPH, LINE], " ")),
+                Node::Element(e) if e.name() == "br" => out.push(LINE),
+                Node::Element(e) if BLOCKS.contains(&e.name()) => out.push(PARAGRAPH),
+                _ => {}
+            },
+            ego_tree::iter::Edge::Close(n) => {
+                if let Node::Element(e) = n.value() {
+                    if BLOCKS.contains(&e.name()) {
+                        out.push(PARAGRAPH);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn plain_text(el: ElementRef) -> String {
+    collapse(&el.text().collect::<String>())
+}
+
+/// A date as pages write it: any W3C form, or Midgard's `YYYYMMDD`.
+fn date(text: &str, diags: &mut Vec<Diagnostic>) -> DateValue {
+    let t = text.trim();
+    if let Some(ts) = Timestamp::parse_w3c(t) {
+        return DateValue::Instant(ts);
+    }
+    if t.len() == 8 && t.bytes().all(|b| b.is_ascii_digit()) {
+        let w3c = format!("{}-{}-{}", &t[..4], &t[4..6], &t[6..]);
+        if let Some(ts) = Timestamp::parse_w3c(&w3c) {
+            return DateValue::Instant(ts);
+        }
+    }
+    diags.push(Diagnostic::warning(
+        format!("{text:?} is not a date; kept as written"),
+        None,
+    ));
+    DateValue::Raw(text.to_owned())
+}
+
+struct Resolver {
+    base: Option<Url>,
+}
+
+impl Resolver {
+    /// An absolute link stays exactly as written; a relative one is resolved
+    /// against the page's base when there is one.
+    fn resolve(&self, href: &str) -> String {
+        if Url::parse(href).is_ok() {
+            return href.to_owned();
+        }
+        match &self.base {
+            Some(b) => b
+                .join(href.trim())
+                .map_or_else(|_| href.to_owned(), String::from),
+            None => href.to_owned(),
+        }
+    }
+}
+
+pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+    let (text, mut diags) = markport_netscape::decode_html_bytes(input, opts.encoding.as_deref())?;
+    let html = Html::parse_document(&text);
+    let doc_url = opts.base_url.as_deref().and_then(|u| match Url::parse(u) {
+        Ok(u) => Some(u),
+        Err(e) => {
+            diags.push(Diagnostic::warning(
+                format!("--base-url {u:?} is not a URL ({e}); relative links stay relative"),
+                None,
+            ));
+            None
+        }
+    });
+    let mut base = doc_url.clone();
+    let mut generator = false;
+    let mut title = None;
+    let mut intro = None;
+    for el in html.root_element().descendent_elements() {
+        let v = el.value();
+        match v.name() {
+            "base" => {
+                if let Some(h) = v.attr("href") {
+                    let joined = match &doc_url {
+                        Some(d) => d.join(h).ok(),
+                        None => Url::parse(h).ok(),
+                    };
+                    if joined.is_some() {
+                        base = joined;
+                    }
+                }
+                break;
+            }
+            "meta" if v.attr("name") == Some("generator") => {
+                generator |= v.attr("content") == Some(crate::GENERATOR);
+            }
+            "title" if title.is_none() => title = Some(plain_text(el)),
+            "body" => break,
+            _ => {}
+        }
+    }
+    let resolver = Resolver { base };
+
+    let mut events: Vec<Event> = Vec::new();
+    let mut stack: Vec<Scope> = Vec::new();
+    let mut folder_index: HashMap<String, usize> = HashMap::new();
+    let mut h1 = None;
+    let mut skipped = 0usize;
+    for edge in html.root_element().traverse() {
+        let node = match edge {
+            ego_tree::iter::Edge::Open(n) => n,
+            ego_tree::iter::Edge::Close(n) => {
+                if n.value().is_element() {
+                    stack.pop();
+                }
+                continue;
+            }
+        };
+        let Some(el) = ElementRef::wrap(node) else {
+            continue;
+        };
+        let v = el.value();
+        let entry = stack.iter().rev().find_map(|s| match s {
+            Scope::Entry(i) => Some(Some(*i)),
+            Scope::Foreign => Some(None),
+            _ => None,
+        });
+        let folder = stack.iter().rev().find_map(|s| match s {
+            Scope::Folder(i) => Some(*i),
+            _ => None,
+        });
+        // Properties of the nearest open entry.
+        if let Some(Some(i)) = entry {
+            if let Event::Entry { entry: e, .. } = &mut events[i] {
+                if has_class(v, "taggedlink") && e.href.is_none() {
+                    if let Some(h) = v.attr("href").filter(|h| !h.trim().is_empty()) {
+                        e.href = Some(resolver.resolve(h));
+                    }
+                    let attr = v.attr("title").map(collapse).filter(|t| !t.is_empty());
+                    let text = Some(plain_text(el)).filter(|t| !t.is_empty());
+                    let alt = || {
+                        el.descendent_elements()
+                            .find_map(|i| i.value().attr("alt"))
+                            .map(collapse)
+                            .filter(|t| !t.is_empty())
+                    };
+                    e.title = attr.or(text).or_else(alt);
+                }
+                if has_class(v, "description") || has_class(v, "extended") {
+                    let d = blocks(&marked_text(el));
+                    if !d.is_empty() {
+                        e.descs.push(d);
+                    }
+                }
+                let rel_tag = v.attr("rel").is_some_and(|r| {
+                    r.split_ascii_whitespace()
+                        .any(|t| t.eq_ignore_ascii_case("tag"))
+                });
+                if rel_tag {
+                    if let Some(tag) = v
+                        .attr("href")
+                        .map(|h| resolver.resolve(h))
+                        .and_then(|h| tag_of(&h))
+                    {
+                        if !e.tags.contains(&tag) {
+                            e.tags.push(tag);
+                        }
+                    }
+                }
+                if e.added.is_none() {
+                    if v.name() == "time" {
+                        if let Some(d) = v.attr("datetime") {
+                            e.added = Some(date(d, &mut diags));
+                        }
+                    } else if v.name() == "abbr"
+                        && (has_class(v, "published")
+                            || has_class(v, "created")
+                            || has_class(v, "posted"))
+                    {
+                        if let Some(d) = v.attr("title") {
+                            e.added = Some(date(d, &mut diags));
+                        }
+                    }
+                }
+            }
+        }
+        let scope = if has_class(v, "xfolkentry") {
+            events.push(Event::Entry {
+                folder,
+                entry: Entry {
+                    id: v.attr("data-id").map(str::to_owned),
+                    ..Entry::default()
+                },
+            });
+            Scope::Entry(events.len() - 1)
+        } else if classes(v).any(|c| FOREIGN_ROOTS.contains(&c)) {
+            Scope::Foreign
+        } else if v.name() == "section" && has_class(v, "folder") {
+            // markport's own pages: a section per folder, its parent named
+            // when the page had to stop nesting them.
+            let key = v.attr("data-folder").map(str::to_owned);
+            if let Some(&i) = key.as_ref().and_then(|k| folder_index.get(k)) {
+                Scope::Folder(i)
+            } else {
+                let parent = v
+                    .attr("data-parent")
+                    .and_then(|p| folder_index.get(p).copied())
+                    .or(folder);
+                let heading = el
+                    .child_elements()
+                    .find(|c| matches!(c.value().name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
+                let mut f = Folder {
+                    title: heading.map(plain_text).filter(|t| !t.is_empty()),
+                    id: v.attr("data-id").map(str::to_owned),
+                    ..Folder::default()
+                };
+                if let Some(d) = el
+                    .child_elements()
+                    .find(|c| has_class(c.value(), "folder-description"))
+                {
+                    f.desc = Some(blocks(&marked_text(d))).filter(|d| !d.is_empty());
+                }
+                events.push(Event::Folder { parent, folder: f });
+                if let Some(k) = key {
+                    folder_index.insert(k, events.len() - 1);
+                }
+                Scope::Folder(events.len() - 1)
+            }
+        } else {
+            if v.name() == "h1" && h1.is_none() {
+                h1 = Some(plain_text(el));
+            }
+            if has_class(v, "intro") && intro.is_none() && entry.is_none() {
+                intro = Some(blocks(&marked_text(el)));
+            }
+            Scope::Other
+        };
+        stack.push(scope);
+    }
+
+    let found = events
+        .iter()
+        .filter(|e| matches!(e, Event::Entry { .. }))
+        .count();
+    if found == 0 && !generator {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            "no xFolk entries on this page (no element has the class xfolkentry)",
+            None,
+        ));
+    }
+    let mut doc = Document::new();
+    doc.title = title
+        .filter(|t| !t.is_empty())
+        .or(h1.filter(|t| !t.is_empty()));
+    doc.desc = intro.filter(|d| !d.is_empty());
+    let mut ids: Vec<Option<NodeId>> = Vec::with_capacity(events.len());
+    for ev in events {
+        match ev {
+            Event::Folder { parent, folder } => {
+                let p = parent.and_then(|i| ids[i]);
+                ids.push(Some(doc.push(p, folder)));
+            }
+            Event::Entry { folder, entry } => {
+                let Some(href) = entry.href else {
+                    skipped += 1;
+                    ids.push(None);
+                    continue;
+                };
+                let mut b = Bookmark::new(href);
+                b.title = entry.title;
+                b.desc = (!entry.descs.is_empty()).then(|| entry.descs.join("\n\n"));
+                b.tags = entry.tags;
+                b.added = entry.added;
+                b.id = entry.id;
+                let p = folder.and_then(|i| ids[i]);
+                ids.push(Some(doc.push(p, b)));
+            }
+        }
+    }
+    if skipped > 0 {
+        diags.push(Diagnostic::warning(
+            format!("{skipped} xfolkentry element(s) without a taggedlink href skipped"),
+            None,
+        ));
+    }
+    Ok(Read {
+        document: doc,
+        diagnostics: diags,
+    })
+}

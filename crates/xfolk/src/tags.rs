@@ -1,0 +1,76 @@
+//! rel-tag: the tag is the last path segment of the link (rel-tag spec),
+//! with `+` or `%20` for spaces.
+
+/// The tag a rel-tag link names, or `None` when its path has no last segment.
+pub(crate) fn tag_of(href: &str) -> Option<String> {
+    let end = href.find(['#', '?']).unwrap_or(href.len());
+    let path = href[..end].trim_end_matches('/');
+    let segment = path.rsplit('/').next()?;
+    if segment.is_empty() {
+        return None;
+    }
+    // `+` first, so that `%2B` stays a plus (`C%2B%2B` is "C++").
+    let spaced = segment.replace('+', " ");
+    let bytes = percent_decode(&spaced);
+    let tag = String::from_utf8(bytes).unwrap_or_else(|_| spaced.clone());
+    (!tag.is_empty()).then_some(tag)
+}
+
+fn percent_decode(s: &str) -> Vec<u8> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            let hex = |c: u8| (c as char).to_digit(16);
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    out
+}
+
+/// A tag as the last path segment: every byte but the unreserved ones
+/// percent-encoded, so any tag reads back exactly.
+pub(crate) fn segment_for(tag: &str) -> String {
+    let mut out = String::with_capacity(tag.len());
+    for &b in tag.as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rel_tag_forms() {
+        let t = |h: &str| tag_of(h).unwrap();
+        assert_eq!(t("http://e.com/tag/plain"), "plain");
+        assert_eq!(t("http://e.com/tag/Santa+Claus"), "Santa Claus");
+        assert_eq!(t("http://e.com/tag/New%20York"), "New York");
+        assert_eq!(t("http://e.com/tag/caf%C3%A9"), "café");
+        assert_eq!(t("http://e.com/tag/trailing/"), "trailing");
+        assert_eq!(t("http://e.com/tag/withquery?x=1"), "withquery");
+        assert_eq!(t("http://e.com/tag/withfrag#x"), "withfrag");
+        assert_eq!(t("http://e.com/tag/C%2B%2B"), "C++");
+        assert_eq!(t("http://e.com/tags/rust.html"), "rust.html");
+        assert_eq!(t("tags/rel"), "rel");
+        for tag in ["a b", "C++", "x/y", "50%", "é", " lead", "rust.html", "?#"] {
+            assert_eq!(
+                t(&format!("https://t.example/tags/{}", segment_for(tag))),
+                tag
+            );
+        }
+    }
+}
