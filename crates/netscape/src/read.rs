@@ -562,7 +562,9 @@ impl<'a> Reader<'a> {
         let node_id = b.id.clone();
         let parent = self.container();
         let id = self.doc.push(parent, b);
-        if let Some(v) = node_id {
+        // Aliases resolve to bookmarks that are not aliases themselves, so
+        // no alias decides what another one shows.
+        if let (Some(v), None) = (node_id, &alias_of) {
             self.alias_ids.entry(v).or_insert(id);
         }
         if let Some(target) = alias_of {

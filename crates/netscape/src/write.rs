@@ -7,7 +7,7 @@
 //! `& < > " '` everywhere. What the format cannot carry is reported, field by
 //! field, by checking each value against what the reader will make of it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 
 use markport_model::{
@@ -66,6 +66,9 @@ struct Writer<'d> {
     loss: LossReport,
     /// Ids that an alias points at: written as `ALIASID`, Netscape 4's way.
     alias_targets: HashSet<&'d str>,
+    /// The first bookmark with each id that is not an `ALIASOF` copy itself:
+    /// what an `ALIASOF` resolves to on reading.
+    first_ids: HashMap<&'d str, NodeId>,
     sink: &'d mut dyn Write,
 }
 
@@ -81,11 +84,25 @@ pub(crate) fn write(
             _ => None,
         })
         .collect();
+    let mut first_ids = HashMap::new();
+    for id in doc.preorder() {
+        let Some(b) = doc.node(id).as_bookmark() else {
+            continue;
+        };
+        let alias = b
+            .extra
+            .iter()
+            .any(|a| a.name.eq_ignore_ascii_case("ALIASOF"));
+        if let (Some(i), false) = (b.id.as_deref(), alias) {
+            first_ids.entry(i).or_insert(id);
+        }
+    }
     let mut w = Writer {
         doc,
         out: String::with_capacity(1 << 16),
         loss: LossReport::new(),
         alias_targets,
+        first_ids,
         sink,
     };
     w.header()?;
@@ -372,9 +389,9 @@ impl Writer<'_> {
             Node::Separator(s) => self.separator(id, s, depth),
             Node::Alias(a) => {
                 let target = self
-                    .doc
-                    .find_id(&a.target)
-                    .and_then(|t| self.doc.node(t).as_bookmark());
+                    .first_ids
+                    .get(a.target.as_str())
+                    .and_then(|&t| self.doc.node(t).as_bookmark());
                 match target {
                     Some(t) => {
                         let extra: Vec<&Attribute> = a.extra.iter().collect();
@@ -526,7 +543,7 @@ impl Writer<'_> {
                 .find(|a| a.name.eq_ignore_ascii_case("ALIASOF"))
                 .map(|a| a.value.as_str())
                 .unwrap_or("");
-            if let Some(t) = self.doc.find_id(target) {
+            if let Some(&t) = self.first_ids.get(target) {
                 if let Node::Bookmark(tb) = self.doc.node(t) {
                     if tb.title == b.title {
                         self.lose(n, Field::Bookmark, "its ALIASOF attribute names a bookmark with the same title: it reads back as an alias");

@@ -253,3 +253,19 @@ fn an_alias_left_out_reports_the_separator_it_moves() {
     assert_eq!(diff(&doc, &back.document).fields(), loss.fields());
     assert!(loss.fields().contains(&markport_model::Field::Separator));
 }
+
+#[test]
+fn an_alias_never_shows_itself_or_another_alias() {
+    // Fuzzer find: a copy carrying both ALIASID and ALIASOF became an alias of itself.
+    let r = read(
+        "<DL><DT><A HREF=\"a\" ALIASID=\"0\" ALIASOF=\"0\">T</A>\n<DT><A HREF=\"a\" ALIASOF=\"0\">T</A>\n<DT><A HREF=\"a\" ID=\"0\">T</A></DL>",
+    );
+    let kinds: Vec<_> = r
+        .document
+        .preorder()
+        .map(|id| r.document.node(id).kind())
+        .collect();
+    use markport_model::NodeKind::{Alias, Bookmark};
+    assert_eq!(kinds, [Alias, Alias, Bookmark]);
+    roundtrip(&r.document);
+}
