@@ -21,6 +21,8 @@ struct Entry {
     href: Option<String>,
     title: Option<String>,
     descs: Vec<String>,
+    /// The pre-RC1 class, read only when an entry has no `.description`.
+    extended: Vec<String>,
     tags: Vec<String>,
     added: Option<DateValue>,
     id: Option<String>,
@@ -241,10 +243,15 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                     };
                     e.title = attr.or(text).or_else(alt);
                 }
-                if has_class(v, "description") || has_class(v, "extended") {
+                let description = has_class(v, "description");
+                if description || has_class(v, "extended") {
                     let d = blocks(&marked_text(el));
                     if !d.is_empty() {
-                        e.descs.push(d);
+                        if description {
+                            e.descs.push(d);
+                        } else {
+                            e.extended.push(d);
+                        }
                     }
                 }
                 let rel_tag = v.attr("rel").is_some_and(|r| {
@@ -364,7 +371,12 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                 };
                 let mut b = Bookmark::new(href);
                 b.title = entry.title;
-                b.desc = (!entry.descs.is_empty()).then(|| entry.descs.join("\n\n"));
+                let descs = if entry.descs.is_empty() {
+                    entry.extended
+                } else {
+                    entry.descs
+                };
+                b.desc = (!descs.is_empty()).then(|| descs.join("\n\n"));
                 b.tags = entry.tags;
                 b.added = entry.added;
                 b.id = entry.id;
