@@ -115,3 +115,25 @@ pub fn peer_inputs(shared: &Path) -> Vec<(String, PathBuf)> {
     }
     out
 }
+
+/// Whether the program `name` can be run (`name --version` or `name -v`
+/// starts). When it cannot: `false` with a printed reason outside CI; under
+/// `CI=true` (where `.ci/setup.d` installs it) a panic.
+pub fn tool(name: &str, why: &str) -> bool {
+    let runs = ["--version", "-v"].iter().any(|flag| {
+        std::process::Command::new(name)
+            .arg(flag)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok()
+    });
+    if runs {
+        return true;
+    }
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("CI=true but {name} is missing ({why}); .ci/setup.d installs it");
+    }
+    eprintln!("skipped: {name} is not installed ({why}); .ci/setup.d/ says how to install it");
+    false
+}

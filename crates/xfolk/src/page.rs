@@ -219,11 +219,16 @@ impl Writer<'_> {
     }
 
     fn paragraphs(&mut self, text: &str) {
-        for p in paragraphs(text) {
+        // Line ends after `<br>` and between paragraphs keep words apart for
+        // readers that take an element's plain textContent.
+        for (n, p) in paragraphs(text).into_iter().enumerate() {
+            if n > 0 {
+                self.out.push('\n');
+            }
             self.out.push_str("<p>");
             for (i, line) in p.iter().enumerate() {
                 if i > 0 {
-                    self.out.push_str("<br>");
+                    self.out.push_str("<br>\n");
                 }
                 self.text(line);
             }

@@ -118,7 +118,7 @@ fn the_page_has_the_publishing_structure() {
         "<h3 id=\"f1-h\" class=\"p-name\">Rust</h3>",
         "<li class=\"xfolkentry h-entry\">",
         "<a class=\"taggedlink u-bookmark-of p-name\" href=\"https://www.rust-lang.org/\">Rust</a>",
-        "<div class=\"description p-summary\"><p>A language.<br>Line two.</p></div>",
+        "<div class=\"description p-summary\"><p>A language.<br>\nLine two.</p></div>",
         "<a rel=\"tag\" class=\"p-category\" href=\"https://example.org/tags/New%20York\">New York</a>",
         "<time class=\"dt-published published\" datetime=\"2024-05-01T09:30:00Z\">2024-05-01</time>",
         "prefers-color-scheme: dark",

@@ -1,0 +1,293 @@
+//! A published page, read by real independent parsers and a real browser:
+//! HTML::Microformats (through `../shared/tools/xfolk_peer.py`) finds the
+//! same url, title, tags and descriptions for every entry; mf2py finds the
+//! same entries as h-entry items; headless Chromium renders every entry and
+//! its filter narrows the list. `.ci/setup.d/xfolk.sh` installs all three.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use markport::model::{Bookmark, Document, Node};
+use markport::{ReadOptions, WriteOptions};
+use markport_conformance::{root, shared, tool};
+use serde_json::Value;
+
+/// A collection worth publishing: the project's Firefox and Pinboard samples.
+fn collection() -> Document {
+    let mut doc = Document::new();
+    doc.title = Some("Published bookmarks".into());
+    for sample in [
+        "netscape/firefox.html",
+        "netscape/pinboard.html",
+        "netscape/chrome.html",
+    ] {
+        let bytes = std::fs::read(root().join("corpus").join(sample)).unwrap();
+        let read = markport::read(
+            &bytes,
+            markport::format("netscape").unwrap(),
+            &ReadOptions::default(),
+        )
+        .unwrap()
+        .document;
+        let folder = doc.push(None, markport::model::Folder::titled(sample));
+        // Copy the tree under a folder named after the sample.
+        let mut map = std::collections::HashMap::new();
+        for id in read.preorder() {
+            let parent = read.parent(id).map(|p| map[&p]).or(Some(folder));
+            let node = read.node(id).clone();
+            if matches!(node, Node::Bookmark(_) | Node::Folder(_)) {
+                map.insert(id, doc.push(parent, node));
+            }
+        }
+    }
+    doc
+}
+
+fn publish(dir: &Path) -> (PathBuf, Vec<Bookmark>) {
+    let doc = collection();
+    let opts = WriteOptions {
+        tag_base: Some("https://example.org/tags/".into()),
+        ..WriteOptions::default()
+    };
+    let (page, _) =
+        markport::write_to_vec(&doc, markport::format("xfolk").unwrap(), &opts).unwrap();
+    let path = dir.join("published.html");
+    std::fs::write(&path, &page).unwrap();
+    let back = markport::read(
+        &page,
+        markport::format("xfolk").unwrap(),
+        &ReadOptions::default(),
+    )
+    .unwrap()
+    .document;
+    let entries = back
+        .preorder()
+        .filter_map(|id| back.node(id).as_bookmark().cloned())
+        .collect();
+    (path, entries)
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn html_microformats_reads_the_published_entries() {
+    let Some(shared) = shared() else { return };
+    if !tool("perl", "HTML::Microformats runs on Perl") {
+        return;
+    }
+    let dir = tempfile_dir();
+    let (page, entries) = publish(&dir);
+    let out = Command::new("python3")
+        .arg(shared.join("tools/xfolk_peer.py"))
+        .arg(&page)
+        .arg("--url")
+        .arg("https://publisher.example/bookmarks.html")
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "xfolk_peer.py failed (is libhtml-microformats-perl installed?): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let peer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found = peer["entries"].as_array().unwrap();
+    assert_eq!(found.len(), entries.len(), "entry count");
+    assert!(entries.len() >= 10);
+    for (b, e) in entries.iter().zip(found) {
+        assert_eq!(e["url"].as_str(), Some(b.href.as_str()), "url");
+        assert_eq!(
+            e["title"].as_str().map(collapse),
+            b.title.clone(),
+            "title of {}",
+            b.href
+        );
+        let tags: Vec<String> = e["tags"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(tags, b.tags, "tags of {}", b.href);
+        let descs: Vec<String> = e["descriptions_text"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| collapse(d.as_str().unwrap()))
+            .collect();
+        let want: Vec<String> = b.desc.iter().map(|d| collapse(d)).collect();
+        assert_eq!(descs, want, "descriptions of {}", b.href);
+    }
+}
+
+#[test]
+fn mf2py_finds_the_same_entries_as_h_entry() {
+    if !tool("python3", "mf2py runs on Python") {
+        return;
+    }
+    let probe = Command::new("python3")
+        .args(["-c", "import mf2py"])
+        .status()
+        .unwrap();
+    if !probe.success() {
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "CI=true but mf2py is not installed"
+        );
+        eprintln!("skipped: mf2py is not installed (pip install mf2py)");
+        return;
+    }
+    let dir = tempfile_dir();
+    let (page, entries) = publish(&dir);
+    let script = r#"
+import json, sys, mf2py
+doc = mf2py.parse(doc=open(sys.argv[1], encoding="utf-8").read(), url="https://publisher.example/")
+out = []
+def walk(items):
+    for it in items:
+        if "h-entry" in it.get("type", []):
+            p = it["properties"]
+            out.append({"url": p.get("bookmark-of", [None])[0], "name": p.get("name", [None])[0],
+                        "category": p.get("category", [])})
+        walk(it.get("children", []))
+        for vals in it.get("properties", {}).values():
+            walk([v for v in vals if isinstance(v, dict) and "type" in v])
+walk(doc["items"])
+print(json.dumps(out))
+"#;
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let found: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(found.len(), entries.len());
+    for (b, e) in entries.iter().zip(&found) {
+        assert_eq!(e["url"].as_str(), Some(b.href.as_str()));
+        assert_eq!(e["name"].as_str().map(collapse), b.title.clone());
+        let cats: Vec<&str> = e["category"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert_eq!(cats, b.tags.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+}
+
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| {
+            Command::new(c)
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        })
+}
+
+fn headless(browser: &str, profile: &Path, extra: &[&str], url: &str) -> std::process::Output {
+    Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .output()
+        .expect("the browser starts")
+}
+
+#[test]
+fn chromium_renders_every_entry_and_the_filter_works() {
+    let browser = match chromium() {
+        Some(b) => b,
+        None => {
+            assert!(
+                !std::env::var("CI").is_ok_and(|v| v == "true"),
+                "CI=true but chromium is not installed"
+            );
+            eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+            return;
+        }
+    };
+    let dir = tempfile_dir();
+    let (page, entries) = publish(&dir);
+    let url = format!("file://{}", page.display());
+    let profile = dir.join("profile");
+    // Every entry is in the rendered DOM, none hidden.
+    let dom = headless(browser, &profile, &["--dump-dom"], &url);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    assert_eq!(
+        dom.matches("<li class=\"xfolkentry h-entry\"").count(),
+        entries.len(),
+        "{dom}"
+    );
+    assert!(
+        dom.contains("<p class=\"filter\">"),
+        "the script shows the filter box"
+    );
+    // The filter, pre-filled from the address (#q=tag:NAME), hides the rest.
+    let tagged = entries
+        .iter()
+        .filter(|b| b.tags.iter().any(|t| t == "linux"))
+        .count();
+    assert!(tagged > 0 && tagged < entries.len());
+    let dom = headless(
+        browser,
+        &profile,
+        &["--dump-dom"],
+        &format!("{url}#q=tag:linux"),
+    );
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    let hidden = dom
+        .split("<li class=\"xfolkentry h-entry\"")
+        .skip(1)
+        .filter(|rest| {
+            rest.split('>')
+                .next()
+                .is_some_and(|tag| tag.contains("hidden"))
+        })
+        .count();
+    assert_eq!(hidden, entries.len() - tagged, "{dom}");
+    assert!(dom.contains(&format!("{tagged} of {}", entries.len())));
+    // A screenshot for people to look at (target/xfolk-page.png).
+    let shot = root().join("target/xfolk-page.png");
+    let out = headless(
+        browser,
+        &profile,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=900,1200",
+            "--hide-scrollbars",
+        ],
+        &url,
+    );
+    assert!(shot.exists(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn tempfile_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "markport-xfolk-{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
