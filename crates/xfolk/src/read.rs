@@ -217,6 +217,9 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
             continue;
         };
         let v = el.value();
+        // Class tokens once per element: the attribute lookup is a scan.
+        let cls: Vec<&str> = classes(v).collect();
+        let has = |name: &str| cls.contains(&name);
         let entry = stack.iter().rev().find_map(|s| match s {
             Scope::Entry(i) => Some(Some(*i)),
             Scope::Foreign => Some(None),
@@ -229,7 +232,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
         // Properties of the nearest open entry.
         if let Some(Some(i)) = entry {
             if let Event::Entry { entry: e, .. } = &mut events[i] {
-                if has_class(v, "taggedlink") && e.href.is_none() {
+                if has("taggedlink") && e.href.is_none() {
                     if let Some(h) = v.attr("href").filter(|h| !h.trim().is_empty()) {
                         e.href = Some(resolver.resolve(h));
                     }
@@ -243,8 +246,8 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                     };
                     e.title = attr.or(text).or_else(alt);
                 }
-                let description = has_class(v, "description");
-                if description || has_class(v, "extended") {
+                let description = has("description");
+                if description || has("extended") {
                     let d = blocks(&marked_text(el));
                     if !d.is_empty() {
                         if description {
@@ -275,9 +278,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                             e.added = Some(date(d, &mut diags));
                         }
                     } else if v.name() == "abbr"
-                        && (has_class(v, "published")
-                            || has_class(v, "created")
-                            || has_class(v, "posted"))
+                        && (has("published") || has("created") || has("posted"))
                     {
                         if let Some(d) = v.attr("title") {
                             e.added = Some(date(d, &mut diags));
@@ -286,7 +287,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                 }
             }
         }
-        let scope = if has_class(v, "xfolkentry") {
+        let scope = if has("xfolkentry") {
             events.push(Event::Entry {
                 folder,
                 entry: Entry {
@@ -295,9 +296,9 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                 },
             });
             Scope::Entry(events.len() - 1)
-        } else if classes(v).any(|c| FOREIGN_ROOTS.contains(&c)) {
+        } else if cls.iter().any(|c| FOREIGN_ROOTS.contains(c)) {
             Scope::Foreign
-        } else if v.name() == "section" && has_class(v, "folder") {
+        } else if v.name() == "section" && has("folder") {
             // markport's own pages: a section per folder, its parent named
             // when the page had to stop nesting them.
             let key = v.attr("data-folder").map(str::to_owned);
@@ -332,7 +333,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
             if v.name() == "h1" && h1.is_none() {
                 h1 = Some(plain_text(el));
             }
-            if has_class(v, "intro") && intro.is_none() && entry.is_none() {
+            if has("intro") && intro.is_none() && entry.is_none() {
                 intro = Some(blocks(&marked_text(el)));
             }
             Scope::Other
