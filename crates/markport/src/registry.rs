@@ -41,6 +41,15 @@ impl std::fmt::Debug for Format {
 /// most confident; on a tie the earlier one wins (dialects before their base).
 pub static FORMATS: &[Format] = &[
     Format {
+        name: "desktop",
+        description: "freedesktop desktop bookmarks (recently-used.xbel), GLib's layout",
+        extensions: &[],
+        detect: markport_desktop::detect,
+        read: markport_desktop::read,
+        write: markport_desktop::write,
+        support: markport_desktop::support,
+    },
+    Format {
         name: "xbel",
         description: "XBEL 1.0, the XML Bookmark Exchange Language (lossless hub)",
         extensions: &["xbel"],

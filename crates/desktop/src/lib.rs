@@ -1,0 +1,103 @@
+//! # markport-desktop
+//!
+//! The freedesktop desktop-bookmark format (spec 0.8.5): the XBEL dialect of
+//! `recently-used.xbel`, `recent-applications.xbel`, `shortcuts.xbel` and
+//! applications' own bookmark files, with the spec's semantics, interoperable
+//! with GLib's GBookmarkFile.
+//!
+//! * Reading takes every file GLib accepts, with GLib's values (mime types,
+//!   groups, applications with exec, count and date, icon, private), and
+//!   follows the spec where it is more lenient than GLib: folders, separators
+//!   and aliases are ignored (their bookmarks kept) with a note.
+//! * Writing is GLib's exact layout (a file GLib wrote comes back
+//!   byte-identical) under the spec's rules, each change reported: one flat
+//!   list, one item per URI (duplicates merged by the registration rules),
+//!   local paths as file: URIs, a MIME type and a registering application for
+//!   every item (`--app-name`, `--app-exec`).
+//! * [`spec`]: registering, visibility of private bookmarks, exec expansion,
+//!   file: URIs, the standard locations, and updates under an advisory lock
+//!   with atomic replace.
+//!
+//! ```
+//! use markport_model::{ReadOptions, Timestamp, WriteOptions};
+//! use markport_desktop::spec::{expand_exec, register, Registration};
+//!
+//! let mut doc = markport_model::Document::new();
+//! let now = Timestamp::from_unix_seconds(1_700_000_000).unwrap();
+//! let r = Registration { uri: "/home/me/plan.odt".into(), app: "writer".into(), ..Default::default() };
+//! register(&mut doc, &r, now);
+//! let mut out = Vec::new();
+//! let loss = markport_desktop::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+//! assert!(loss.is_empty());
+//! let text = String::from_utf8(out.clone()).unwrap();
+//! assert!(text.contains(r#"<bookmark href="file:///home/me/plan.odt" added="2023-11-14T22:13:20Z""#));
+//! assert!(text.contains(r#"<mime:mime-type type="application/vnd.oasis.opendocument.text"/>"#));
+//! let back = markport_desktop::read(&out, &ReadOptions::default()).unwrap().document;
+//! let b = back.node(back.children(None)[0]).as_bookmark().unwrap();
+//! assert_eq!(expand_exec(&b.applications[0].exec, &b.href).unwrap(), b"writer file:///home/me/plan.odt");
+//! ```
+#![warn(missing_docs)]
+
+mod mime;
+mod read;
+pub mod spec;
+mod uri;
+mod write;
+
+use markport_model::{
+    Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
+};
+
+pub use mime::mime_for;
+pub use uri::{file_uri_to_path, path_to_file_uri};
+pub use write::glib_date;
+
+/// How sure it is that `input` is a desktop-bookmark file: XBEL with
+/// registered applications in the desktop-bookmark namespace, no folders
+/// and no markport block (KDE's and markport's own XBEL files, which use the
+/// namespace too, read better as plain XBEL).
+pub fn detect(input: &[u8]) -> Option<u8> {
+    let head = String::from_utf8_lossy(&input[..input.len().min(1 << 16)]);
+    let desktop = head.contains("<xbel")
+        && head.contains(markport_xbel::BOOKMARK_NS)
+        && head.contains("applications>");
+    let structured = head.contains("<folder") || head.contains("<separator");
+    (desktop && !structured && !head.contains(markport_xbel::MARKPORT_OWNER)).then_some(85)
+}
+
+/// Read a desktop-bookmark file. See the crate documentation.
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+    read::read(input, opts)
+}
+
+/// Write a desktop-bookmark file in GLib's layout; returns what could not be
+/// carried and what the spec's rules changed.
+pub fn write(
+    doc: &Document,
+    opts: &WriteOptions,
+    out: &mut dyn std::io::Write,
+) -> Result<LossReport, Error> {
+    write::write(doc, opts, out)
+}
+
+/// What a desktop-bookmark file carries.
+pub fn support(field: Field) -> Support {
+    use Field::*;
+    match field {
+        DocumentTitle | DocumentDesc | BookmarkTitle | BookmarkDesc | BookmarkGroups => {
+            Support::Partial("no carriage returns or control characters")
+        }
+        Bookmark => Support::Partial("one item per URI: duplicates merged"),
+        BookmarkHref => Support::Partial("local paths become file: URIs"),
+        BookmarkAdded | BookmarkModified | BookmarkVisited => Support::Partial("microseconds"),
+        BookmarkMimeType => {
+            Support::Partial("always present: given from the file name when missing")
+        }
+        BookmarkApplications => {
+            Support::Partial("always one at least; counts above 0; no deprecated timestamp")
+        }
+        BookmarkDesktopIcon => Support::Partial("href and type"),
+        BookmarkPrivate => Support::Partial("private ones only"),
+        _ => Support::None,
+    }
+}

@@ -1,0 +1,52 @@
+//! The reader: XBEL with the freedesktop metadata (the XBEL reader maps it
+//! into the model), then the desktop-bookmark spec's semantics on top.
+
+use markport_model::{Diagnostic, Document, Error, Node, Read, ReadOptions};
+
+pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+    let read = markport_xbel::read(input, opts)?;
+    let mut diagnostics = read.diagnostics;
+    let source = read.document;
+    let mut doc = Document::new();
+    doc.title = source.title.clone();
+    doc.desc = source.desc.clone();
+    doc.id = source.id.clone();
+    doc.added = source.added.clone();
+    doc.modified = source.modified.clone();
+    doc.metadata = source.metadata.clone();
+    doc.extra = source.extra.clone();
+    let (mut folders, mut separators, mut aliases) = (0, 0, 0);
+    for id in source.preorder() {
+        match source.node(id) {
+            Node::Bookmark(b) => {
+                let mut b = b.clone();
+                for app in &mut b.applications {
+                    // GLib and the spec: a registration without a count was made once.
+                    app.count.get_or_insert(1);
+                }
+                doc.push(None, b);
+            }
+            Node::Folder(_) => folders += 1,
+            Node::Separator(_) => separators += 1,
+            Node::Alias(_) => aliases += 1,
+        }
+    }
+    // The spec: folders, separators and aliases "should be ignored" (GLib
+    // rejects the file); their bookmarks are kept, in document order.
+    for (n, what) in [
+        (folders, "folder"),
+        (separators, "separator"),
+        (aliases, "alias"),
+    ] {
+        if n > 0 {
+            diagnostics.push(Diagnostic::note(
+                format!("{n} {what}(s) ignored, as the desktop-bookmark spec says (GLib rejects such files); bookmarks inside folders are kept"),
+                None,
+            ));
+        }
+    }
+    Ok(Read {
+        document: doc,
+        diagnostics,
+    })
+}

@@ -1,0 +1,473 @@
+//! The writer: GLib's exact layout (a file GLib wrote, read and written
+//! back, is byte-identical), with the spec's rules applied and reported:
+//! one flat list, one item per URI, a MIME type and an application for
+//! every item. What GLib's own writer gets wrong (unescaped MIME types and
+//! icon attributes, a lost line for an application without a date) is not
+//! repeated.
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use markport_model::{
+    Application, Bookmark, DateValue, Document, Error, Field, LossReport, Node, NodeId, Timestamp,
+    WriteOptions,
+};
+
+use crate::mime::mime_for;
+use crate::uri::path_to_file_uri;
+
+const HEADER: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xbel version=\"1.0\"\n      xmlns:bookmark=\"http://www.freedesktop.org/standards/desktop-bookmarks\"\n      xmlns:mime=\"http://www.freedesktop.org/standards/shared-mime-info\"\n>";
+
+/// The date form GLib writes (`g_date_time_format_iso8601`): seconds,
+/// microseconds only when not zero, `Z` or the offset as `+02` / `-05:30`.
+/// Also whether anything finer than a microsecond was dropped.
+pub fn glib_date(t: &Timestamp) -> (String, bool) {
+    let dt = t.to_datetime();
+    let mut s = dt.format("%Y-%m-%dT%H:%M:%S").to_string();
+    let micros = t.subsec_nanos() / 1000;
+    if micros != 0 {
+        s.push_str(&format!(".{micros:06}"));
+    }
+    match t.offset_seconds().unwrap_or(0) {
+        0 => s.push('Z'),
+        off => {
+            let sign = if off < 0 { '-' } else { '+' };
+            let a = off.unsigned_abs();
+            s.push_str(&format!("{sign}{:02}", a / 3600));
+            if !a.is_multiple_of(3600) {
+                s.push_str(&format!(":{:02}", (a % 3600) / 60));
+            }
+        }
+    }
+    (s, !t.subsec_nanos().is_multiple_of(1000))
+}
+
+/// GLib's escaping (`g_markup_escape_text`), for text and attributes.
+fn escape(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\'' => out.push_str("&apos;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Whether a value reads back unchanged: XML cannot carry most control
+/// characters, text turns CR into LF, attributes turn TAB, LF and CR into spaces.
+fn survives(s: &str, attribute: bool) -> bool {
+    s.chars().all(|c| match c {
+        '\t' | '\n' => !attribute,
+        '\r' => false,
+        c => markport_xbel::is_xml_char(c) && !('\u{7F}'..='\u{9F}').contains(&c),
+    })
+}
+
+struct Writer<'d> {
+    doc: &'d Document,
+    out: String,
+    loss: LossReport,
+}
+
+impl Writer<'_> {
+    fn lose(&mut self, node: Option<NodeId>, field: Field, why: &str) {
+        self.loss.record(self.doc, node, field, why);
+    }
+
+    fn text_element(
+        &mut self,
+        pad: &str,
+        name: &str,
+        value: &str,
+        node: Option<NodeId>,
+        field: Field,
+    ) {
+        if !survives(value, false) {
+            self.lose(
+                node,
+                field,
+                "carriage returns and control characters do not survive XML",
+            );
+        }
+        self.out.push_str(pad);
+        self.out.push('<');
+        self.out.push_str(name);
+        self.out.push('>');
+        escape(&mut self.out, value);
+        self.out.push_str("</");
+        self.out.push_str(name);
+        self.out.push_str(">\n");
+    }
+
+    fn attr(&mut self, name: &str, value: &str, node: Option<NodeId>, field: Field) {
+        if !survives(value, true) {
+            self.lose(
+                node,
+                field,
+                "tabs, line ends and control characters in attributes do not survive XML",
+            );
+        }
+        self.out.push(' ');
+        self.out.push_str(name);
+        self.out.push_str("=\"");
+        escape(&mut self.out, value);
+        self.out.push('"');
+    }
+
+    fn date_attr(&mut self, name: &str, d: &Option<DateValue>, node: Option<NodeId>, field: Field) {
+        match d {
+            None => {}
+            Some(DateValue::Instant(t)) => {
+                let (s, rounded) = glib_date(t);
+                if rounded {
+                    self.lose(node, field, "desktop bookmarks keep microseconds");
+                }
+                self.attr(name, &s, node, field);
+            }
+            Some(DateValue::Raw(_)) => {
+                self.lose(
+                    node,
+                    field,
+                    "a date that is not one would make GLib reject the file",
+                );
+            }
+        }
+    }
+}
+
+/// Merge `b` into `into` by the spec's registration rules: applications by
+/// name (counts add up, the later date wins), groups joined, private if
+/// either is.
+fn merge(into: &mut Bookmark, b: &Bookmark) {
+    for app in &b.applications {
+        match into.applications.iter_mut().find(|a| a.name == app.name) {
+            Some(a) => {
+                a.count = Some(a.count.unwrap_or(1).saturating_add(app.count.unwrap_or(1)));
+                if app.modified.is_some() {
+                    a.modified = app.modified.clone();
+                }
+            }
+            None => into.applications.push(app.clone()),
+        }
+    }
+    for g in &b.groups {
+        if !into.groups.contains(g) {
+            into.groups.push(g.clone());
+        }
+    }
+    if b.private == Some(true) {
+        into.private = Some(true);
+    }
+}
+
+pub(crate) fn write(
+    doc: &Document,
+    opts: &WriteOptions,
+    sink: &mut dyn Write,
+) -> Result<LossReport, Error> {
+    let mut w = Writer {
+        doc,
+        out: String::new(),
+        loss: LossReport::new(),
+    };
+    // One flat list, one item per URI.
+    let mut items: Vec<(NodeId, Bookmark)> = Vec::new();
+    let mut by_uri: HashMap<String, usize> = HashMap::new();
+    for id in doc.preorder() {
+        match doc.node(id) {
+            Node::Bookmark(b) => {
+                if doc.parent(id).is_some() {
+                    // Its folder is reported; the bookmark itself moves to the top.
+                }
+                let mut b = b.clone();
+                if b.href.starts_with('/') {
+                    b.href = path_to_file_uri(b.href.as_bytes());
+                    w.lose(
+                        Some(id),
+                        Field::BookmarkHref,
+                        "a local path is written as a file: URI",
+                    );
+                }
+                match by_uri.get(&b.href) {
+                    Some(&i) => {
+                        merge(&mut items[i].1, &b);
+                        w.lose(
+                            Some(id),
+                            Field::Bookmark,
+                            "one item per URI: merged into the first one by the registration rules",
+                        );
+                    }
+                    None => {
+                        by_uri.insert(b.href.clone(), items.len());
+                        items.push((id, b));
+                    }
+                }
+            }
+            Node::Folder(_) => w.lose(
+                Some(id),
+                Field::Folder,
+                "desktop bookmarks are one flat list: folders are left out, their bookmarks kept",
+            ),
+            Node::Separator(_) => w.lose(
+                Some(id),
+                Field::Separator,
+                "desktop bookmarks have no separators",
+            ),
+            Node::Alias(_) => w.lose(Some(id), Field::Alias, "desktop bookmarks have no aliases"),
+        }
+    }
+    w.out.push_str(HEADER);
+    if let Some(t) = &doc.title {
+        w.text_element("  ", "title", t, None, Field::DocumentTitle);
+    }
+    if let Some(d) = &doc.desc {
+        w.text_element("  ", "desc", d, None, Field::DocumentDesc);
+    }
+    let lost: [(bool, Field, &str); 5] = [
+        (
+            doc.id.is_some(),
+            Field::DocumentId,
+            "GLib rejects other attributes on <xbel>",
+        ),
+        (
+            doc.added.is_some(),
+            Field::DocumentAdded,
+            "GLib rejects other attributes on <xbel>",
+        ),
+        (
+            doc.modified.is_some(),
+            Field::DocumentModified,
+            "GLib rejects other attributes on <xbel>",
+        ),
+        (
+            !doc.metadata.is_empty(),
+            Field::DocumentMetadata,
+            "GLib rejects foreign metadata blocks",
+        ),
+        (
+            !doc.extra.is_empty(),
+            Field::DocumentExtra,
+            "GLib rejects other attributes on <xbel>",
+        ),
+    ];
+    for (l, f, why) in lost {
+        if l {
+            w.lose(None, f, why);
+        }
+    }
+    if !items.is_empty() {
+        w.out.push('\n');
+    }
+    let app_name = opts
+        .app_name
+        .clone()
+        .unwrap_or_else(|| "markport".to_owned());
+    let app_exec = opts
+        .app_exec
+        .clone()
+        .unwrap_or_else(|| format!("{app_name} %u"));
+    for (id, b) in &items {
+        w.bookmark(*id, b, &app_name, &app_exec);
+        if w.out.len() > 1 << 16 {
+            sink.write_all(w.out.as_bytes())
+                .map_err(|e| Error::io(&e))?;
+            w.out.clear();
+        }
+    }
+    w.out.push_str("</xbel>");
+    sink.write_all(w.out.as_bytes())
+        .map_err(|e| Error::io(&e))?;
+    Ok(w.loss)
+}
+
+impl Writer<'_> {
+    fn bookmark(&mut self, id: NodeId, b: &Bookmark, app_name: &str, app_exec: &str) {
+        let n = Some(id);
+        self.out.push_str("  <bookmark");
+        self.attr("href", &b.href, n, Field::BookmarkHref);
+        self.date_attr("added", &b.added, n, Field::BookmarkAdded);
+        self.date_attr("modified", &b.modified, n, Field::BookmarkModified);
+        self.date_attr("visited", &b.visited, n, Field::BookmarkVisited);
+        self.out.push_str(">\n");
+        if let Some(t) = &b.title {
+            self.text_element("    ", "title", t, n, Field::BookmarkTitle);
+        }
+        if let Some(d) = &b.desc {
+            self.text_element("    ", "desc", d, n, Field::BookmarkDesc);
+        }
+        self.out
+            .push_str("    <info>\n      <metadata owner=\"http://freedesktop.org\">\n");
+        let mime = match &b.mime_type {
+            Some(m) => m.clone(),
+            None => {
+                self.lose(
+                    n,
+                    Field::BookmarkMimeType,
+                    "every desktop bookmark has a MIME type: one is given from the file name",
+                );
+                mime_for(&b.href).to_owned()
+            }
+        };
+        self.out.push_str("        <mime:mime-type");
+        self.attr("type", &mime, n, Field::BookmarkMimeType);
+        self.out.push_str("/>\n");
+        if !b.groups.is_empty() {
+            self.out.push_str("        <bookmark:groups>\n");
+            for g in &b.groups {
+                if g.is_empty() {
+                    // GLib reads `<group></group>` as "", which is fine.
+                }
+                self.text_element("          ", "bookmark:group", g, n, Field::BookmarkGroups);
+            }
+            self.out.push_str("        </bookmark:groups>\n");
+        }
+        let registered: Vec<Application>;
+        let apps: &[Application] = if b.applications.is_empty() {
+            self.lose(n, Field::BookmarkApplications, "GLib skips an item no application registered: the converting application registers it");
+            registered = vec![Application {
+                name: app_name.to_owned(),
+                exec: app_exec.to_owned(),
+                count: Some(1),
+                modified: b.modified.clone().or_else(|| b.added.clone()),
+                timestamp: None,
+            }];
+            &registered
+        } else {
+            &b.applications
+        };
+        self.out.push_str("        <bookmark:applications>\n");
+        for a in apps {
+            if a.count == Some(0) {
+                self.lose(
+                    n,
+                    Field::BookmarkApplications,
+                    "GLib drops an application registered 0 times",
+                );
+                continue;
+            }
+            if a.count.is_none() || a.timestamp.is_some() {
+                self.lose(
+                    n,
+                    Field::BookmarkApplications,
+                    "a registration is written with its count and without the deprecated timestamp",
+                );
+            }
+            self.out.push_str("          <bookmark:application");
+            self.attr("name", &a.name, n, Field::BookmarkApplications);
+            self.attr("exec", &a.exec, n, Field::BookmarkApplications);
+            let stamp = a.modified.clone().or_else(|| a.timestamp.clone());
+            self.date_attr("modified", &stamp, n, Field::BookmarkApplications);
+            let count = a.count.unwrap_or(1).to_string();
+            self.attr("count", &count, n, Field::BookmarkApplications);
+            self.out.push_str("/>\n");
+        }
+        self.out.push_str("        </bookmark:applications>\n");
+        if let Some(icon) = &b.desktop_icon {
+            match &icon.href {
+                Some(h) => {
+                    self.out.push_str("       <bookmark:icon");
+                    self.attr("href", h, n, Field::BookmarkDesktopIcon);
+                    let t = icon
+                        .mime_type
+                        .clone()
+                        .unwrap_or_else(|| "application/octet-stream".into());
+                    if icon.mime_type.is_none() || icon.name.is_some() {
+                        self.lose(
+                            n,
+                            Field::BookmarkDesktopIcon,
+                            "GLib's icon has an href and a type only",
+                        );
+                    }
+                    self.attr("type", &t, n, Field::BookmarkDesktopIcon);
+                    self.out.push_str("/>\n");
+                }
+                None => self.lose(
+                    n,
+                    Field::BookmarkDesktopIcon,
+                    "GLib rejects an icon without href",
+                ),
+            }
+        }
+        match b.private {
+            Some(true) => self.out.push_str("        <bookmark:private/>\n"),
+            Some(false) => self.lose(
+                n,
+                Field::BookmarkPrivate,
+                "desktop bookmarks mark private ones only",
+            ),
+            None => {}
+        }
+        self.out
+            .push_str("      </metadata>\n    </info>\n  </bookmark>\n");
+        let lost: [(bool, Field, &str); 12] = [
+            (
+                b.id.is_some(),
+                Field::BookmarkId,
+                "GLib rejects other bookmark attributes",
+            ),
+            (
+                b.icon.is_some(),
+                Field::BookmarkIcon,
+                "GLib rejects other bookmark attributes",
+            ),
+            (
+                b.favicon.is_some(),
+                Field::BookmarkFavicon,
+                "GLib rejects other metadata",
+            ),
+            (
+                b.favicon_uri.is_some(),
+                Field::BookmarkFaviconUri,
+                "GLib rejects other metadata",
+            ),
+            (
+                !b.tags.is_empty(),
+                Field::BookmarkTags,
+                "GLib rejects other metadata (groups are not tags)",
+            ),
+            (
+                b.keyword.is_some(),
+                Field::BookmarkKeyword,
+                "GLib rejects other metadata",
+            ),
+            (
+                b.post_data.is_some(),
+                Field::BookmarkPostData,
+                "GLib rejects other metadata",
+            ),
+            (
+                b.feed_url.is_some(),
+                Field::BookmarkFeedUrl,
+                "GLib rejects other metadata",
+            ),
+            (
+                b.charset.is_some(),
+                Field::BookmarkCharset,
+                "GLib rejects other metadata",
+            ),
+            (
+                b.to_read.is_some(),
+                Field::BookmarkToRead,
+                "GLib rejects other metadata",
+            ),
+            (
+                !b.metadata.is_empty(),
+                Field::BookmarkMetadata,
+                "GLib rejects foreign metadata blocks",
+            ),
+            (
+                !b.extra.is_empty(),
+                Field::BookmarkExtra,
+                "GLib rejects other bookmark attributes",
+            ),
+        ];
+        for (l, f, why) in lost {
+            if l {
+                self.lose(n, f, why);
+            }
+        }
+    }
+}
