@@ -89,6 +89,14 @@ pub fn shared() -> Option<PathBuf> {
 pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("xbel", "xbel", ".xbel"),
     ("xbel", "desktop/glib/bookmarks", "valid-"),
+    ("desktop", "desktop/glib/bookmarks", "valid-"),
+    ("desktop", "desktop/glib-written", "spec-01-basic.glib.xbel"),
+    (
+        "desktop",
+        "desktop/glib-written",
+        "spec-03-added-only.glib.xbel",
+    ),
+    ("desktop", "desktop/recentinfo-manager", ".xbel"),
     ("netscape", "netscape", ".html"),
     ("netscape", "netscape", ".htm"),
 ];

@@ -38,6 +38,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod iso;
 mod mime;
 mod read;
 pub mod spec;

@@ -1,7 +1,16 @@
 //! The reader: XBEL with the freedesktop metadata (the XBEL reader maps it
 //! into the model), then the desktop-bookmark spec's semantics on top.
 
-use markport_model::{Diagnostic, Document, Error, Node, Read, ReadOptions};
+use markport_model::{DateValue, Diagnostic, Document, Error, Node, Read, ReadOptions};
+
+/// A date the XBEL reader kept raw, read again with GLib's ISO 8601 forms.
+fn glib_date(d: &mut Option<DateValue>) {
+    if let Some(DateValue::Raw(r)) = d {
+        if let Some(t) = crate::iso::parse(r) {
+            *d = Some(DateValue::Instant(t));
+        }
+    }
+}
 
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
     let read = markport_xbel::read(input, opts)?;
@@ -20,10 +29,22 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
         match source.node(id) {
             Node::Bookmark(b) => {
                 let mut b = b.clone();
-                for app in &mut b.applications {
+                for d in [&mut b.added, &mut b.modified, &mut b.visited] {
+                    glib_date(d);
+                }
+                // One registration per application name: a later element
+                // updates the first one's entry (GLib's rule).
+                let mut apps: Vec<markport_model::Application> = Vec::new();
+                for mut app in std::mem::take(&mut b.applications) {
+                    glib_date(&mut app.modified);
                     // GLib and the spec: a registration without a count was made once.
                     app.count.get_or_insert(1);
+                    match apps.iter_mut().find(|a| a.name == app.name) {
+                        Some(first) => *first = app,
+                        None => apps.push(app),
+                    }
                 }
+                b.applications = apps;
                 doc.push(None, b);
             }
             Node::Folder(_) => folders += 1,
