@@ -3,6 +3,7 @@
 //! parses arguments, reads and writes files, and prints.
 
 mod commands;
+mod desktop;
 mod files;
 mod report;
 
@@ -44,6 +45,8 @@ enum Command {
     Roundtrip(commands::RoundtripArgs),
     /// The formats and which fields each can carry.
     Formats(commands::FormatsArgs),
+    /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
+    Desktop(desktop::DesktopArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +57,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => commands::diff(a),
         Command::Roundtrip(a) => commands::roundtrip(a),
         Command::Formats(a) => commands::formats(a),
+        Command::Desktop(a) => desktop::run(a),
     };
     ExitCode::from(code)
 }

@@ -260,7 +260,7 @@ fn precision_for_nanos(nanos: u32) -> Precision {
     }
     let mut digits = 9u8;
     let mut n = nanos;
-    while n % 10 == 0 {
+    while n.is_multiple_of(10) {
         n /= 10;
         digits -= 1;
     }

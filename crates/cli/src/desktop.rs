@@ -1,0 +1,235 @@
+//! `markport desktop`: the desktop-bookmark spec's operations on a bookmark
+//! file (by default `$XDG_DATA_HOME/recently-used.xbel`).
+
+use std::io::Write;
+use std::os::unix::ffi::OsStrExt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use markport::desktop::spec::{self, Registration, StandardFile};
+use markport::model::{Node, ReadOptions, Timestamp};
+
+use crate::exit;
+
+#[derive(Args)]
+pub(crate) struct DesktopArgs {
+    #[command(subcommand)]
+    command: DesktopCommand,
+}
+
+#[derive(Args)]
+struct FileArg {
+    /// The bookmark file (default: $XDG_DATA_HOME/recently-used.xbel).
+    #[arg(long)]
+    file: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum DesktopCommand {
+    /// Register URI (or an absolute PATH) for an application.
+    Add {
+        /// The URI, or an absolute local path.
+        uri: String,
+        /// The registering application's name.
+        #[arg(long)]
+        app: String,
+        /// Its command line (`%u` the URI, `%f` the path); default "APP %u".
+        #[arg(long)]
+        exec: Option<String>,
+        /// A group to add (repeatable).
+        #[arg(long = "group")]
+        groups: Vec<String>,
+        /// Make the bookmark private to its applications and groups.
+        #[arg(long)]
+        private: bool,
+        /// Its MIME type (default: from the file name).
+        #[arg(long)]
+        mime_type: Option<String>,
+        #[command(flatten)]
+        file: FileArg,
+    },
+    /// List the bookmarks an application (or group) may see.
+    List {
+        /// Show what this application sees (private bookmarks of others are hidden).
+        #[arg(long)]
+        app: Option<String>,
+        /// Show only bookmarks in this group (and private ones of the group).
+        #[arg(long)]
+        group: Option<String>,
+        #[command(flatten)]
+        file: FileArg,
+    },
+    /// Print the command line an application registered for URI, expanded.
+    Exec {
+        /// The bookmark's URI.
+        uri: String,
+        /// The application.
+        #[arg(long)]
+        app: String,
+        #[command(flatten)]
+        file: FileArg,
+    },
+    /// Report each change to the bookmark file until interrupted.
+    Watch {
+        /// How often to look, in milliseconds.
+        #[arg(long, default_value_t = 500)]
+        interval: u64,
+        /// Stop after this many changes (default: never).
+        #[arg(long)]
+        count: Option<usize>,
+        #[command(flatten)]
+        file: FileArg,
+    },
+}
+
+fn file_of(f: &FileArg) -> PathBuf {
+    f.file
+        .clone()
+        .unwrap_or_else(|| spec::standard_file(StandardFile::RecentlyUsed))
+}
+
+fn load(path: &PathBuf) -> Result<markport::model::Document, String> {
+    match std::fs::read(path) {
+        Ok(b) => markport::desktop::read(&b, &ReadOptions::default())
+            .map(|r| r.document)
+            .map_err(|e| format!("{}:{e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(markport::model::Document::new()),
+        Err(e) => Err(format!("{}: cannot read: {e}", path.display())),
+    }
+}
+
+pub(crate) fn run(a: DesktopArgs) -> u8 {
+    match try_run(a) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            exit::ERROR
+        }
+    }
+}
+
+fn try_run(a: DesktopArgs) -> Result<u8, String> {
+    match a.command {
+        DesktopCommand::Add {
+            uri,
+            app,
+            exec,
+            groups,
+            private,
+            mime_type,
+            file,
+        } => {
+            let path = file_of(&file);
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            let r = Registration {
+                uri,
+                app,
+                exec,
+                groups,
+                private,
+                mime_type,
+                title: None,
+            };
+            spec::update(&path, |doc| spec::register(doc, &r, Timestamp::now()))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            Ok(exit::OK)
+        }
+        DesktopCommand::List { app, group, file } => {
+            let doc = load(&file_of(&file))?;
+            let groups: Vec<String> = group.iter().cloned().collect();
+            let mut out = std::io::stdout().lock();
+            for id in doc.preorder() {
+                let Node::Bookmark(b) = doc.node(id) else {
+                    continue;
+                };
+                if !spec::visible_to(b, app.as_deref(), &groups) {
+                    continue;
+                }
+                if group.as_ref().is_some_and(|g| !b.groups.contains(g)) {
+                    continue;
+                }
+                let apps: Vec<String> = b
+                    .applications
+                    .iter()
+                    .map(|a| format!("{}×{}", a.name, a.count.unwrap_or(1)))
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "{}\t{}\t{}{}",
+                    b.href,
+                    b.mime_type.as_deref().unwrap_or(""),
+                    apps.join(","),
+                    if b.private == Some(true) {
+                        "\tprivate"
+                    } else {
+                        ""
+                    }
+                );
+            }
+            Ok(exit::OK)
+        }
+        DesktopCommand::Exec { uri, app, file } => {
+            let doc = load(&file_of(&file))?;
+            let uri = if uri.starts_with('/') {
+                markport::desktop::path_to_file_uri(std::ffi::OsStr::new(&uri).as_bytes())
+            } else {
+                uri
+            };
+            let b = doc
+                .find_by_href(&uri)
+                .and_then(|id| doc.node(id).as_bookmark())
+                .ok_or_else(|| format!("no bookmark for {uri}"))?;
+            let a = b
+                .applications
+                .iter()
+                .find(|x| x.name == app)
+                .ok_or_else(|| format!("{app} has not registered {uri}"))?;
+            let line = spec::expand_exec(&a.exec, &b.href).map_err(|e| e.to_string())?;
+            let mut out = std::io::stdout().lock();
+            let _ = out.write_all(&line);
+            let _ = out.write_all(b"\n");
+            Ok(exit::OK)
+        }
+        DesktopCommand::Watch {
+            interval,
+            count,
+            file,
+        } => {
+            let path = file_of(&file);
+            let mut seen = snapshot(&path);
+            let mut changes = 0;
+            let mut out = std::io::stdout().lock();
+            while count.is_none_or(|c| changes < c) {
+                std::thread::sleep(Duration::from_millis(interval));
+                let now = snapshot(&path);
+                if now != seen {
+                    let what = match (&seen, &now) {
+                        (None, Some(_)) => "created",
+                        (Some(_), None) => "removed",
+                        _ => "changed",
+                    };
+                    let n = load(&path).map(|d| d.census().bookmarks).unwrap_or(0);
+                    let _ = writeln!(out, "{what}\t{}\t{n} bookmarks", path.display());
+                    let _ = out.flush();
+                    seen = now;
+                    changes += 1;
+                }
+            }
+            Ok(exit::OK)
+        }
+    }
+}
+
+/// What identifies a version of the file: its bytes' length, change time and
+/// a hash, so that a replace within the same second is seen too.
+fn snapshot(path: &PathBuf) -> Option<(u64, u64)> {
+    let bytes = std::fs::read(path).ok()?;
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in &bytes {
+        h = (h ^ u64::from(*b)).wrapping_mul(0x100000001b3);
+    }
+    Some((bytes.len() as u64, h))
+}

@@ -1,0 +1,178 @@
+//! `markport desktop` as people (and programs) use it.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn markport() -> Command {
+    Command::cargo_bin("markport").unwrap()
+}
+
+#[test]
+fn add_list_and_exec_follow_the_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recently-used.xbel");
+    let add = |args: &[&str]| {
+        markport()
+            .args(["desktop", "add"])
+            .args(args)
+            .arg("--file")
+            .arg(&file)
+            .assert()
+            .success();
+    };
+    add(&["/home/me/notes.txt", "--app", "gedit", "--group", "Office"]);
+    add(&["/home/me/notes.txt", "--app", "gedit"]);
+    add(&[
+        "https://example.org/a.pdf",
+        "--app",
+        "evince",
+        "--exec",
+        "evince --preview %u",
+        "--private",
+    ]);
+    markport()
+        .args(["desktop", "list", "--app", "gedit", "--file"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout("file:///home/me/notes.txt\ttext/plain\tgedit×2\n");
+    markport()
+        .args(["desktop", "list", "--app", "evince", "--file"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "https://example.org/a.pdf\tapplication/pdf\tevince×1\tprivate",
+        ));
+    markport()
+        .args(["desktop", "list", "--group", "Office", "--file"])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout("file:///home/me/notes.txt\ttext/plain\tgedit×2\n");
+    markport()
+        .args([
+            "desktop",
+            "exec",
+            "/home/me/notes.txt",
+            "--app",
+            "gedit",
+            "--file",
+        ])
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout("gedit file:///home/me/notes.txt\n");
+    markport()
+        .args([
+            "desktop",
+            "exec",
+            "https://example.org/a.pdf",
+            "--app",
+            "nobody",
+            "--file",
+        ])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nobody has not registered"));
+    // The file is GLib's layout and reads back as a desktop file.
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xbel version=\"1.0\"\n"));
+    assert!(text.contains("<bookmark:application name=\"gedit\" exec=\"gedit %u\" modified=\""));
+    assert!(text.contains("count=\"2\"/>"));
+}
+
+#[test]
+fn eight_processes_registering_at_once_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recently-used.xbel");
+    let bin = assert_cmd::cargo::cargo_bin("markport");
+    let workers: Vec<_> = (0..8)
+        .map(|w| {
+            let (bin, file) = (bin.clone(), file.clone());
+            std::thread::spawn(move || {
+                for i in 0..50 {
+                    // Every worker registers 25 URIs of its own (most twice) and one shared URI five times.
+                    let uri = if i % 10 == 0 {
+                        "file:///shared/doc.txt".to_string()
+                    } else {
+                        format!("file:///w{w}/doc{}.txt", i % 25)
+                    };
+                    let status = std::process::Command::new(&bin)
+                        .args([
+                            "desktop",
+                            "add",
+                            &uri,
+                            "--app",
+                            &format!("app{w}"),
+                            "--file",
+                        ])
+                        .arg(&file)
+                        .status()
+                        .unwrap();
+                    assert!(status.success());
+                }
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().unwrap();
+    }
+    let read =
+        markport::desktop::read(&std::fs::read(&file).unwrap(), &Default::default()).unwrap();
+    let doc = read.document;
+    let mut total = 0;
+    for id in doc.preorder() {
+        let b = doc.node(id).as_bookmark().unwrap();
+        total += b.applications.iter().map(|a| a.count.unwrap()).sum::<u32>();
+        if b.href == "file:///shared/doc.txt" {
+            let counts: Vec<_> = b.applications.iter().map(|a| a.count.unwrap()).collect();
+            assert_eq!(counts, [5; 8].to_vec(), "each worker registered it 5 times");
+        }
+    }
+    assert_eq!(total, 400, "all 400 registrations are counted");
+    assert_eq!(doc.census().bookmarks, 8 * 25 + 1);
+}
+
+#[test]
+fn watch_reports_each_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recently-used.xbel");
+    let bin = assert_cmd::cargo::cargo_bin("markport");
+    let watcher = std::process::Command::new(&bin)
+        .args([
+            "desktop",
+            "watch",
+            "--interval",
+            "50",
+            "--count",
+            "2",
+            "--file",
+        ])
+        .arg(&file)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for uri in ["file:///a", "file:///b"] {
+        markport()
+            .args(["desktop", "add", uri, "--app", "x", "--file"])
+            .arg(&file)
+            .assert()
+            .success();
+        std::thread::sleep(std::time::Duration::from_millis(400));
+    }
+    let out = watcher.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("created\t") && lines[0].ends_with("\t1 bookmarks"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("changed\t") && lines[1].ends_with("\t2 bookmarks"),
+        "{text}"
+    );
+}
