@@ -1,0 +1,80 @@
+//! Desktop-bookmark files as GNOME and KDE keep them.
+
+use markport_model::{ReadOptions, WriteOptions};
+
+fn corpus(name: &str) -> Vec<u8> {
+    std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../corpus/desktop")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_glib_layout_file_comes_back_byte_identical() {
+    let bytes = corpus("recently-used.xbel");
+    let doc = markport_desktop::read(&bytes, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let mut out = Vec::new();
+    let loss = markport_desktop::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    assert!(loss.is_empty(), "{loss:?}");
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(bytes).unwrap()
+    );
+}
+
+#[test]
+fn exec_lines_expand_to_the_exact_path_bytes() {
+    let doc = markport_desktop::read(&corpus("recently-used.xbel"), &ReadOptions::default())
+        .unwrap()
+        .document;
+    let b = doc.node(doc.children(None)[1]).as_bookmark().unwrap();
+    let line = markport_desktop::spec::expand_exec(&b.applications[0].exec, &b.href).unwrap();
+    assert_eq!(line, b"eog /home/ana/Pictures/caf\xe9-latin1.png");
+    let diary = doc.node(doc.children(None)[2]).as_bookmark().unwrap();
+    assert!(!markport_desktop::spec::visible_to(
+        diary,
+        Some("Files"),
+        &[]
+    ));
+    assert!(markport_desktop::spec::visible_to(
+        diary,
+        Some("Text Editor"),
+        &[]
+    ));
+}
+
+#[test]
+fn kde_places_keep_their_bookmarks_and_say_what_was_ignored() {
+    let read = markport_desktop::read(&corpus("kde-places.xbel"), &ReadOptions::default()).unwrap();
+    assert_eq!(read.document.census().bookmarks, 2);
+    assert_eq!(read.document.census().folders, 0);
+    assert!(read
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("folder(s) ignored")));
+    let home = read
+        .document
+        .node(read.document.children(None)[0])
+        .as_bookmark()
+        .unwrap();
+    assert_eq!(
+        home.desktop_icon.as_ref().and_then(|i| i.name.as_deref()),
+        Some("user-home")
+    );
+    // GLib needs an icon href: writing reports the icon, and the missing MIME type.
+    let mut out = Vec::new();
+    let loss = markport_desktop::write(&read.document, &WriteOptions::default(), &mut out).unwrap();
+    let lost: Vec<&str> = loss.fields().iter().map(|f| f.name()).collect();
+    assert_eq!(
+        lost,
+        [
+            "bookmark.mime-type",
+            "bookmark.applications",
+            "bookmark.desktop-icon"
+        ]
+    );
+}
