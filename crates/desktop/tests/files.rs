@@ -78,3 +78,23 @@ fn kde_places_keep_their_bookmarks_and_say_what_was_ignored() {
         ]
     );
 }
+
+#[test]
+fn a_missing_exec_takes_the_specs_default() {
+    let input = br#"<?xml version="1.0"?>
+<xbel version="1.0" xmlns:bookmark="http://www.freedesktop.org/standards/desktop-bookmarks">
+<bookmark href="file:///a"><info><metadata owner="http://freedesktop.org">
+<bookmark:applications><bookmark:application name="gimp" count="2"/></bookmark:applications>
+</metadata></info></bookmark></xbel>"#;
+    let read = markport_desktop::read(input, &ReadOptions::default()).unwrap();
+    let b = read
+        .document
+        .node(read.document.children(None)[0])
+        .as_bookmark()
+        .unwrap();
+    assert_eq!(b.applications[0].exec, "gimp %u");
+    assert!(read
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("has no exec") && d.location.is_some()));
+}

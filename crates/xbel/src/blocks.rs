@@ -221,9 +221,18 @@ fn read_freedesktop(state: &mut State<'_>, owner: Owner, elements: Vec<Element>)
                     None => DateValue::Raw(t),
                 }
             });
+            let name = el.attr("name").unwrap_or_default();
+            // The desktop-bookmark spec's default for a missing command line.
+            let exec = el.attr("exec").unwrap_or_else(|| {
+                warnings.push((
+                    el.offset,
+                    format!("application {name:?} has no exec; the spec's default \"{name} %u\" is used"),
+                ));
+                format!("{name} %u")
+            });
             b.applications.push(Application {
-                name: el.attr("name").unwrap_or_default(),
-                exec: el.attr("exec").unwrap_or_default(),
+                name,
+                exec,
                 count,
                 modified,
                 timestamp,
