@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::io::Write;
 
 use markport_model::{
-    Application, Bookmark, DateValue, Document, Error, Field, LossReport, Node, NodeId, Timestamp,
-    WriteOptions,
+    bookmark_fields, document_fields, Application, Bookmark, DateValue, Document, Error, Field,
+    LossReport, Node, NodeId, Timestamp, WriteOptions,
 };
 
 use crate::mime::mime_for;
@@ -226,38 +226,13 @@ pub(crate) fn write(
     if let Some(d) = &doc.desc {
         w.text_element("  ", "desc", d, None, Field::DocumentDesc);
     }
-    let lost: [(bool, Field, &str); 5] = [
-        (
-            doc.id.is_some(),
-            Field::DocumentId,
-            "GLib rejects other attributes on <xbel>",
-        ),
-        (
-            doc.added.is_some(),
-            Field::DocumentAdded,
-            "GLib rejects other attributes on <xbel>",
-        ),
-        (
-            doc.modified.is_some(),
-            Field::DocumentModified,
-            "GLib rejects other attributes on <xbel>",
-        ),
-        (
-            !doc.metadata.is_empty(),
-            Field::DocumentMetadata,
-            "GLib rejects foreign metadata blocks",
-        ),
-        (
-            !doc.extra.is_empty(),
-            Field::DocumentExtra,
-            "GLib rejects other attributes on <xbel>",
-        ),
-    ];
-    for (l, f, why) in lost {
-        if l {
-            w.lose(None, f, why);
-        }
-    }
+    w.loss.record_unsupported(
+        doc,
+        None,
+        document_fields(doc),
+        crate::support,
+        "GLib rejects it or has no place for it",
+    );
     if !items.is_empty() {
         w.out.push('\n');
     }
@@ -402,72 +377,12 @@ impl Writer<'_> {
         }
         self.out
             .push_str("      </metadata>\n    </info>\n  </bookmark>\n");
-        let lost: [(bool, Field, &str); 12] = [
-            (
-                b.id.is_some(),
-                Field::BookmarkId,
-                "GLib rejects other bookmark attributes",
-            ),
-            (
-                b.icon.is_some(),
-                Field::BookmarkIcon,
-                "GLib rejects other bookmark attributes",
-            ),
-            (
-                b.favicon.is_some(),
-                Field::BookmarkFavicon,
-                "GLib rejects other metadata",
-            ),
-            (
-                b.favicon_uri.is_some(),
-                Field::BookmarkFaviconUri,
-                "GLib rejects other metadata",
-            ),
-            (
-                !b.tags.is_empty(),
-                Field::BookmarkTags,
-                "GLib rejects other metadata (groups are not tags)",
-            ),
-            (
-                b.keyword.is_some(),
-                Field::BookmarkKeyword,
-                "GLib rejects other metadata",
-            ),
-            (
-                b.post_data.is_some(),
-                Field::BookmarkPostData,
-                "GLib rejects other metadata",
-            ),
-            (
-                b.feed_url.is_some(),
-                Field::BookmarkFeedUrl,
-                "GLib rejects other metadata",
-            ),
-            (
-                b.charset.is_some(),
-                Field::BookmarkCharset,
-                "GLib rejects other metadata",
-            ),
-            (
-                b.to_read.is_some(),
-                Field::BookmarkToRead,
-                "GLib rejects other metadata",
-            ),
-            (
-                !b.metadata.is_empty(),
-                Field::BookmarkMetadata,
-                "GLib rejects foreign metadata blocks",
-            ),
-            (
-                !b.extra.is_empty(),
-                Field::BookmarkExtra,
-                "GLib rejects other bookmark attributes",
-            ),
-        ];
-        for (l, f, why) in lost {
-            if l {
-                self.lose(n, f, why);
-            }
-        }
+        self.loss.record_unsupported(
+            self.doc,
+            n,
+            bookmark_fields(b),
+            crate::support,
+            "GLib rejects it or has no place for it",
+        );
     }
 }

@@ -79,6 +79,20 @@ pub fn folder_fields(f: &Folder) -> impl Iterator<Item = Field> {
     present.into_iter().filter(|p| p.1).map(|p| p.0)
 }
 
+/// The header fields a document has values for.
+pub fn document_fields(d: &Document) -> impl Iterator<Item = Field> {
+    let present = [
+        (Field::DocumentTitle, d.title.is_some()),
+        (Field::DocumentDesc, d.desc.is_some()),
+        (Field::DocumentId, d.id.is_some()),
+        (Field::DocumentAdded, d.added.is_some()),
+        (Field::DocumentModified, d.modified.is_some()),
+        (Field::DocumentMetadata, !d.metadata.is_empty()),
+        (Field::DocumentExtra, !d.extra.is_empty()),
+    ];
+    present.into_iter().filter(|p| p.1).map(|p| p.0)
+}
+
 /// The fields a separator holds.
 pub fn separator_fields(s: &Separator) -> impl Iterator<Item = Field> {
     let present = [

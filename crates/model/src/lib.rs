@@ -52,7 +52,7 @@ mod node;
 mod options;
 mod time;
 
-pub use census::{bookmark_fields, folder_fields, separator_fields, Census};
+pub use census::{bookmark_fields, document_fields, folder_fields, separator_fields, Census};
 pub use diag::{Diagnostic, Error, ErrorKind, LineIndex, Location, Severity};
 pub use diff::{diff, Diff, Difference};
 pub use document::{Document, NodeId, Step, Walk};

@@ -64,6 +64,24 @@ impl LossReport {
         }
     }
 
+    /// Record, on `node`, each of the `present` fields that the format's
+    /// `support` says it cannot carry at all: what every writer reports for
+    /// the fields it has no place for.
+    pub fn record_unsupported(
+        &mut self,
+        doc: &Document,
+        node: Option<NodeId>,
+        present: impl IntoIterator<Item = Field>,
+        support: fn(Field) -> crate::Support,
+        why: &str,
+    ) {
+        for f in present {
+            if support(f) == crate::Support::None {
+                self.record(doc, node, f, why);
+            }
+        }
+    }
+
     /// Whether nothing was lost.
     pub fn is_empty(&self) -> bool {
         self.losses.is_empty()

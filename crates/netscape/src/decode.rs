@@ -46,38 +46,11 @@ pub(crate) fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decode
             )
         })?;
         let (text, had_errors) = enc.decode_with_bom_removal(input);
-        if had_errors {
-            diagnostics.push(Diagnostic::warning(
-                format!(
-                    "bytes that are not valid {} were replaced by U+FFFD",
-                    enc.name()
-                ),
-                None,
-            ));
-        }
-        return Ok(Decoded {
-            text,
-            encoding: enc,
-            diagnostics,
-        });
+        return Ok(decoded(text, enc, had_errors, diagnostics));
     }
     if let Some((enc, bom)) = Encoding::for_bom(input) {
         let (text, had_errors) = enc.decode_without_bom_handling(&input[bom..]);
-        if had_errors {
-            diagnostics.push(Diagnostic::warning(
-                format!(
-                    "the file starts with a {} byte order mark but holds bytes that are not {}; they were replaced by U+FFFD",
-                    enc.name(),
-                    enc.name()
-                ),
-                None,
-            ));
-        }
-        return Ok(Decoded {
-            text,
-            encoding: enc,
-            diagnostics,
-        });
+        return Ok(decoded(text, enc, had_errors, diagnostics));
     }
     let utf8 = std::str::from_utf8(input);
     if let Some((label, at)) = meta_charset(input) {
@@ -102,15 +75,6 @@ pub(crate) fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decode
             }
             Some(enc) => {
                 let (text, had_errors) = enc.decode_without_bom_handling(input);
-                if had_errors {
-                    diagnostics.push(Diagnostic::warning(
-                        format!(
-                            "bytes that are not valid {} were replaced by U+FFFD",
-                            enc.name()
-                        ),
-                        None,
-                    ));
-                }
                 if matches!(utf8, Ok(s) if !s.is_ascii()) {
                     diagnostics.push(Diagnostic::note(
                         format!(
@@ -120,11 +84,7 @@ pub(crate) fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decode
                         Some(LineIndex::new(input).locate(at)),
                     ));
                 }
-                return Ok(Decoded {
-                    text,
-                    encoding: enc,
-                    diagnostics,
-                });
+                return Ok(decoded(text, enc, had_errors, diagnostics));
             }
             None => diagnostics.push(Diagnostic::warning(
                 format!("unknown charset {label:?} in <META>; guessing"),
@@ -151,6 +111,29 @@ pub(crate) fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decode
                 diagnostics,
             })
         }
+    }
+}
+
+/// The decoded text, with a warning when bytes had to be replaced.
+fn decoded<'a>(
+    text: Cow<'a, str>,
+    encoding: &'static Encoding,
+    had_errors: bool,
+    mut diagnostics: Vec<Diagnostic>,
+) -> Decoded<'a> {
+    if had_errors {
+        diagnostics.push(Diagnostic::warning(
+            format!(
+                "bytes that are not valid {} were replaced by U+FFFD",
+                encoding.name()
+            ),
+            None,
+        ));
+    }
+    Decoded {
+        text,
+        encoding,
+        diagnostics,
     }
 }
 

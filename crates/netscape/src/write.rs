@@ -11,8 +11,9 @@ use std::collections::{HashMap, HashSet};
 use std::io::Write;
 
 use markport_model::{
-    Attribute, Bookmark, DateValue, Document, Error, Field, Folder, LossReport, Node, NodeId, Role,
-    Separator, Step, WriteOptions,
+    bookmark_fields, document_fields, folder_fields, separator_fields, Attribute, Bookmark,
+    DateValue, Document, Error, Field, Folder, LossReport, Node, NodeId, Role, Separator, Step,
+    WriteOptions,
 };
 
 use crate::dates;
@@ -21,6 +22,9 @@ use crate::{H1_EXTRA, READING_LIST_ID};
 
 /// Deeper levels are written at this indent, so output size stays linear.
 pub const MAX_INDENT_DEPTH: usize = 40;
+
+/// Why a field the format has no attribute for is lost.
+const NO_PLACE: &str = "Netscape HTML has no place for it";
 
 const HEADER: &str = "<!DOCTYPE NETSCAPE-Bookmark-file-1>
 <!-- This is an automatically generated file.
@@ -181,16 +185,8 @@ impl Writer<'_> {
         if let Some(d) = &doc.desc {
             self.dd(None, Field::DocumentDesc, d);
         }
-        if doc.id.is_some() {
-            self.lose(None, Field::DocumentId, "Netscape HTML has no document id");
-        }
-        if !doc.metadata.is_empty() {
-            self.lose(
-                None,
-                Field::DocumentMetadata,
-                "Netscape HTML has no metadata blocks",
-            );
-        }
+        self.loss
+            .record_unsupported(doc, None, document_fields(doc), crate::support, NO_PLACE);
         self.out.push_str("\n<DL><p>\n");
         self.flush()
     }
@@ -369,16 +365,8 @@ impl Writer<'_> {
             self.indent(depth);
             self.dd(n, Field::FolderDesc, d);
         }
-        if f.icon.is_some() {
-            self.lose(n, Field::FolderIcon, "Netscape HTML has no folder icon");
-        }
-        if !f.metadata.is_empty() {
-            self.lose(
-                n,
-                Field::FolderMetadata,
-                "Netscape HTML has no metadata blocks",
-            );
-        }
+        self.loss
+            .record_unsupported(self.doc, n, folder_fields(f), crate::support, NO_PLACE);
         self.indent(depth);
         self.out.push_str("<DL><p>\n");
     }
@@ -466,13 +454,8 @@ impl Writer<'_> {
         let extra: Vec<&Attribute> = s.extra.iter().collect();
         self.extras(n, Field::SeparatorExtra, &extra, &["NAME"]);
         self.out.push_str(">\n");
-        if !s.metadata.is_empty() {
-            self.lose(
-                n,
-                Field::SeparatorMetadata,
-                "Netscape HTML has no metadata blocks",
-            );
-        }
+        self.loss
+            .record_unsupported(self.doc, n, separator_fields(s), crate::support, NO_PLACE);
     }
 
     fn bookmark(&mut self, id: NodeId, b: &Bookmark, depth: usize) {
@@ -559,42 +542,7 @@ impl Writer<'_> {
             self.indent(depth);
             self.dd(n, Field::BookmarkDesc, d);
         }
-        let unsupported: [(bool, Field, &str); 6] = [
-            (
-                b.icon.is_some(),
-                Field::BookmarkIcon,
-                "Netscape HTML has no icon reference besides ICON and ICON_URI",
-            ),
-            (
-                b.mime_type.is_some(),
-                Field::BookmarkMimeType,
-                "Netscape HTML has no MIME type",
-            ),
-            (
-                !b.groups.is_empty(),
-                Field::BookmarkGroups,
-                "Netscape HTML has no desktop groups",
-            ),
-            (
-                !b.applications.is_empty(),
-                Field::BookmarkApplications,
-                "Netscape HTML has no applications",
-            ),
-            (
-                b.desktop_icon.is_some(),
-                Field::BookmarkDesktopIcon,
-                "Netscape HTML has no desktop icon",
-            ),
-            (
-                !b.metadata.is_empty(),
-                Field::BookmarkMetadata,
-                "Netscape HTML has no metadata blocks",
-            ),
-        ];
-        for (lost, field, why) in unsupported {
-            if lost {
-                self.lose(n, field, why);
-            }
-        }
+        self.loss
+            .record_unsupported(self.doc, n, bookmark_fields(b), crate::support, NO_PLACE);
     }
 }

@@ -10,8 +10,8 @@
 use std::io::Write;
 
 use markport_model::{
-    Bookmark, DateValue, Document, Error, Field, Folder, LossReport, Node, NodeId, Step,
-    WriteOptions,
+    bookmark_fields, document_fields, folder_fields, Bookmark, DateValue, Document, Error, Field,
+    Folder, LossReport, Node, NodeId, Step, WriteOptions,
 };
 use markport_netscape::escape_html;
 
@@ -184,38 +184,13 @@ impl Writer<'_> {
              placeholder=\"words, or tag:name\" autocomplete=\"off\"></label> \
              <output id=\"shown\" aria-live=\"polite\"></output></p>\n",
         );
-        let lost: [(bool, Field, &str); 5] = [
-            (
-                doc.id.is_some(),
-                Field::DocumentId,
-                "xFolk pages have no collection id",
-            ),
-            (
-                doc.added.is_some(),
-                Field::DocumentAdded,
-                "xFolk pages have no collection dates",
-            ),
-            (
-                doc.modified.is_some(),
-                Field::DocumentModified,
-                "xFolk pages have no collection dates",
-            ),
-            (
-                !doc.metadata.is_empty(),
-                Field::DocumentMetadata,
-                "xFolk pages have no metadata blocks",
-            ),
-            (
-                !doc.extra.is_empty(),
-                Field::DocumentExtra,
-                "xFolk pages have no collection attributes",
-            ),
-        ];
-        for (l, f, why) in lost {
-            if l {
-                self.lose(None, f, why);
-            }
-        }
+        self.loss.record_unsupported(
+            doc,
+            None,
+            document_fields(doc),
+            crate::support,
+            "an xFolk page has no place for it",
+        );
     }
 
     fn paragraphs(&mut self, text: &str) {
@@ -359,48 +334,13 @@ impl Writer<'_> {
             self.paragraphs(d);
             self.out.push_str("</div>\n");
         }
-        let lost: [(bool, Field, &str); 7] = [
-            (
-                f.added.is_some(),
-                Field::FolderAdded,
-                "xFolk has no folder dates",
-            ),
-            (
-                f.modified.is_some(),
-                Field::FolderModified,
-                "xFolk has no folder dates",
-            ),
-            (
-                f.folded.is_some(),
-                Field::FolderFolded,
-                "a page shows every folder open",
-            ),
-            (
-                f.icon.is_some(),
-                Field::FolderIcon,
-                "xFolk has no folder icons",
-            ),
-            (
-                f.role.is_some(),
-                Field::FolderRole,
-                "a page has no browser roles",
-            ),
-            (
-                !f.metadata.is_empty(),
-                Field::FolderMetadata,
-                "xFolk has no metadata blocks",
-            ),
-            (
-                !f.extra.is_empty(),
-                Field::FolderExtra,
-                "xFolk has no folder attributes",
-            ),
-        ];
-        for (l, field, why) in lost {
-            if l {
-                self.lose(Some(id), field, why);
-            }
-        }
+        self.loss.record_unsupported(
+            self.doc,
+            Some(id),
+            folder_fields(f),
+            crate::support,
+            "an xFolk page has no place for it",
+        );
     }
 
     fn leaf(&mut self, id: NodeId) {
@@ -530,93 +470,12 @@ impl Writer<'_> {
             self.out.push_str("</p>\n");
         }
         self.out.push_str("</li>\n");
-        let lost: [(bool, Field, &str); 17] = [
-            (
-                b.modified.is_some(),
-                Field::BookmarkModified,
-                "xFolk has only the date added",
-            ),
-            (
-                b.visited.is_some(),
-                Field::BookmarkVisited,
-                "xFolk has only the date added",
-            ),
-            (b.icon.is_some(), Field::BookmarkIcon, "xFolk has no icons"),
-            (
-                b.favicon.is_some(),
-                Field::BookmarkFavicon,
-                "xFolk has no icons",
-            ),
-            (
-                b.favicon_uri.is_some(),
-                Field::BookmarkFaviconUri,
-                "xFolk has no icons",
-            ),
-            (
-                b.keyword.is_some(),
-                Field::BookmarkKeyword,
-                "xFolk has no keywords",
-            ),
-            (
-                b.post_data.is_some(),
-                Field::BookmarkPostData,
-                "xFolk has no form data",
-            ),
-            (
-                b.feed_url.is_some(),
-                Field::BookmarkFeedUrl,
-                "xFolk has no feeds",
-            ),
-            (
-                b.charset.is_some(),
-                Field::BookmarkCharset,
-                "xFolk has no charsets",
-            ),
-            (
-                b.private.is_some(),
-                Field::BookmarkPrivate,
-                "a published page has no private flag",
-            ),
-            (
-                b.to_read.is_some(),
-                Field::BookmarkToRead,
-                "xFolk has no to-read flag",
-            ),
-            (
-                b.mime_type.is_some(),
-                Field::BookmarkMimeType,
-                "xFolk has no MIME types",
-            ),
-            (
-                !b.groups.is_empty(),
-                Field::BookmarkGroups,
-                "xFolk has no desktop groups",
-            ),
-            (
-                !b.applications.is_empty(),
-                Field::BookmarkApplications,
-                "xFolk has no applications",
-            ),
-            (
-                b.desktop_icon.is_some(),
-                Field::BookmarkDesktopIcon,
-                "xFolk has no icons",
-            ),
-            (
-                !b.metadata.is_empty(),
-                Field::BookmarkMetadata,
-                "xFolk has no metadata blocks",
-            ),
-            (
-                !b.extra.is_empty(),
-                Field::BookmarkExtra,
-                "xFolk has no bookmark attributes",
-            ),
-        ];
-        for (l, field, why) in lost {
-            if l {
-                self.lose(n, field, why);
-            }
-        }
+        self.loss.record_unsupported(
+            self.doc,
+            n,
+            bookmark_fields(b),
+            crate::support,
+            "an xFolk page has no place for it",
+        );
     }
 }
