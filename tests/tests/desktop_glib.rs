@@ -242,3 +242,33 @@ fn glib_written_files_come_back_byte_identical() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(files.len() >= 2);
 }
+
+#[test]
+fn every_file_glib_rejects_is_an_error_with_a_position_or_a_said_recovery() {
+    let Some(shared) = shared() else { return };
+    let dir = shared.join("corpus/peers/desktop/glib/bookmarks");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for f in markport_conformance::walk(&dir) {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.starts_with("fail-") {
+            continue;
+        }
+        checked += 1;
+        match markport::read(
+            &std::fs::read(&f).unwrap(),
+            desktop(),
+            &ReadOptions::default(),
+        ) {
+            Err(e) if e.location.is_some() => {}
+            Err(e) => failures.push(format!("{name}: an error without a position: {e}")),
+            // A recovery (docs/formats/desktop.md) is always said.
+            Ok(r) if !r.diagnostics.is_empty() => {}
+            Ok(_) => failures.push(format!(
+                "{name}: GLib rejects it, markport read it without a word"
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked >= 40, "{checked} fail-*.xbel files");
+}

@@ -45,6 +45,16 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                     }
                 }
                 b.applications = apps;
+                if !b.extra.is_empty() || !b.metadata.is_empty() {
+                    // Kept (the XBEL writer carries them); GLib rejects the file.
+                    diagnostics.push(Diagnostic::note(
+                        format!(
+                            "{}: attributes or metadata GLib does not know are kept (GLib rejects such a file)",
+                            b.href
+                        ),
+                        None,
+                    ));
+                }
                 doc.push(None, b);
             }
             Node::Folder(_) => folders += 1,
