@@ -72,7 +72,7 @@ enum DesktopCommand {
     },
     /// Report each change to the bookmark file until interrupted.
     Watch {
-        /// How often to look, in milliseconds.
+        /// How often to look when no notification comes, in milliseconds.
         #[arg(long, default_value_t = 500)]
         interval: u64,
         /// Stop after this many changes (default: never).
@@ -199,11 +199,45 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
             file,
         } => {
             let path = file_of(&file);
+            // inotify (through notify) on the directory, since an atomic
+            // replace gives the file a new inode; where no watcher can be
+            // made, the file is polled. Either way a change is reported when
+            // the contents differ, so a burst of events is one change.
+            let (tx, rx) = std::sync::mpsc::channel();
+            let dir = path
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("."));
+            let watcher = notify::recommended_watcher(move |e| {
+                let _ = tx.send(e);
+            })
+            .and_then(|mut w| {
+                use notify::Watcher;
+                w.watch(&dir, notify::RecursiveMode::NonRecursive)
+                    .map(|_| w)
+            });
+            let (_watcher, rx) = match watcher {
+                Ok(w) => (Some(w), Some(rx)),
+                Err(e) => {
+                    eprintln!(
+                        "note: no file-system notification ({e}); polling every {interval} ms"
+                    );
+                    (None, None)
+                }
+            };
             let mut seen = snapshot(&path);
             let mut changes = 0;
             let mut out = std::io::stdout().lock();
             while count.is_none_or(|c| changes < c) {
-                std::thread::sleep(Duration::from_millis(interval));
+                match &rx {
+                    Some(rx) => {
+                        // Wake on an event, or after the interval in any case.
+                        let _ = rx.recv_timeout(Duration::from_millis(interval));
+                        while rx.try_recv().is_ok() {}
+                    }
+                    None => std::thread::sleep(Duration::from_millis(interval)),
+                }
                 let now = snapshot(&path);
                 if now != seen {
                     let what = match (&seen, &now) {

@@ -176,3 +176,43 @@ fn watch_reports_each_change() {
         "{text}"
     );
 }
+
+#[test]
+fn watch_is_woken_by_the_file_system_not_by_its_poll() {
+    // With a one-minute poll, only inotify can report these changes in time.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recently-used.xbel");
+    let bin = assert_cmd::cargo::cargo_bin("markport");
+    let mut watcher = std::process::Command::new(&bin)
+        .args([
+            "desktop",
+            "watch",
+            "--interval",
+            "60000",
+            "--count",
+            "2",
+            "--file",
+        ])
+        .arg(&file)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    for uri in ["file:///a", "file:///b"] {
+        markport()
+            .args(["desktop", "add", uri, "--app", "x", "--file"])
+            .arg(&file)
+            .assert()
+            .success();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+    }
+    let start = std::time::Instant::now();
+    while watcher.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = watcher.kill();
+            panic!("watch did not see two changes in 20 s: no file-system notification");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(watcher.wait().unwrap().success());
+}
