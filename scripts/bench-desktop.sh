@@ -16,16 +16,8 @@ cargo build -q --release -p markport-netscape --example generate
 target/release/examples/generate "$n" > "$work/gen.html"
 target/release/markport convert "$work/gen.html" --to desktop -o "$work/big.xbel" 2>/dev/null
 size=$(stat -c %s "$work/big.xbel")
-best() {
-    local best=999999 rss=0
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { echo "failed: $* ($(cat "$work/err"))" >&2; exit 1; }
-        read -r t m < "$work/t"
-        best=$(awk -v a="$t" -v b="$best" 'BEGIN{print (a < b) ? a : b}')
-        rss=$(awk -v a="$m" -v b="$rss" 'BEGIN{print (a > b) ? a : b}')
-    done
-    echo "$best $((rss / 1024))"
-}
+# shellcheck source=timing.sh
+source scripts/timing.sh
 mb=$(awk -v s="$size" 'BEGIN{print s / 1048576}')
 read -r mp mp_m <<<"$(best target/release/markport convert "$work/big.xbel" --from desktop --to desktop -o "$work/out.xbel")"
 read -r gl gl_m <<<"$(best python3 "$glib" --reserialize "$work/big.xbel")"

@@ -45,16 +45,8 @@ parse(require("fs").readFileSync(process.argv[2], "utf8"), (err, res) => {
   if (n === 0) process.exit(1);
 });
 JS
-best() { # best wall time in seconds and peak RSS in MB of "$@" over $runs runs
-    local best=999999 rss=0
-    for _ in $(seq "$runs"); do
-        /usr/bin/time -f '%e %M' -o "$work/t" "$@" >/dev/null 2>"$work/err" || { echo "failed: $* ($(cat "$work/err"))" >&2; exit 1; }
-        read -r t m < "$work/t"
-        best=$(awk -v a="$t" -v b="$best" 'BEGIN{print (a < b) ? a : b}')
-        rss=$(awk -v a="$m" -v b="$rss" 'BEGIN{print (a > b) ? a : b}')
-    done
-    echo "$best $((rss / 1024))"
-}
+# shellcheck source=timing.sh
+source scripts/timing.sh
 mb=$(awk -v s="$size" 'BEGIN{print s / 1048576}')
 row() { # label seconds rss
     printf '%-44s %8.3f s %8.1f MB/s %6d MB peak\n' "$1" "$2" "$(awk -v m="$mb" -v t="$2" 'BEGIN{print m / t}')" "$3"

@@ -135,17 +135,17 @@ fn eight_processes_registering_at_once_lose_nothing() {
     assert_eq!(doc.census().bookmarks, 8 * 25 + 1);
 }
 
-#[test]
-fn watch_reports_each_change() {
+/// Start `markport desktop watch` on a new file with the given poll
+/// interval, then register two URIs into it, 300 ms apart.
+fn watch_two_changes(interval_ms: &str) -> (tempfile::TempDir, std::process::Child) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("recently-used.xbel");
-    let bin = assert_cmd::cargo::cargo_bin("markport");
-    let watcher = std::process::Command::new(&bin)
+    let watcher = std::process::Command::new(assert_cmd::cargo::cargo_bin("markport"))
         .args([
             "desktop",
             "watch",
             "--interval",
-            "50",
+            interval_ms,
             "--count",
             "2",
             "--file",
@@ -161,8 +161,14 @@ fn watch_reports_each_change() {
             .arg(&file)
             .assert()
             .success();
-        std::thread::sleep(std::time::Duration::from_millis(400));
+        std::thread::sleep(std::time::Duration::from_millis(300));
     }
+    (dir, watcher)
+}
+
+#[test]
+fn watch_reports_each_change() {
+    let (_dir, watcher) = watch_two_changes("50");
     let out = watcher.wait_with_output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -180,32 +186,7 @@ fn watch_reports_each_change() {
 #[test]
 fn watch_is_woken_by_the_file_system_not_by_its_poll() {
     // With a one-minute poll, only inotify can report these changes in time.
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("recently-used.xbel");
-    let bin = assert_cmd::cargo::cargo_bin("markport");
-    let mut watcher = std::process::Command::new(&bin)
-        .args([
-            "desktop",
-            "watch",
-            "--interval",
-            "60000",
-            "--count",
-            "2",
-            "--file",
-        ])
-        .arg(&file)
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    for uri in ["file:///a", "file:///b"] {
-        markport()
-            .args(["desktop", "add", uri, "--app", "x", "--file"])
-            .arg(&file)
-            .assert()
-            .success();
-        std::thread::sleep(std::time::Duration::from_millis(300));
-    }
+    let (_dir, mut watcher) = watch_two_changes("60000");
     let start = std::time::Instant::now();
     while watcher.try_wait().unwrap().is_none() {
         if start.elapsed() > std::time::Duration::from_secs(20) {
