@@ -111,7 +111,8 @@ pub struct Bookmark {
     /// xFolk every `.description`, joined by a blank line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desc: Option<String>,
-    /// XBEL `@id`; desktop: none (markport block); Netscape `ID`; xFolk: none.
+    /// XBEL `@id`; desktop: none; Netscape `ID` (`ALIASID` when an alias shows
+    /// it); xFolk the entry's `data-id`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// XBEL `@added`; desktop `@added`; Netscape `ADD_DATE`; xFolk `<time datetime>`.
@@ -220,10 +221,11 @@ pub struct Folder {
     /// xFolk the section heading.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// XBEL `desc`; Netscape the `DD` after the `H3`.
+    /// XBEL `desc`; Netscape the `DD` after the `H3`; xFolk the section's
+    /// `.folder-description`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desc: Option<String>,
-    /// XBEL `@id`; Netscape `ID`; xFolk the section `id`.
+    /// XBEL `@id`; Netscape `ID`; xFolk the folder section's `data-id`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// XBEL `@added`; Netscape `ADD_DATE`.
