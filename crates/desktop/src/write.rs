@@ -179,9 +179,6 @@ pub(crate) fn write(
     for id in doc.preorder() {
         match doc.node(id) {
             Node::Bookmark(b) => {
-                if doc.parent(id).is_some() {
-                    // Its folder is reported; the bookmark itself moves to the top.
-                }
                 let mut b = b.clone();
                 if b.href.starts_with('/') {
                     b.href = path_to_file_uri(b.href.as_bytes());
@@ -292,9 +289,6 @@ impl Writer<'_> {
         if !b.groups.is_empty() {
             self.out.push_str("        <bookmark:groups>\n");
             for g in &b.groups {
-                if g.is_empty() {
-                    // GLib reads `<group></group>` as "", which is fine.
-                }
                 self.text_element("          ", "bookmark:group", g, n, Field::BookmarkGroups);
             }
             self.out.push_str("        </bookmark:groups>\n");

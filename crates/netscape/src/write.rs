@@ -250,12 +250,6 @@ impl Writer<'_> {
         self.out.push('"');
     }
 
-    /// An attribute holding a field's value: attribute values read back
-    /// exactly (nothing is trimmed in them).
-    fn value_attr(&mut self, _node: Option<NodeId>, _field: Field, name: &str, value: &str) {
-        self.attr(name, value);
-    }
-
     fn date_attr(&mut self, node: Option<NodeId>, field: Field, name: &str, value: &DateValue) {
         let (text, rounded) = dates::format(value);
         if rounded {
@@ -298,7 +292,7 @@ impl Writer<'_> {
                     "HTML attribute names are case-insensitive; written and read upper-case",
                 );
             }
-            self.value_attr(node, field, &upper, &a.value);
+            self.attr(&upper, &a.value);
             seen.push(upper);
         }
     }
@@ -352,7 +346,7 @@ impl Writer<'_> {
                         "this ID reads back as Safari's reading-list role",
                     );
                 }
-                self.value_attr(n, Field::FolderId, "ID", fid);
+                self.attr("ID", fid);
             }
         }
         let extra: Vec<&Attribute> = f.extra.iter().collect();
@@ -449,7 +443,7 @@ impl Writer<'_> {
         self.indent(depth);
         self.out.push_str("<HR");
         if let Some(t) = &s.title {
-            self.value_attr(n, Field::SeparatorTitle, "NAME", t);
+            self.attr("NAME", t);
         }
         let extra: Vec<&Attribute> = s.extra.iter().collect();
         self.extras(n, Field::SeparatorExtra, &extra, &["NAME"]);
@@ -472,17 +466,17 @@ impl Writer<'_> {
         if let Some(d) = &b.visited {
             self.date_attr(n, Field::BookmarkVisited, "LAST_VISIT", d);
         }
-        let plain: [(&str, Field, &Option<String>); 6] = [
-            ("ICON_URI", Field::BookmarkFaviconUri, &b.favicon_uri),
-            ("ICON", Field::BookmarkFavicon, &b.favicon),
-            ("SHORTCUTURL", Field::BookmarkKeyword, &b.keyword),
-            ("POST_DATA", Field::BookmarkPostData, &b.post_data),
-            ("FEEDURL", Field::BookmarkFeedUrl, &b.feed_url),
-            ("LAST_CHARSET", Field::BookmarkCharset, &b.charset),
+        let plain: [(&str, &Option<String>); 6] = [
+            ("ICON_URI", &b.favicon_uri),
+            ("ICON", &b.favicon),
+            ("SHORTCUTURL", &b.keyword),
+            ("POST_DATA", &b.post_data),
+            ("FEEDURL", &b.feed_url),
+            ("LAST_CHARSET", &b.charset),
         ];
-        for (name, field, value) in plain {
+        for (name, value) in plain {
             if let Some(v) = value {
-                self.value_attr(n, field, name, v);
+                self.attr(name, v);
             }
         }
         if let Some(i) = &b.id {
@@ -491,7 +485,7 @@ impl Writer<'_> {
             } else {
                 "ID"
             };
-            self.value_attr(n, Field::BookmarkId, name, i);
+            self.attr(name, i);
         }
         if !b.tags.is_empty() {
             if b.tags

@@ -82,7 +82,7 @@ pub(crate) fn write(
                 w.section(id, depth, sections.last().map(|s| s.0), nested, true);
                 sections.push((id, nested));
             }
-            Step::Close(id) => {
+            Step::Close(_) => {
                 w.close_list(&mut open_list);
                 let (_, nested) = sections.pop().expect("balanced walk");
                 depth -= 1;
@@ -94,7 +94,6 @@ pub(crate) fn write(
                         w.section(parent, depth, grand, false, false);
                     }
                 }
-                let _ = id;
             }
             Step::Leaf(id) => {
                 if !open_list {
