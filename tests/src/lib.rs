@@ -136,12 +136,24 @@ pub fn tool(name: &str, why: &str) -> bool {
             .status()
             .is_ok()
     });
-    if runs {
-        return true;
-    }
+    runs || missing(name, why)
+}
+
+/// Whether `probe` (a command that loads what a test needs, such as
+/// `perl -MSome::Module -e1`) exits with success; when not, as [`tool`].
+pub fn installed(what: &str, probe: &mut std::process::Command, why: &str) -> bool {
+    let ok = probe
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    ok || missing(what, why)
+}
+
+fn missing(what: &str, why: &str) -> bool {
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("CI=true but {name} is missing ({why}); .ci/setup.d installs it");
+        panic!("CI=true but {what} is missing ({why}); .ci/setup.d installs it");
     }
-    eprintln!("skipped: {name} is not installed ({why}); .ci/setup.d/ says how to install it");
+    eprintln!("skipped: {what} is not installed ({why}); .ci/setup.d/ says how to install it");
     false
 }

@@ -44,7 +44,7 @@ fn same_date(got: Option<&DateValue>, value: &str) -> bool {
                 .iter()
                 .any(|k| n * k == nanos)
         }
-        (Some(DateValue::Raw(r)), Err(_)) => r == value,
+        (Some(DateValue::Raw(r)), Err(_)) => &**r == value,
         _ => false,
     }
 }
@@ -68,14 +68,14 @@ fn bookmark_attr(doc: &Document, id: NodeId, k: &str, v: &str) -> Result<(), Str
     let ok = match k {
         "ADD_DATE" => same_date(b.added.as_ref(), v),
         "LAST_MODIFIED" => same_date(b.modified.as_ref(), v),
-        "LAST_VISIT" => same_date(b.visited.as_ref(), v),
+        "LAST_VISIT" => same_date(b.details().visited.as_ref(), v),
         "ICON" => b.favicon.as_deref() == Some(v),
-        "ICON_URI" => b.favicon_uri.as_deref() == Some(v),
-        "SHORTCUTURL" => b.keyword.as_deref() == Some(v),
-        "POST_DATA" => b.post_data.as_deref() == Some(v),
-        "FEEDURL" => b.feed_url.as_deref() == Some(v),
-        "LAST_CHARSET" => b.charset.as_deref() == Some(v),
-        "ID" | "ALIASID" => b.id.as_deref() == Some(v),
+        "ICON_URI" => b.details().favicon_uri.as_deref() == Some(v),
+        "SHORTCUTURL" => b.details().keyword.as_deref() == Some(v),
+        "POST_DATA" => b.details().post_data.as_deref() == Some(v),
+        "FEEDURL" => b.details().feed_url.as_deref() == Some(v),
+        "LAST_CHARSET" => b.details().charset.as_deref() == Some(v),
+        "ID" | "ALIASID" => b.details().id.as_deref() == Some(v),
         "TAGS" => {
             let want: Vec<&str> = v
                 .split(',')
@@ -86,7 +86,7 @@ fn bookmark_attr(doc: &Document, id: NodeId, k: &str, v: &str) -> Result<(), Str
         }
         "PRIVATE" => b.private == Some(v == "1"),
         "TOREAD" => b.to_read == Some(v == "1"),
-        _ => has_extra(&b.extra, k, v),
+        _ => has_extra(&b.details().extra, k, v),
     };
     if ok {
         Ok(())

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use markport::model::{Bookmark, Document, Node};
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{root, shared, tool};
+use markport_conformance::{installed, root, shared, tool};
 use serde_json::Value;
 
 /// A collection worth publishing: the project's Firefox and Pinboard samples.
@@ -74,7 +74,11 @@ fn collapse(s: &str) -> String {
 #[test]
 fn html_microformats_reads_the_published_entries() {
     let Some(shared) = shared() else { return };
-    if !tool("perl", "HTML::Microformats runs on Perl") {
+    if !installed(
+        "HTML::Microformats",
+        Command::new("perl").args(["-MHTML::Microformats", "-e1"]),
+        "the Perl xFolk parser",
+    ) {
         return;
     }
     let dir = tempfile_dir();

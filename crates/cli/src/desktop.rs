@@ -148,10 +148,14 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
                 if !spec::visible_to(b, app.as_deref(), &groups) {
                     continue;
                 }
-                if group.as_ref().is_some_and(|g| !b.groups.contains(g)) {
+                if group
+                    .as_ref()
+                    .is_some_and(|g| !b.details().groups.contains(g))
+                {
                     continue;
                 }
                 let apps: Vec<String> = b
+                    .details()
                     .applications
                     .iter()
                     .map(|a| format!("{}×{}", a.name, a.count.unwrap_or(1)))
@@ -160,7 +164,7 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
                     out,
                     "{}\t{}\t{}{}",
                     b.href,
-                    b.mime_type.as_deref().unwrap_or(""),
+                    b.details().mime_type.as_deref().unwrap_or(""),
                     apps.join(","),
                     if b.private == Some(true) {
                         "\tprivate"
@@ -183,6 +187,7 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
                 .and_then(|id| doc.node(id).as_bookmark())
                 .ok_or_else(|| format!("no bookmark for {uri}"))?;
             let a = b
+                .details()
                 .applications
                 .iter()
                 .find(|x| x.name == app)

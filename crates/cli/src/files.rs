@@ -159,9 +159,17 @@ impl Output {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let temp = tempfile::Builder::new()
-            .prefix(".markport-")
-            .suffix(".tmp")
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".markport-").suffix(".tmp");
+        // A temporary file is private (0600); the output must get the
+        // permissions of the file it replaces, or a new file's usual ones.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).map_or(0o666, |m| m.permissions().mode());
+            builder.permissions(std::fs::Permissions::from_mode(mode));
+        }
+        let temp = builder
             .tempfile_in(&dir)
             .map_err(|e| Failure(format!("{}: cannot write here: {e}", dir.display())))?;
         Ok(Output::File {

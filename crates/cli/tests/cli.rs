@@ -328,3 +328,36 @@ fn a_broken_netscape_file_is_read_with_located_warnings() {
         .code(2)
         .stderr(predicate::str::contains("broken.html:3:7"));
 }
+
+/// The temporary file behind `-o` is private (0600); the result must not be.
+#[cfg(unix)]
+#[test]
+fn output_files_get_usual_permissions_and_replaced_files_keep_theirs() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = tempfile::tempdir().unwrap();
+    // What this process's umask makes of a new file.
+    let plain = dir.path().join("plain");
+    std::fs::File::create(&plain).unwrap();
+    let new = dir.path().join("new.xbel");
+    markport()
+        .arg("convert")
+        .arg(corpus("xbel/nested.xbel"))
+        .arg("-o")
+        .arg(&new)
+        .assert()
+        .success();
+    assert_eq!(mode(&new), mode(&plain), "a new output file");
+    let shared = dir.path().join("shared.html");
+    std::fs::write(&shared, "old").unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o640)).unwrap();
+    markport()
+        .arg("convert")
+        .arg(corpus("xbel/nested.xbel"))
+        .args(["--to", "netscape", "-o"])
+        .arg(&shared)
+        .assert()
+        .success();
+    assert_eq!(mode(&shared), 0o640, "a replaced output file");
+    assert_ne!(std::fs::read_to_string(&shared).unwrap(), "old");
+}

@@ -125,9 +125,19 @@ fn eight_processes_registering_at_once_lose_nothing() {
     let mut total = 0;
     for id in doc.preorder() {
         let b = doc.node(id).as_bookmark().unwrap();
-        total += b.applications.iter().map(|a| a.count.unwrap()).sum::<u32>();
+        total += b
+            .details()
+            .applications
+            .iter()
+            .map(|a| a.count.unwrap())
+            .sum::<u32>();
         if b.href == "file:///shared/doc.txt" {
-            let counts: Vec<_> = b.applications.iter().map(|a| a.count.unwrap()).collect();
+            let counts: Vec<_> = b
+                .details()
+                .applications
+                .iter()
+                .map(|a| a.count.unwrap())
+                .collect();
             assert_eq!(counts, [5; 8].to_vec(), "each worker registered it 5 times");
         }
     }
@@ -196,4 +206,30 @@ fn watch_is_woken_by_the_file_system_not_by_its_poll() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     assert!(watcher.wait().unwrap().success());
+}
+
+/// A private bookmark file stays private when `desktop add` replaces it.
+#[cfg(unix)]
+#[test]
+fn add_keeps_the_permissions_of_the_file_it_replaces() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recently-used.xbel");
+    let add = |uri: &str| {
+        markport()
+            .args(["desktop", "add", uri, "--app", "gedit", "--file"])
+            .arg(&file)
+            .assert()
+            .success();
+    };
+    add("/home/me/a.txt");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    add("/home/me/b.txt");
+    let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".tmp")), "{names:?}");
 }

@@ -34,7 +34,7 @@
 //! assert!(text.contains(r#"<mime:mime-type type="application/vnd.oasis.opendocument.text"/>"#));
 //! let back = markport_desktop::read(&out, &ReadOptions::default()).unwrap().document;
 //! let b = back.node(back.children(None)[0]).as_bookmark().unwrap();
-//! assert_eq!(expand_exec(&b.applications[0].exec, &b.href).unwrap(), b"writer file:///home/me/plan.odt");
+//! assert_eq!(expand_exec(&b.details().applications[0].exec, &b.href).unwrap(), b"writer file:///home/me/plan.odt");
 //! ```
 #![warn(missing_docs)]
 

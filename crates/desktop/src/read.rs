@@ -29,13 +29,13 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
         match source.node(id) {
             Node::Bookmark(b) => {
                 let mut b = b.clone();
-                for d in [&mut b.added, &mut b.modified, &mut b.visited] {
-                    glib_date(d);
-                }
+                glib_date(&mut b.added);
+                glib_date(&mut b.modified);
+                glib_date(&mut b.details_mut().visited);
                 // One registration per application name: a later element
                 // updates the first one's entry (GLib's rule).
                 let mut apps: Vec<markport_model::Application> = Vec::new();
-                for mut app in std::mem::take(&mut b.applications) {
+                for mut app in std::mem::take(&mut b.details_mut().applications) {
                     glib_date(&mut app.modified);
                     // GLib and the spec: a registration without a count was made once.
                     app.count.get_or_insert(1);
@@ -44,8 +44,8 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                         None => apps.push(app),
                     }
                 }
-                b.applications = apps;
-                if !b.extra.is_empty() || !b.metadata.is_empty() {
+                b.details_mut().applications = apps;
+                if !b.details().extra.is_empty() || !b.details().metadata.is_empty() {
                     // Kept (the XBEL writer carries them); GLib rejects the file.
                     diagnostics.push(Diagnostic::note(
                         format!(

@@ -50,7 +50,7 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) {
             let mut b = Bookmark::new(uri.clone());
             b.added = Some(now_v.clone());
             b.title = r.title.clone();
-            b.mime_type = Some(
+            b.details_mut().mime_type = Some(
                 r.mime_type
                     .clone()
                     .unwrap_or_else(|| mime_for(&uri).to_owned()),
@@ -62,7 +62,12 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) {
         return;
     };
     b.modified = Some(now_v.clone());
-    match b.applications.iter_mut().find(|a| a.name == r.app) {
+    match b
+        .details_mut()
+        .applications
+        .iter_mut()
+        .find(|a| a.name == r.app)
+    {
         Some(a) => {
             a.count = Some(a.count.unwrap_or(1).saturating_add(1));
             a.modified = Some(now_v);
@@ -70,7 +75,7 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) {
                 a.exec = e.clone();
             }
         }
-        None => b.applications.push(Application {
+        None => b.details_mut().applications.push(Application {
             name: r.app.clone(),
             exec: r.exec.clone().unwrap_or_else(|| format!("{} %u", r.app)),
             count: Some(1),
@@ -79,8 +84,8 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) {
         }),
     }
     for g in &r.groups {
-        if !b.groups.contains(g) {
-            b.groups.push(g.clone());
+        if !b.details().groups.contains(g) {
+            b.details_mut().groups.push(g.clone());
         }
     }
     if r.private {
@@ -94,8 +99,8 @@ pub fn visible_to(b: &Bookmark, app: Option<&str>, groups: &[String]) -> bool {
     if b.private != Some(true) {
         return true;
     }
-    app.is_some_and(|a| b.applications.iter().any(|x| x.name == a))
-        || groups.iter().any(|g| b.groups.contains(g))
+    app.is_some_and(|a| b.details().applications.iter().any(|x| x.name == a))
+        || groups.iter().any(|g| b.details().groups.contains(g))
 }
 
 /// Expand an application's command line for `uri`: `%u` the URI, `%f` the
@@ -219,13 +224,22 @@ pub fn update<T>(path: &Path, change: impl FnOnce(&mut Document) -> T) -> Result
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    {
+    let written = (|| {
         let mut f = File::create(&tmp).map_err(io)?;
+        // The replacement keeps the old file's permissions: a private
+        // recently-used.xbel must not become readable by others.
+        if let Ok(old) = std::fs::metadata(path) {
+            f.set_permissions(old.permissions()).map_err(io)?;
+        }
         crate::write(&doc, &WriteOptions::default(), &mut f)?;
         f.flush().map_err(io)?;
         f.sync_all().map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
     }
-    std::fs::rename(&tmp, path).map_err(io)?;
+    written?;
     let _ = File::open(dir).and_then(|d| d.sync_all());
     lock.unlock().map_err(io)?;
     Ok(result)
@@ -273,14 +287,15 @@ mod tests {
         );
         let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
         assert_eq!(b.href, "file:///home/me/notes.txt");
-        assert_eq!(b.mime_type.as_deref(), Some("text/plain"));
+        assert_eq!(b.details().mime_type.as_deref(), Some("text/plain"));
         let counts: Vec<_> = b
+            .details()
             .applications
             .iter()
             .map(|a| (a.name.as_str(), a.count))
             .collect();
         assert_eq!(counts, [("gedit", Some(2)), ("vim", Some(1))]);
-        assert_eq!(b.groups, ["Office"]);
+        assert_eq!(b.details().groups, ["Office"]);
         assert!(visible_to(b, Some("vim"), &[]));
         assert!(visible_to(b, None, &["Office".into()]));
         assert!(!visible_to(b, Some("nautilus"), &[]));

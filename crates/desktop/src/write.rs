@@ -142,20 +142,25 @@ impl Writer<'_> {
 /// name (counts add up, the later date wins), groups joined, private if
 /// either is.
 fn merge(into: &mut Bookmark, b: &Bookmark) {
-    for app in &b.applications {
-        match into.applications.iter_mut().find(|a| a.name == app.name) {
+    for app in &b.details().applications {
+        match into
+            .details_mut()
+            .applications
+            .iter_mut()
+            .find(|a| a.name == app.name)
+        {
             Some(a) => {
                 a.count = Some(a.count.unwrap_or(1).saturating_add(app.count.unwrap_or(1)));
                 if app.modified.is_some() {
                     a.modified = app.modified.clone();
                 }
             }
-            None => into.applications.push(app.clone()),
+            None => into.details_mut().applications.push(app.clone()),
         }
     }
-    for g in &b.groups {
-        if !into.groups.contains(g) {
-            into.groups.push(g.clone());
+    for g in &b.details().groups {
+        if !into.details().groups.contains(g) {
+            into.details_mut().groups.push(g.clone());
         }
     }
     if b.private == Some(true) {
@@ -262,7 +267,7 @@ impl Writer<'_> {
         self.attr("href", &b.href, n, Field::BookmarkHref);
         self.date_attr("added", &b.added, n, Field::BookmarkAdded);
         self.date_attr("modified", &b.modified, n, Field::BookmarkModified);
-        self.date_attr("visited", &b.visited, n, Field::BookmarkVisited);
+        self.date_attr("visited", &b.details().visited, n, Field::BookmarkVisited);
         self.out.push_str(">\n");
         if let Some(t) = &b.title {
             self.text_element("    ", "title", t, n, Field::BookmarkTitle);
@@ -272,7 +277,7 @@ impl Writer<'_> {
         }
         self.out
             .push_str("    <info>\n      <metadata owner=\"http://freedesktop.org\">\n");
-        let mime = match &b.mime_type {
+        let mime = match &b.details().mime_type {
             Some(m) => m.clone(),
             None => {
                 self.lose(
@@ -286,15 +291,15 @@ impl Writer<'_> {
         self.out.push_str("        <mime:mime-type");
         self.attr("type", &mime, n, Field::BookmarkMimeType);
         self.out.push_str("/>\n");
-        if !b.groups.is_empty() {
+        if !b.details().groups.is_empty() {
             self.out.push_str("        <bookmark:groups>\n");
-            for g in &b.groups {
+            for g in &b.details().groups {
                 self.text_element("          ", "bookmark:group", g, n, Field::BookmarkGroups);
             }
             self.out.push_str("        </bookmark:groups>\n");
         }
         let registered: Vec<Application>;
-        let apps: &[Application] = if b.applications.is_empty() {
+        let apps: &[Application] = if b.details().applications.is_empty() {
             self.lose(n, Field::BookmarkApplications, "GLib skips an item no application registered: the converting application registers it");
             registered = vec![Application {
                 name: app_name.to_owned(),
@@ -305,7 +310,7 @@ impl Writer<'_> {
             }];
             &registered
         } else {
-            &b.applications
+            &b.details().applications
         };
         self.out.push_str("        <bookmark:applications>\n");
         for a in apps {
@@ -334,7 +339,7 @@ impl Writer<'_> {
             self.out.push_str("/>\n");
         }
         self.out.push_str("        </bookmark:applications>\n");
-        if let Some(icon) = &b.desktop_icon {
+        if let Some(icon) = &b.details().desktop_icon {
             match &icon.href {
                 Some(h) => {
                     self.out.push_str("       <bookmark:icon");

@@ -32,7 +32,8 @@ fn exec_lines_expand_to_the_exact_path_bytes() {
         .unwrap()
         .document;
     let b = doc.node(doc.children(None)[1]).as_bookmark().unwrap();
-    let line = markport_desktop::spec::expand_exec(&b.applications[0].exec, &b.href).unwrap();
+    let line =
+        markport_desktop::spec::expand_exec(&b.details().applications[0].exec, &b.href).unwrap();
     assert_eq!(line, b"eog /home/ana/Pictures/caf\xe9-latin1.png");
     let diary = doc.node(doc.children(None)[2]).as_bookmark().unwrap();
     assert!(!markport_desktop::spec::visible_to(
@@ -62,7 +63,10 @@ fn kde_places_keep_their_bookmarks_and_say_what_was_ignored() {
         .as_bookmark()
         .unwrap();
     assert_eq!(
-        home.desktop_icon.as_ref().and_then(|i| i.name.as_deref()),
+        home.details()
+            .desktop_icon
+            .as_ref()
+            .and_then(|i| i.name.as_deref()),
         Some("user-home")
     );
     // GLib needs an icon href: writing reports the icon, and the missing MIME type.
@@ -92,7 +96,7 @@ fn a_missing_exec_takes_the_specs_default() {
         .node(read.document.children(None)[0])
         .as_bookmark()
         .unwrap();
-    assert_eq!(b.applications[0].exec, "gimp %u");
+    assert_eq!(b.details().applications[0].exec, "gimp %u");
     assert!(read
         .diagnostics
         .iter()

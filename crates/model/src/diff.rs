@@ -178,42 +178,86 @@ fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookma
     c.check(Field::BookmarkHref, n, x.href == y.href);
     c.check(Field::BookmarkTitle, n, x.title == y.title);
     c.check(Field::BookmarkDesc, n, x.desc == y.desc);
-    c.check(Field::BookmarkId, n, x.id == y.id);
+    c.check(Field::BookmarkId, n, x.details().id == y.details().id);
     c.check(Field::BookmarkAdded, n, same_date(&x.added, &y.added));
     c.check(
         Field::BookmarkModified,
         n,
         same_date(&x.modified, &y.modified),
     );
-    c.check(Field::BookmarkVisited, n, same_date(&x.visited, &y.visited));
-    c.check(Field::BookmarkIcon, n, x.icon == y.icon);
+    c.check(
+        Field::BookmarkVisited,
+        n,
+        same_date(&x.details().visited, &y.details().visited),
+    );
+    c.check(Field::BookmarkIcon, n, x.details().icon == y.details().icon);
     c.check(Field::BookmarkFavicon, n, x.favicon == y.favicon);
-    c.check(Field::BookmarkFaviconUri, n, x.favicon_uri == y.favicon_uri);
+    c.check(
+        Field::BookmarkFaviconUri,
+        n,
+        x.details().favicon_uri == y.details().favicon_uri,
+    );
     c.check(Field::BookmarkTags, n, x.tags == y.tags);
-    c.check(Field::BookmarkKeyword, n, x.keyword == y.keyword);
-    c.check(Field::BookmarkPostData, n, x.post_data == y.post_data);
-    c.check(Field::BookmarkFeedUrl, n, x.feed_url == y.feed_url);
-    c.check(Field::BookmarkCharset, n, x.charset == y.charset);
+    c.check(
+        Field::BookmarkKeyword,
+        n,
+        x.details().keyword == y.details().keyword,
+    );
+    c.check(
+        Field::BookmarkPostData,
+        n,
+        x.details().post_data == y.details().post_data,
+    );
+    c.check(
+        Field::BookmarkFeedUrl,
+        n,
+        x.details().feed_url == y.details().feed_url,
+    );
+    c.check(
+        Field::BookmarkCharset,
+        n,
+        x.details().charset == y.details().charset,
+    );
     c.check(Field::BookmarkPrivate, n, x.private == y.private);
     c.check(Field::BookmarkToRead, n, x.to_read == y.to_read);
-    c.check(Field::BookmarkMimeType, n, x.mime_type == y.mime_type);
-    c.check(Field::BookmarkGroups, n, x.groups == y.groups);
-    let apps_same = x.applications.len() == y.applications.len()
-        && x.applications.iter().zip(&y.applications).all(|(p, q)| {
-            p.name == q.name
-                && p.exec == q.exec
-                && p.count == q.count
-                && same_date(&p.modified, &q.modified)
-                && same_date(&p.timestamp, &q.timestamp)
-        });
+    c.check(
+        Field::BookmarkMimeType,
+        n,
+        x.details().mime_type == y.details().mime_type,
+    );
+    c.check(
+        Field::BookmarkGroups,
+        n,
+        x.details().groups == y.details().groups,
+    );
+    let apps_same = x.details().applications.len() == y.details().applications.len()
+        && x.details()
+            .applications
+            .iter()
+            .zip(&y.details().applications)
+            .all(|(p, q)| {
+                p.name == q.name
+                    && p.exec == q.exec
+                    && p.count == q.count
+                    && same_date(&p.modified, &q.modified)
+                    && same_date(&p.timestamp, &q.timestamp)
+            });
     c.check(Field::BookmarkApplications, n, apps_same);
     c.check(
         Field::BookmarkDesktopIcon,
         n,
-        x.desktop_icon == y.desktop_icon,
+        x.details().desktop_icon == y.details().desktop_icon,
     );
-    c.check(Field::BookmarkMetadata, n, x.metadata == y.metadata);
-    c.check(Field::BookmarkExtra, n, x.extra == y.extra);
+    c.check(
+        Field::BookmarkMetadata,
+        n,
+        x.details().metadata == y.details().metadata,
+    );
+    c.check(
+        Field::BookmarkExtra,
+        n,
+        x.details().extra == y.details().extra,
+    );
 }
 
 fn compare_folders(c: &mut Collector<'_>, id: NodeId, x: &Folder, y: &Folder) {

@@ -19,15 +19,28 @@ impl NodeId {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+/// Marks "no parent" and "no child list" in an [`Entry`].
+const NONE: u32 = u32::MAX;
+
+// Entries are kept small because there is one per bookmark: a 100,000-bookmark
+// file must read in a few times its own size. Leaves, nearly all of them, carry
+// no child list, only the index of one (`NONE`).
+#[derive(Clone, Debug)]
 struct Entry {
-    parent: Option<NodeId>,
     node: Node,
-    children: Vec<NodeId>,
+    parent: u32,
+    /// Index into [`Document::lists`], or `NONE` before the first child.
+    list: u32,
+}
+
+impl Entry {
+    fn parent(&self) -> Option<NodeId> {
+        (self.parent != NONE).then_some(NodeId(self.parent))
+    }
 }
 
 /// A bookmark collection.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct Document {
     /// XBEL `xbel/title`; desktop `xbel/title`; Netscape `TITLE` (and `H1`);
     /// xFolk the page `title`/`h1`.
@@ -46,7 +59,32 @@ pub struct Document {
     /// Header attributes markport has no field for (Netscape `H1` attributes).
     pub extra: Vec<Attribute>,
     entries: Vec<Entry>,
+    /// The children of each folder that has any, in the order their first
+    /// child was pushed.
+    lists: Vec<Vec<NodeId>>,
     roots: Vec<NodeId>,
+}
+
+/// Equal documents have the same header and the same tree; how the arena
+/// came to store it (which folder got its first child first) does not count.
+impl PartialEq for Document {
+    fn eq(&self, other: &Document) -> bool {
+        self.title == other.title
+            && self.desc == other.desc
+            && self.id == other.id
+            && self.added == other.added
+            && self.modified == other.modified
+            && self.metadata == other.metadata
+            && self.extra == other.extra
+            && self.roots == other.roots
+            && self.entries.len() == other.entries.len()
+            && self.ids().all(|id| {
+                let (a, b) = (&self.entries[id.index()], &other.entries[id.index()]);
+                a.parent == b.parent
+                    && a.node == b.node
+                    && self.children(Some(id)) == other.children(Some(id))
+            })
+    }
 }
 
 /// One step of a depth-first walk; see [`Document::walk`].
@@ -72,7 +110,11 @@ impl Document {
     /// If `parent` is not a folder of this document: that is a bug in the
     /// caller, never a property of input.
     pub fn push(&mut self, parent: Option<NodeId>, node: impl Into<Node>) -> NodeId {
-        let id = NodeId(u32::try_from(self.entries.len()).expect("fewer than 2^32 nodes"));
+        let id = u32::try_from(self.entries.len())
+            .ok()
+            .filter(|&i| i != NONE)
+            .expect("fewer than 2^32 - 1 nodes");
+        let id = NodeId(id);
         match parent {
             None => self.roots.push(id),
             Some(p) => {
@@ -81,13 +123,17 @@ impl Document {
                     matches!(e.node, Node::Folder(_)),
                     "push: parent {p:?} is not a folder"
                 );
-                e.children.push(id);
+                if e.list == NONE {
+                    e.list = self.lists.len() as u32;
+                    self.lists.push(Vec::new());
+                }
+                self.lists[e.list as usize].push(id);
             }
         }
         self.entries.push(Entry {
-            parent,
             node: node.into(),
-            children: Vec::new(),
+            parent: parent.map_or(NONE, |p| p.0),
+            list: NONE,
         });
         id
     }
@@ -96,7 +142,10 @@ impl Document {
     pub fn children(&self, parent: Option<NodeId>) -> &[NodeId] {
         match parent {
             None => &self.roots,
-            Some(p) => &self.entries[p.index()].children,
+            Some(p) => match self.entries[p.index()].list {
+                NONE => &[],
+                list => &self.lists[list as usize],
+            },
         }
     }
 
@@ -113,7 +162,7 @@ impl Document {
 
     /// The folder that holds `id` (`None` at the top level).
     pub fn parent(&self, id: NodeId) -> Option<NodeId> {
-        self.entries[id.index()].parent
+        self.entries[id.index()].parent()
     }
 
     /// How many nodes the document holds.
@@ -164,7 +213,7 @@ impl Document {
         let mut max = 0;
         // A parent always has a smaller index than its children (push order).
         for (i, e) in self.entries.iter().enumerate() {
-            let d = e.parent.map_or(0, |p| depth[p.index()] + 1);
+            let d = e.parent().map_or(0, |p| depth[p.index()] + 1);
             depth[i] = d;
             if e.node.kind() == NodeKind::Folder {
                 max = max.max(d + 1);
@@ -291,6 +340,26 @@ mod tests {
     }
 
     #[test]
+    fn documents_are_equal_when_their_trees_are() {
+        let build = |b_gets: &str| {
+            let mut d = Document::new();
+            let a = d.push(None, Folder::titled("a"));
+            let b = d.push(None, Folder::titled("b"));
+            d.push(Some(b), Bookmark::new(b_gets));
+            d.push(Some(a), Bookmark::new("1"));
+            d
+        };
+        assert_eq!(build("2"), build("2"));
+        assert_eq!(build("2"), build("2").clone());
+        assert_ne!(build("2"), build("3"));
+        let d = build("2");
+        let (a, b) = (d.children(None)[0], d.children(None)[1]);
+        assert_eq!(d.path(d.children(Some(a))[0]), "a/1");
+        assert_eq!(d.path(d.children(Some(b))[0]), "b/2");
+        assert!(d.children(Some(d.children(Some(a))[0])).is_empty());
+    }
+
+    #[test]
     #[should_panic(expected = "is not a folder")]
     fn pushing_under_a_bookmark_is_a_bug() {
         let mut d = Document::new();
@@ -314,5 +383,21 @@ mod tests {
             .path(NodeId(100_000))
             .ends_with("/f99999/https://deep.example/"));
         drop(copy);
+    }
+}
+
+#[cfg(all(test, target_pointer_width = "64"))]
+mod size_tests {
+    use super::Entry;
+    use crate::{DateValue, Node};
+    use std::mem::size_of;
+
+    /// A file must read in under three times its size: with the strings it
+    /// holds, that leaves about 200 bytes per node of the arena.
+    #[test]
+    fn a_node_of_the_arena_stays_small() {
+        assert_eq!(size_of::<Option<DateValue>>(), 24);
+        assert!(size_of::<Node>() <= 184, "{}", size_of::<Node>());
+        assert!(size_of::<Entry>() <= 192, "{}", size_of::<Entry>());
     }
 }

@@ -59,8 +59,8 @@ pub use document::{Document, NodeId, Step, Walk};
 pub use field::{Field, Support};
 pub use loss::{Loss, LossReport, MAX_PATHS};
 pub use node::{
-    Alias, Application, Attribute, Bookmark, DesktopIcon, Folder, Metadata, Node, NodeKind, Role,
-    Separator,
+    Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopIcon, Folder, Metadata, Node,
+    NodeKind, Role, Separator,
 };
 pub use options::{ReadOptions, WriteOptions};
 pub use time::{DateValue, Precision, Timestamp};

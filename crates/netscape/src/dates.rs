@@ -29,12 +29,12 @@ pub(crate) fn parse(value: &str) -> Parsed {
                 return Parsed::Date(DateValue::Instant(t));
             }
         }
-        return Parsed::Unreadable(DateValue::Raw(value.to_owned()));
+        return Parsed::Unreadable(DateValue::Raw(value.into()));
     }
     // netscape-go writes and reads RFC 3339 too.
     match Timestamp::parse_w3c(v) {
         Some(t) if v == value => Parsed::Date(DateValue::Instant(t)),
-        _ => Parsed::Unreadable(DateValue::Raw(value.to_owned())),
+        _ => Parsed::Unreadable(DateValue::Raw(value.into())),
     }
 }
 
@@ -69,7 +69,7 @@ fn from_number(n: i64) -> Option<Timestamp> {
 /// whether the sub-second part had to be dropped.
 pub(crate) fn format(value: &DateValue) -> (String, bool) {
     match value {
-        DateValue::Raw(r) => (r.clone(), false),
+        DateValue::Raw(r) => (r.to_string(), false),
         DateValue::Instant(t) => {
             let (secs, nanos) = (t.unix_seconds(), t.subsec_nanos());
             if secs == 0 {

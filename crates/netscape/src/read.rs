@@ -517,49 +517,48 @@ impl<'a> Reader<'a> {
                 "HREF" => {}
                 "ADD_DATE" => b.added = self.date(&value, a),
                 "LAST_MODIFIED" => b.modified = self.date(&value, a),
-                "LAST_VISIT" => b.visited = self.date(&value, a),
+                "LAST_VISIT" => b.details_mut().visited = self.date(&value, a),
                 "ICON" => b.favicon = Some(value.into_owned()),
-                "ICON_URI" => b.favicon_uri = Some(value.into_owned()),
-                "SHORTCUTURL" => b.keyword = Some(value.into_owned()),
-                "POST_DATA" => b.post_data = Some(value.into_owned()),
-                "FEEDURL" => b.feed_url = Some(value.into_owned()),
-                "LAST_CHARSET" => b.charset = Some(value.into_owned()),
-                "ID" => b.id = Some(value.into_owned()),
+                "ICON_URI" => b.details_mut().favicon_uri = Some(value.into_owned()),
+                "SHORTCUTURL" => b.details_mut().keyword = Some(value.into_owned()),
+                "POST_DATA" => b.details_mut().post_data = Some(value.into_owned()),
+                "FEEDURL" => b.details_mut().feed_url = Some(value.into_owned()),
+                "LAST_CHARSET" => b.details_mut().charset = Some(value.into_owned()),
+                "ID" => b.details_mut().id = Some(value.into_owned()),
                 "TAGS" => {
-                    b.tags = value
-                        .split(',')
-                        .map(trim_html)
-                        .filter(|t| !t.is_empty())
-                        .map(str::to_owned)
-                        .collect();
+                    let tags = || value.split(',').map(trim_html).filter(|t| !t.is_empty());
+                    // Sized exactly: most tagged bookmarks have a few tags, and
+                    // a collected vector would round up to four.
+                    b.tags = Vec::with_capacity(tags().count());
+                    b.tags.extend(tags().map(str::to_owned));
                 }
                 "PRIVATE" => match self.flag(&value, a) {
                     Ok(f) => b.private = Some(f),
-                    Err(()) => b.extra.push(Attribute::new(name, value)),
+                    Err(()) => b.details_mut().extra.push(Attribute::new(name, value)),
                 },
                 "TOREAD" => match self.flag(&value, a) {
                     Ok(f) => b.to_read = Some(f),
-                    Err(()) => b.extra.push(Attribute::new(name, value)),
+                    Err(()) => b.details_mut().extra.push(Attribute::new(name, value)),
                 },
                 "ALIASID" if alias_id.is_none() => alias_id = Some(value.into_owned()),
                 "ALIASOF" => {
                     alias_of = Some(value.clone().into_owned());
-                    b.extra.push(Attribute::new(name, value));
+                    b.details_mut().extra.push(Attribute::new(name, value));
                 }
-                _ => b.extra.push(Attribute::new(name, value)),
+                _ => b.details_mut().extra.push(Attribute::new(name, value)),
             }
         }
         if let Some(v) = alias_id {
-            if b.id.is_none() {
-                b.id = Some(v);
+            if b.details().id.is_none() {
+                b.details_mut().id = Some(v);
             } else {
-                b.extra.push(Attribute::new("ALIASID", v));
+                b.details_mut().extra.push(Attribute::new("ALIASID", v));
             }
         }
-        if b.extra.iter().any(|a| a.name == "TIME_ADDED") {
+        if b.details().extra.iter().any(|a| a.name == "TIME_ADDED") {
             self.seen.pocket = true;
         }
-        let node_id = b.id.clone();
+        let node_id = b.details().id.clone();
         let parent = self.container();
         let id = self.doc.push(parent, b);
         // Aliases resolve to bookmarks that are not aliases themselves, so
@@ -657,7 +656,9 @@ impl<'a> Reader<'a> {
         for c in std::mem::take(&mut self.aliases) {
             let target = self.alias_ids.get(&c.target).copied();
             let resolved = target.and_then(|t| match (self.doc.node(t), self.doc.node(c.node)) {
-                (Node::Bookmark(t), Node::Bookmark(b)) if t.title == b.title && t.id.is_some() => {
+                (Node::Bookmark(t), Node::Bookmark(b))
+                    if t.title == b.title && t.details().id.is_some() =>
+                {
                     Some(t.href.clone())
                 }
                 _ => None,

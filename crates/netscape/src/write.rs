@@ -94,10 +94,11 @@ pub(crate) fn write(
             continue;
         };
         let alias = b
+            .details()
             .extra
             .iter()
             .any(|a| a.name.eq_ignore_ascii_case("ALIASOF"));
-        if let (Some(i), false) = (b.id.as_deref(), alias) {
+        if let (Some(i), false) = (b.details().id.as_deref(), alias) {
             first_ids.entry(i).or_insert(id);
         }
     }
@@ -463,23 +464,23 @@ impl Writer<'_> {
         if let Some(d) = &b.modified {
             self.date_attr(n, Field::BookmarkModified, "LAST_MODIFIED", d);
         }
-        if let Some(d) = &b.visited {
+        if let Some(d) = &b.details().visited {
             self.date_attr(n, Field::BookmarkVisited, "LAST_VISIT", d);
         }
         let plain: [(&str, &Option<String>); 6] = [
-            ("ICON_URI", &b.favicon_uri),
+            ("ICON_URI", &b.details().favicon_uri),
             ("ICON", &b.favicon),
-            ("SHORTCUTURL", &b.keyword),
-            ("POST_DATA", &b.post_data),
-            ("FEEDURL", &b.feed_url),
-            ("LAST_CHARSET", &b.charset),
+            ("SHORTCUTURL", &b.details().keyword),
+            ("POST_DATA", &b.details().post_data),
+            ("FEEDURL", &b.details().feed_url),
+            ("LAST_CHARSET", &b.details().charset),
         ];
         for (name, value) in plain {
             if let Some(v) = value {
                 self.attr(name, v);
             }
         }
-        if let Some(i) = &b.id {
+        if let Some(i) = &b.details().id {
             let name = if self.alias_targets.contains(i.as_str()) {
                 "ALIASID"
             } else {
@@ -507,14 +508,16 @@ impl Writer<'_> {
         if let Some(t) = b.to_read {
             self.attr("TOREAD", if t { "1" } else { "0" });
         }
-        let extra: Vec<&Attribute> = b.extra.iter().collect();
+        let extra: Vec<&Attribute> = b.details().extra.iter().collect();
         self.extras(n, Field::BookmarkExtra, &extra, BOOKMARK_ATTRS);
-        if b.extra
+        if b.details()
+            .extra
             .iter()
             .any(|a| a.name.eq_ignore_ascii_case("ALIASOF"))
         {
             // The reader may turn it into an alias if its target resolves.
             let target = b
+                .details()
                 .extra
                 .iter()
                 .find(|a| a.name.eq_ignore_ascii_case("ALIASOF"))

@@ -96,23 +96,27 @@ fn every_attribute_goes_to_its_field_and_unknown_ones_stay_in_order() {
     };
     assert_eq!(secs(&b.added), Some((1700000000, 123_000_000)));
     assert_eq!(b.modified, None);
-    assert_eq!(secs(&b.visited), Some((1700000000, 123_456_000)));
+    assert_eq!(secs(&b.details().visited), Some((1700000000, 123_456_000)));
     assert_eq!(
         (
             b.favicon.as_deref(),
-            b.favicon_uri.as_deref(),
-            b.keyword.as_deref(),
-            b.post_data.as_deref()
+            b.details().favicon_uri.as_deref(),
+            b.details().keyword.as_deref(),
+            b.details().post_data.as_deref()
         ),
         (Some("data:,"), Some("u"), Some("k"), Some("p"))
     );
     assert_eq!(
-        (b.feed_url.as_deref(), b.charset.as_deref(), b.id.as_deref()),
+        (
+            b.details().feed_url.as_deref(),
+            b.details().charset.as_deref(),
+            b.details().id.as_deref()
+        ),
         (Some("f"), Some("c"), Some("i"))
     );
     assert_eq!(b.tags, ["a", "b", "c d"]);
     assert_eq!((b.private, b.to_read), (Some(true), Some(false)));
-    let names: Vec<&str> = b.extra.iter().map(|a| a.name.as_str()).collect();
+    let names: Vec<&str> = b.details().extra.iter().map(|a| a.name.as_str()).collect();
     assert_eq!(names, ["UUID", "WEB_PANEL", "SYNCED"]);
     // Sub-second dates are written in seconds, and that is reported.
     let mut out = Vec::new();

@@ -56,9 +56,9 @@ pub fn collection(n: usize) -> Document {
             ];
         }
         if i % 10 == 0 {
-            b.mime_type = Some("text/html".into());
-            b.groups = vec!["Work".into()];
-            b.applications = vec![markport_model::Application {
+            b.details_mut().mime_type = Some("text/html".into());
+            b.details_mut().groups = vec!["Work".into()];
+            b.details_mut().applications = vec![markport_model::Application {
                 name: "Firefox".into(),
                 exec: "firefox %u".into(),
                 count: Some(2),

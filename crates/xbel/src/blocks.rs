@@ -174,13 +174,13 @@ fn read_freedesktop(state: &mut State<'_>, owner: Owner, elements: Vec<Element>)
     };
     for el in elements {
         if el.is(MIME_NS, "mime-type") {
-            b.mime_type = Some(
+            b.details_mut().mime_type = Some(
                 el.attr("type")
                     .unwrap_or_else(|| "application/octet-stream".into()),
             );
         } else if el.is(BOOKMARK_NS, "groups") || el.is(BOOKMARK_NS, "applications") {
         } else if el.is(BOOKMARK_NS, "group") && el.parent.as_deref() == Some("groups") {
-            b.groups.push(el.text);
+            b.details_mut().groups.push(el.text);
         } else if el.is(BOOKMARK_NS, "application") && el.parent.as_deref() == Some("applications")
         {
             let count = el
@@ -218,7 +218,7 @@ fn read_freedesktop(state: &mut State<'_>, owner: Owner, elements: Vec<Element>)
                     .and_then(markport_model::Timestamp::from_unix_seconds)
                 {
                     Some(ts) => DateValue::Instant(ts),
-                    None => DateValue::Raw(t),
+                    None => DateValue::Raw(t.into()),
                 }
             });
             let name = el.attr("name").unwrap_or_default();
@@ -230,7 +230,7 @@ fn read_freedesktop(state: &mut State<'_>, owner: Owner, elements: Vec<Element>)
                 ));
                 format!("{name} %u")
             });
-            b.applications.push(Application {
+            b.details_mut().applications.push(Application {
                 name,
                 exec,
                 count,
@@ -238,7 +238,7 @@ fn read_freedesktop(state: &mut State<'_>, owner: Owner, elements: Vec<Element>)
                 timestamp,
             });
         } else if el.is(BOOKMARK_NS, "icon") {
-            b.desktop_icon = Some(DesktopIcon {
+            b.details_mut().desktop_icon = Some(DesktopIcon {
                 href: el.attr("href"),
                 mime_type: el.attr("type"),
                 name: el.attr("name"),
@@ -338,18 +338,18 @@ fn bookmark_field(
     let text = || Some(el.text.clone());
     match el.local.as_str() {
         "tag" => b.tags.push(el.text.clone()),
-        "keyword" => b.keyword = text(),
+        "keyword" => b.details_mut().keyword = text(),
         "favicon" => b.favicon = text(),
-        "favicon-uri" => b.favicon_uri = text(),
-        "post-data" => b.post_data = text(),
-        "feed-url" => b.feed_url = text(),
-        "charset" => b.charset = text(),
+        "favicon-uri" => b.details_mut().favicon_uri = text(),
+        "post-data" => b.details_mut().post_data = text(),
+        "feed-url" => b.details_mut().feed_url = text(),
+        "charset" => b.details_mut().charset = text(),
         "private" => b.private = Some(bool_of(el)),
         "to-read" => b.to_read = Some(bool_of(el)),
-        "icon" => b.icon = text(),
-        "id" => b.id = text(),
+        "icon" => b.details_mut().icon = text(),
+        "id" => b.details_mut().id = text(),
         "modified" => b.modified = Some(date(el)),
-        "attr" => b.extra.push(Attribute::new(
+        "attr" => b.details_mut().extra.push(Attribute::new(
             el.attr("name").unwrap_or_default(),
             el.text.clone(),
         )),
@@ -485,7 +485,7 @@ impl<'a> BlockWriter<'a> {
 fn date_text(d: &DateValue) -> String {
     match d {
         DateValue::Instant(t) => t.to_w3c(),
-        DateValue::Raw(r) => r.clone(),
+        DateValue::Raw(r) => r.to_string(),
     }
 }
 
@@ -500,13 +500,13 @@ pub(crate) fn markport_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
         w.mp("tag", t);
     }
     let texts = [
-        ("keyword", &b.keyword),
+        ("keyword", &b.details().keyword),
         ("favicon", &b.favicon),
-        ("favicon-uri", &b.favicon_uri),
-        ("post-data", &b.post_data),
-        ("feed-url", &b.feed_url),
-        ("charset", &b.charset),
-        ("icon", &b.icon),
+        ("favicon-uri", &b.details().favicon_uri),
+        ("post-data", &b.details().post_data),
+        ("feed-url", &b.details().feed_url),
+        ("charset", &b.details().charset),
+        ("icon", &b.details().icon),
     ];
     for (name, v) in texts {
         if let Some(v) = v {
@@ -520,7 +520,7 @@ pub(crate) fn markport_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
     if let Some(t) = b.to_read {
         w.mp("to-read", if t { "true" } else { "false" });
     }
-    w.attrs(&b.extra);
+    w.attrs(&b.details().extra);
 }
 
 /// The markport block of a folder.
@@ -560,37 +560,37 @@ pub(crate) fn markport_document(w: &mut BlockWriter<'_>, d: &Document) {
 
 /// Whether a bookmark has anything for the freedesktop block.
 pub(crate) fn has_freedesktop(b: &Bookmark) -> bool {
-    b.mime_type.is_some()
-        || !b.groups.is_empty()
-        || !b.applications.is_empty()
-        || b.desktop_icon.is_some()
+    b.details().mime_type.is_some()
+        || !b.details().groups.is_empty()
+        || !b.details().applications.is_empty()
+        || b.details().desktop_icon.is_some()
         || b.private == Some(true)
 }
 
 /// The freedesktop block of a bookmark, in GLib's element order.
 pub(crate) fn freedesktop_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
-    if let Some(m) = &b.mime_type {
+    if let Some(m) = &b.details().mime_type {
         w.element("mime:mime-type", &[("type", m)], None);
     }
-    if !b.groups.is_empty() {
+    if !b.details().groups.is_empty() {
         w.body.push_str(w.pad);
         w.body.push_str("    <bookmark:groups>\n");
-        for g in &b.groups {
+        for g in &b.details().groups {
             w.body.push_str("  ");
             w.element("bookmark:group", &[], Some(g));
         }
         w.body.push_str(w.pad);
         w.body.push_str("    </bookmark:groups>\n");
     }
-    if !b.applications.is_empty() {
+    if !b.details().applications.is_empty() {
         w.body.push_str(w.pad);
         w.body.push_str("    <bookmark:applications>\n");
-        for a in &b.applications {
+        for a in &b.details().applications {
             let count = a.count.map(|c| c.to_string());
             let modified = a.modified.as_ref().map(date_text);
             let timestamp = a.timestamp.as_ref().map(|t| match t {
                 DateValue::Instant(t) => t.unix_seconds().to_string(),
-                DateValue::Raw(r) => r.clone(),
+                DateValue::Raw(r) => r.to_string(),
             });
             let mut attrs: Vec<(&str, &str)> = vec![("name", &a.name), ("exec", &a.exec)];
             if let Some(m) = &modified {
@@ -608,7 +608,7 @@ pub(crate) fn freedesktop_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
         w.body.push_str(w.pad);
         w.body.push_str("    </bookmark:applications>\n");
     }
-    if let Some(i) = &b.desktop_icon {
+    if let Some(i) = &b.details().desktop_icon {
         let mut attrs: Vec<(&str, &str)> = Vec::new();
         if let Some(h) = &i.href {
             attrs.push(("href", h));

@@ -557,12 +557,13 @@ fn open(
                 state.warn(offset, "<bookmark> without href; read with an empty href");
                 String::new()
             });
-            let mut b = Bookmark {
-                href,
-                id: attrs.take("id"),
-                icon: attrs.take("icon"),
-                ..Bookmark::default()
-            };
+            let mut b = Bookmark::new(href);
+            if let Some(id) = attrs.take("id") {
+                b.details_mut().id = Some(id);
+            }
+            if let Some(icon) = attrs.take("icon") {
+                b.details_mut().icon = Some(icon);
+            }
             if let Some(a) = attrs.take("added") {
                 b.added = Some(state.date(offset, "added", &a));
             }
@@ -570,9 +571,12 @@ fn open(
                 b.modified = Some(state.date(offset, "modified", &a));
             }
             if let Some(a) = attrs.take("visited") {
-                b.visited = Some(state.date(offset, "visited", &a));
+                b.details_mut().visited = Some(state.date(offset, "visited", &a));
             }
-            b.extra = attrs.into_extra();
+            let extra = attrs.into_extra();
+            if !extra.is_empty() {
+                b.details_mut().extra = extra;
+            }
             Ctx::Bookmark(state.doc.push(container(stack).expect("checked"), b))
         }
         ("separator", _) if container(stack).is_some() => {
@@ -665,7 +669,7 @@ fn read_metadata(
     match owner {
         Owner::Document => state.doc.metadata.push(m),
         Owner::Node(id) => match state.doc.node_mut(id) {
-            Node::Bookmark(b) => b.metadata.push(m),
+            Node::Bookmark(b) => b.details_mut().metadata.push(m),
             Node::Folder(f) => f.metadata.push(m),
             Node::Separator(s) => s.metadata.push(m),
             Node::Alias(_) => state.warn(

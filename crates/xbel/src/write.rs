@@ -121,7 +121,7 @@ impl<'a> Writer<'a> {
     fn date_attr(&mut self, name: &str, value: Option<&DateValue>) {
         let text = value.map(|d| match d {
             DateValue::Instant(t) => t.to_w3c(),
-            DateValue::Raw(r) => r.clone(),
+            DateValue::Raw(r) => r.to_string(),
         });
         self.attr(name, text.as_deref());
     }
@@ -202,8 +202,13 @@ impl<'a> Writer<'a> {
             self.strict_losses(Some(id), bookmark_fields(b));
         }
         self.check_node(Some(id), bookmark_strings(b));
-        self.check_reserved(Some(id), Field::BookmarkMetadata, &b.metadata, true);
-        let xml_id = self.id(id, Field::BookmarkId, b.id.as_deref());
+        self.check_reserved(
+            Some(id),
+            Field::BookmarkMetadata,
+            &b.details().metadata,
+            true,
+        );
+        let xml_id = self.id(id, Field::BookmarkId, b.details().id.as_deref());
         self.s.push_str(pad);
         self.s.push_str("<bookmark href=\"");
         push_attr(&mut self.s, &b.href);
@@ -211,12 +216,12 @@ impl<'a> Writer<'a> {
         self.attr("id", xml_id);
         self.date_attr("added", b.added.as_ref());
         self.date_attr("modified", b.modified.as_ref());
-        self.date_attr("visited", b.visited.as_ref());
+        self.date_attr("visited", b.details().visited.as_ref());
         let inner = format!("{pad}  ");
         let has_inner = b.title.is_some()
             || b.desc.is_some()
             || (!self.strict
-                && (blocks::has_freedesktop(b) || !b.metadata.is_empty() || {
+                && (blocks::has_freedesktop(b) || !b.details().metadata.is_empty() || {
                     let mut w = BlockWriter::new(pad);
                     blocks::markport_bookmark(&mut w, b);
                     !w.is_empty()
@@ -242,7 +247,7 @@ impl<'a> Writer<'a> {
                     ),
                     (MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp),
                 ],
-                &b.metadata,
+                &b.details().metadata,
                 true,
             );
         }
@@ -380,7 +385,7 @@ fn opt(v: &Option<String>) -> Vec<&str> {
 
 fn date(v: &Option<DateValue>) -> Vec<&str> {
     match v {
-        Some(DateValue::Raw(r)) => vec![r.as_str()],
+        Some(DateValue::Raw(r)) => vec![&**r],
         _ => Vec::new(),
     }
 }
@@ -421,6 +426,7 @@ fn metadata(blocks: &[Metadata]) -> Vec<&str> {
 /// Every string a bookmark's fields hold, by field.
 fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
     let apps = b
+        .details()
         .applications
         .iter()
         .flat_map(|a| {
@@ -431,6 +437,7 @@ fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
         })
         .collect();
     let icon = b
+        .details()
         .desktop_icon
         .iter()
         .flat_map(|i| {
@@ -444,30 +451,30 @@ fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
         (Field::BookmarkHref, vec![b.href.as_str()]),
         (Field::BookmarkTitle, opt(&b.title)),
         (Field::BookmarkDesc, opt(&b.desc)),
-        (Field::BookmarkId, opt(&b.id)),
+        (Field::BookmarkId, opt(&b.details().id)),
         (Field::BookmarkAdded, date(&b.added)),
         (Field::BookmarkModified, date(&b.modified)),
-        (Field::BookmarkVisited, date(&b.visited)),
-        (Field::BookmarkIcon, opt(&b.icon)),
+        (Field::BookmarkVisited, date(&b.details().visited)),
+        (Field::BookmarkIcon, opt(&b.details().icon)),
         (Field::BookmarkFavicon, opt(&b.favicon)),
-        (Field::BookmarkFaviconUri, opt(&b.favicon_uri)),
+        (Field::BookmarkFaviconUri, opt(&b.details().favicon_uri)),
         (
             Field::BookmarkTags,
             b.tags.iter().map(String::as_str).collect(),
         ),
-        (Field::BookmarkKeyword, opt(&b.keyword)),
-        (Field::BookmarkPostData, opt(&b.post_data)),
-        (Field::BookmarkFeedUrl, opt(&b.feed_url)),
-        (Field::BookmarkCharset, opt(&b.charset)),
-        (Field::BookmarkMimeType, opt(&b.mime_type)),
+        (Field::BookmarkKeyword, opt(&b.details().keyword)),
+        (Field::BookmarkPostData, opt(&b.details().post_data)),
+        (Field::BookmarkFeedUrl, opt(&b.details().feed_url)),
+        (Field::BookmarkCharset, opt(&b.details().charset)),
+        (Field::BookmarkMimeType, opt(&b.details().mime_type)),
         (
             Field::BookmarkGroups,
-            b.groups.iter().map(String::as_str).collect(),
+            b.details().groups.iter().map(String::as_str).collect(),
         ),
         (Field::BookmarkApplications, apps),
         (Field::BookmarkDesktopIcon, icon),
-        (Field::BookmarkMetadata, metadata(&b.metadata)),
-        (Field::BookmarkExtra, attrs(&b.extra)),
+        (Field::BookmarkMetadata, metadata(&b.details().metadata)),
+        (Field::BookmarkExtra, attrs(&b.details().extra)),
     ]
 }
 

@@ -384,7 +384,7 @@ impl Writer<'_> {
             return;
         }
         self.out.push_str("<li class=\"xfolkentry h-entry\"");
-        if let Some(i) = &b.id {
+        if let Some(i) = &b.details().id {
             self.out.push_str(" data-id=\"");
             self.text(i);
             self.out.push('"');
@@ -457,7 +457,7 @@ impl Writer<'_> {
                 }
                 let (machine, human) = match d {
                     DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
-                    DateValue::Raw(r) => (r.clone(), r.clone()),
+                    DateValue::Raw(r) => (r.to_string(), r.to_string()),
                 };
                 self.out
                     .push_str("Added <time class=\"dt-published published\" datetime=\"");

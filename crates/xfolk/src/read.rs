@@ -133,7 +133,7 @@ fn date(text: &str, diags: &mut Vec<Diagnostic>) -> DateValue {
         format!("{text:?} is not a date; kept as written"),
         None,
     ));
-    DateValue::Raw(text.to_owned())
+    DateValue::Raw(text.into())
 }
 
 struct Resolver {
@@ -380,7 +380,9 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                 b.desc = (!descs.is_empty()).then(|| descs.join("\n\n"));
                 b.tags = entry.tags;
                 b.added = entry.added;
-                b.id = entry.id;
+                if entry.id.is_some() {
+                    b.details_mut().id = entry.id;
+                }
                 let p = folder.and_then(|i| ids[i]);
                 ids.push(Some(doc.push(p, b)));
             }
