@@ -56,7 +56,7 @@ read -r toxbel toxbel_m <<<"$(best target/release/markport convert "$work/big.ht
 read -r tons tons_m <<<"$(best target/release/markport convert "$work/big.html" --to netscape -o "$work/out.html")"
 read -r py py_m <<<"$(best "$tools/py/bin/python" "$work/peer.py" "$work/big.html")"
 read -r js js_m <<<"$(best node "$work/peer.js" "$work/big.html" "$PWD/$tools/node")"
-printf 'file: %d bookmarks, %.1f MB\n' "$n" "$mb"
+printf 'file: %d bookmarks, %.1f MiB (MB below is MiB too)\n' "$n" "$mb"
 row "markport info (read only)" "$info" "$info_m"
 row "markport convert --to xbel" "$toxbel" "$toxbel_m"
 row "markport convert --to netscape" "$tons" "$tons_m"
@@ -64,3 +64,6 @@ row "bookmarks-parser (PyPI) parse" "$py" "$py_m"
 row "bookmarks-parser (npm) parse" "$js" "$js_m"
 printf 'bookmarks-parser (PyPI) / markport info: %.0fx\n' "$(awk -v a="$py" -v b="$info" 'BEGIN{print a / b}')"
 printf 'bookmarks-parser (npm)  / markport info: %.0fx\n' "$(awk -v a="$js" -v b="$info" 'BEGIN{print a / b}')"
+for pair in "info:$info_m" "convert --to netscape:$tons_m"; do
+    printf 'markport %s peak memory / file size: %.2fx\n' "${pair%%:*}" "$(awk -v m="${pair##*:}" -v f="$mb" 'BEGIN{print m / f}')"
+done
