@@ -17,7 +17,7 @@ use markport_model::{
 pub const VERSION: u32 = 1;
 
 #[derive(Serialize, Deserialize)]
-struct JsonDoc {
+struct JsonDoc<N> {
     markport: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     title: Option<String>,
@@ -34,15 +34,36 @@ struct JsonDoc {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     extra: Vec<Attribute>,
     #[serde(default)]
-    nodes: Vec<JsonNode>,
+    nodes: N,
 }
 
+/// A node as read, or (`N = &Node`) as written without copying it.
 #[derive(Serialize, Deserialize)]
-struct JsonNode {
+struct JsonNode<N> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     parent: Option<usize>,
     #[serde(flatten)]
-    node: Node,
+    node: N,
+}
+
+/// The nodes of a document in document order, serialized as they are
+/// visited: writing needs no second copy of the tree.
+struct Nodes<'a>(&'a Document);
+
+impl Serialize for Nodes<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let doc = self.0;
+        let mut index = vec![usize::MAX; doc.len()];
+        let mut next = 0;
+        s.collect_seq(doc.preorder().map(|id| {
+            index[id.index()] = next;
+            next += 1;
+            JsonNode {
+                parent: doc.parent(id).map(|p| index[p.index()]),
+                node: doc.node(id),
+            }
+        }))
+    }
 }
 
 /// Whether `input` looks like markport JSON.
@@ -54,7 +75,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read markport JSON.
 pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
-    let parsed: JsonDoc = serde_json::from_slice(input).map_err(|e| {
+    let parsed: JsonDoc<Vec<JsonNode<Node>>> = serde_json::from_slice(input).map_err(|e| {
         let kind = if e.is_syntax() || e.is_eof() {
             ErrorKind::Syntax
         } else {
@@ -111,15 +132,6 @@ pub fn write(
     _opts: &WriteOptions,
     out: &mut dyn Write,
 ) -> Result<LossReport, Error> {
-    let mut index = vec![usize::MAX; doc.len()];
-    let mut nodes = Vec::with_capacity(doc.len());
-    for id in doc.preorder() {
-        index[id.index()] = nodes.len();
-        nodes.push(JsonNode {
-            parent: doc.parent(id).map(|p| index[p.index()]),
-            node: doc.node(id).clone(),
-        });
-    }
     let json = JsonDoc {
         markport: VERSION,
         title: doc.title.clone(),
@@ -129,7 +141,7 @@ pub fn write(
         modified: doc.modified.clone(),
         metadata: doc.metadata.clone(),
         extra: doc.extra.clone(),
-        nodes,
+        nodes: Nodes(doc),
     };
     serde_json::to_writer_pretty(&mut *out, &json)
         .map_err(|e| Error::new(ErrorKind::Io, e.to_string(), None))?;
