@@ -12,8 +12,8 @@ glib=../shared/tools/glib_bookmarks.py
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build -q --release -p markport-cli
-cargo build -q --release -p markport-netscape --example generate
-target/release/examples/generate "$n" > "$work/gen.html"
+cargo build -q --release -p markport-netscape --example generate-netscape
+target/release/examples/generate-netscape "$n" > "$work/gen.html"
 target/release/markport convert "$work/gen.html" --to desktop -o "$work/big.xbel" 2>/dev/null
 size=$(stat -c %s "$work/big.xbel")
 # shellcheck source=timing.sh

@@ -14,8 +14,8 @@ tools=target/bench-tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build -q --release -p markport-cli
-cargo build -q --release -p markport-netscape --example generate
-target/release/examples/generate "$n" > "$work/big.html"
+cargo build -q --release -p markport-netscape --example generate-netscape
+target/release/examples/generate-netscape "$n" > "$work/big.html"
 size=$(stat -c %s "$work/big.html")
 
 mkdir -p "$tools"

@@ -10,8 +10,8 @@ runs=${2:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build -q --release -p markport-cli
-cargo build -q --release -p markport-xbel --example generate
-target/release/examples/generate "$n" > "$work/big.xbel"
+cargo build -q --release -p markport-xbel --example generate-xbel
+target/release/examples/generate-xbel "$n" > "$work/big.xbel"
 size=$(stat -c %s "$work/big.xbel")
 best() { # best wall time in seconds of "$@" over $runs runs
     local best=999999

@@ -1,5 +1,5 @@
 //! Write the benchmark's generated collection as XBEL:
-//! `cargo run --release -p markport-xbel --example generate -- 100000 > big.xbel`
+//! `cargo run --release -p markport-xbel --example generate-xbel -- 100000 > big.xbel`
 
 #[path = "../benches/generate.rs"]
 mod generate;

@@ -1,5 +1,5 @@
 //! Write the benchmark's generated browser export as Netscape HTML:
-//! `cargo run --release -p markport-netscape --example generate -- 100000 > big.html`
+//! `cargo run --release -p markport-netscape --example generate-netscape -- 100000 > big.html`
 
 #[path = "../benches/generate.rs"]
 mod generate;
