@@ -94,7 +94,7 @@ fn the_report_is_true_with_every_writer_option_set() {
 }
 
 #[test]
-fn same_format_round_trips_of_xbel_and_json_are_lossless() {
+fn same_format_round_trips_of_xbel_and_json_lose_nothing_xml_can_hold() {
     for (format, path) in all_inputs() {
         let bytes = std::fs::read(&path).unwrap();
         let doc = markport::read(
@@ -111,8 +111,15 @@ fn same_format_round_trips_of_xbel_and_json_are_lossless() {
                 .unwrap()
                 .document;
             let d = diff(&doc, &back);
+            // The one thing XBEL cannot hold is text XML 1.0 forbids (a bell
+            // in a GLib title): reported, and nothing else may go.
+            let unwritable = |l: &markport::model::Loss| {
+                name == "xbel"
+                    && l.reason
+                        .starts_with("XML 1.0 cannot carry control characters")
+            };
             assert!(
-                loss.is_empty() && d.is_empty(),
+                loss.losses.iter().all(unwritable) && d.fields() == loss.fields(),
                 "{} via {name}: {:?} {:?}",
                 path.display(),
                 loss,

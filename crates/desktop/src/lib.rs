@@ -86,7 +86,7 @@ pub fn support(field: Field) -> Support {
     use Field::*;
     match field {
         DocumentTitle | DocumentDesc | BookmarkTitle | BookmarkDesc | BookmarkGroups => {
-            Support::Partial("no carriage returns or control characters")
+            Support::Partial("no carriage returns, NUL, U+FFFE or U+FFFF (other controls go as `&#x1;`, as GLib writes them)")
         }
         Bookmark => Support::Partial("one item per URI: duplicates merged"),
         BookmarkHref => Support::Partial("local paths become file: URIs"),

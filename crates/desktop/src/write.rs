@@ -42,7 +42,9 @@ pub fn glib_date(t: &Timestamp) -> (String, bool) {
     (s, !t.subsec_nanos().is_multiple_of(1000))
 }
 
-/// GLib's escaping (`g_markup_escape_text`), for text and attributes.
+/// GLib's escaping (`g_markup_escape_text`), for text and attributes:
+/// the five markup characters by name, and the control characters GLib
+/// reads back (C0 but TAB, LF and CR; DEL; C1 but NEL) as `&#x1;`.
 fn escape(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
@@ -51,18 +53,26 @@ fn escape(out: &mut String, s: &str) {
             '>' => out.push_str("&gt;"),
             '\'' => out.push_str("&apos;"),
             '"' => out.push_str("&quot;"),
+            c if escaped_as_reference(c) => {
+                out.push_str(&format!("&#x{:x};", u32::from(c)));
+            }
             c => out.push(c),
         }
     }
 }
 
-/// Whether a value reads back unchanged: XML cannot carry most control
-/// characters, text turns CR into LF, attributes turn TAB, LF and CR into spaces.
+fn escaped_as_reference(c: char) -> bool {
+    matches!(c, '\u{1}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{84}' | '\u{86}'..='\u{9f}')
+}
+
+/// Whether a value reads back unchanged: text turns CR into LF, attributes
+/// turn TAB, LF and CR into spaces, and NUL, U+FFFE and U+FFFF have no
+/// form XML (or GLib) reads; other control characters go as references.
 fn survives(s: &str, attribute: bool) -> bool {
     s.chars().all(|c| match c {
         '\t' | '\n' => !attribute,
         '\r' => false,
-        c => markport_xbel::is_xml_char(c) && !('\u{7F}'..='\u{9F}').contains(&c),
+        c => escaped_as_reference(c) || markport_xbel::is_xml_char(c),
     })
 }
 
@@ -89,7 +99,7 @@ impl Writer<'_> {
             self.lose(
                 node,
                 field,
-                "carriage returns and control characters do not survive XML",
+                "carriage returns, NUL, U+FFFE and U+FFFF do not survive XML",
             );
         }
         self.out.push_str(pad);
@@ -107,7 +117,7 @@ impl Writer<'_> {
             self.lose(
                 node,
                 field,
-                "tabs, line ends and control characters in attributes do not survive XML",
+                "tabs and line ends in attributes read back as spaces; NUL, U+FFFE and U+FFFF do not survive XML",
             );
         }
         self.out.push(' ');
@@ -262,12 +272,13 @@ pub(crate) fn write(
 
 impl Writer<'_> {
     fn bookmark(&mut self, id: NodeId, b: &Bookmark, app_name: &str, app_exec: &str) {
+        let more = b.details();
         let n = Some(id);
         self.out.push_str("  <bookmark");
         self.attr("href", &b.href, n, Field::BookmarkHref);
         self.date_attr("added", &b.added, n, Field::BookmarkAdded);
         self.date_attr("modified", &b.modified, n, Field::BookmarkModified);
-        self.date_attr("visited", &b.details().visited, n, Field::BookmarkVisited);
+        self.date_attr("visited", &more.visited, n, Field::BookmarkVisited);
         self.out.push_str(">\n");
         if let Some(t) = &b.title {
             self.text_element("    ", "title", t, n, Field::BookmarkTitle);
@@ -277,7 +288,7 @@ impl Writer<'_> {
         }
         self.out
             .push_str("    <info>\n      <metadata owner=\"http://freedesktop.org\">\n");
-        let mime = match &b.details().mime_type {
+        let mime = match &more.mime_type {
             Some(m) => m.clone(),
             None => {
                 self.lose(
@@ -291,15 +302,15 @@ impl Writer<'_> {
         self.out.push_str("        <mime:mime-type");
         self.attr("type", &mime, n, Field::BookmarkMimeType);
         self.out.push_str("/>\n");
-        if !b.details().groups.is_empty() {
+        if !more.groups.is_empty() {
             self.out.push_str("        <bookmark:groups>\n");
-            for g in &b.details().groups {
+            for g in &more.groups {
                 self.text_element("          ", "bookmark:group", g, n, Field::BookmarkGroups);
             }
             self.out.push_str("        </bookmark:groups>\n");
         }
         let registered: Vec<Application>;
-        let apps: &[Application] = if b.details().applications.is_empty() {
+        let apps: &[Application] = if more.applications.is_empty() {
             self.lose(n, Field::BookmarkApplications, "GLib skips an item no application registered: the converting application registers it");
             registered = vec![Application {
                 name: app_name.to_owned(),
@@ -310,7 +321,7 @@ impl Writer<'_> {
             }];
             &registered
         } else {
-            &b.details().applications
+            &more.applications
         };
         self.out.push_str("        <bookmark:applications>\n");
         for a in apps {
@@ -339,7 +350,7 @@ impl Writer<'_> {
             self.out.push_str("/>\n");
         }
         self.out.push_str("        </bookmark:applications>\n");
-        if let Some(icon) = &b.details().desktop_icon {
+        if let Some(icon) = &more.desktop_icon {
             match &icon.href {
                 Some(h) => {
                     self.out.push_str("       <bookmark:icon");

@@ -102,3 +102,50 @@ fn a_missing_exec_takes_the_specs_default() {
         .iter()
         .any(|d| d.message.contains("has no exec") && d.location.is_some()));
 }
+
+/// Control characters go out as GLib writes them (`&#x1;`) and come back;
+/// only what XML cannot keep (CR in text, NUL) is reported lost.
+#[test]
+fn control_characters_are_written_as_glib_writes_them() {
+    use markport_model::{Application, Bookmark, Document, Field};
+    let registered = |mut b: Bookmark| {
+        b.details_mut().mime_type = Some("text/plain".into());
+        b.details_mut().applications.push(Application {
+            name: "gedit".into(),
+            exec: "gedit %u".into(),
+            count: Some(1),
+            ..Application::default()
+        });
+        b
+    };
+    let mut doc = Document::new();
+    let mut b =
+        Bookmark::new("file:///tmp/a.txt").with_title("bell\u{7} del\u{7f} c1\u{86} nel\u{85}");
+    b.desc = Some("tab\there".into());
+    doc.push(None, registered(b));
+    let mut out = Vec::new();
+    let loss = markport_desktop::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    assert!(loss.is_empty(), "{loss:?}");
+    let text = String::from_utf8(out.clone()).unwrap();
+    assert!(
+        text.contains("<title>bell&#x7; del&#x7f; c1&#x86; nel\u{85}</title>"),
+        "{text}"
+    );
+    let back = markport_desktop::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let b = back.node(back.children(None)[0]).as_bookmark().unwrap();
+    assert_eq!(
+        b.title.as_deref(),
+        Some("bell\u{7} del\u{7f} c1\u{86} nel\u{85}")
+    );
+    assert_eq!(b.desc.as_deref(), Some("tab\there"));
+
+    let mut doc = Document::new();
+    doc.push(
+        None,
+        Bookmark::new("file:///tmp/b.txt").with_title("cr\r nul\0"),
+    );
+    let loss = markport_desktop::write(&doc, &WriteOptions::default(), &mut Vec::new()).unwrap();
+    assert!(loss.fields().contains(&Field::BookmarkTitle), "{loss:?}");
+}

@@ -34,36 +34,31 @@ impl Census {
 
 /// The fields a bookmark holds.
 pub fn bookmark_fields(b: &Bookmark) -> impl Iterator<Item = Field> {
+    let more = b.details();
     let present = [
         (Field::BookmarkHref, !b.href.is_empty()),
         (Field::BookmarkTitle, b.title.is_some()),
         (Field::BookmarkDesc, b.desc.is_some()),
-        (Field::BookmarkId, b.details().id.is_some()),
+        (Field::BookmarkId, more.id.is_some()),
         (Field::BookmarkAdded, b.added.is_some()),
         (Field::BookmarkModified, b.modified.is_some()),
-        (Field::BookmarkVisited, b.details().visited.is_some()),
-        (Field::BookmarkIcon, b.details().icon.is_some()),
+        (Field::BookmarkVisited, more.visited.is_some()),
+        (Field::BookmarkIcon, more.icon.is_some()),
         (Field::BookmarkFavicon, b.favicon.is_some()),
-        (Field::BookmarkFaviconUri, b.details().favicon_uri.is_some()),
+        (Field::BookmarkFaviconUri, more.favicon_uri.is_some()),
         (Field::BookmarkTags, !b.tags.is_empty()),
-        (Field::BookmarkKeyword, b.details().keyword.is_some()),
-        (Field::BookmarkPostData, b.details().post_data.is_some()),
-        (Field::BookmarkFeedUrl, b.details().feed_url.is_some()),
-        (Field::BookmarkCharset, b.details().charset.is_some()),
+        (Field::BookmarkKeyword, more.keyword.is_some()),
+        (Field::BookmarkPostData, more.post_data.is_some()),
+        (Field::BookmarkFeedUrl, more.feed_url.is_some()),
+        (Field::BookmarkCharset, more.charset.is_some()),
         (Field::BookmarkPrivate, b.private.is_some()),
         (Field::BookmarkToRead, b.to_read.is_some()),
-        (Field::BookmarkMimeType, b.details().mime_type.is_some()),
-        (Field::BookmarkGroups, !b.details().groups.is_empty()),
-        (
-            Field::BookmarkApplications,
-            !b.details().applications.is_empty(),
-        ),
-        (
-            Field::BookmarkDesktopIcon,
-            b.details().desktop_icon.is_some(),
-        ),
-        (Field::BookmarkMetadata, !b.details().metadata.is_empty()),
-        (Field::BookmarkExtra, !b.details().extra.is_empty()),
+        (Field::BookmarkMimeType, more.mime_type.is_some()),
+        (Field::BookmarkGroups, !more.groups.is_empty()),
+        (Field::BookmarkApplications, !more.applications.is_empty()),
+        (Field::BookmarkDesktopIcon, more.desktop_icon.is_some()),
+        (Field::BookmarkMetadata, !more.metadata.is_empty()),
+        (Field::BookmarkExtra, !more.extra.is_empty()),
     ];
     present.into_iter().filter(|p| p.1).map(|p| p.0)
 }

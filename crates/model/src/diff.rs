@@ -175,10 +175,11 @@ fn pair_bookmarks(
 
 fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookmark) {
     let n = Some(id);
+    let (xd, yd) = (x.details(), y.details());
     c.check(Field::BookmarkHref, n, x.href == y.href);
     c.check(Field::BookmarkTitle, n, x.title == y.title);
     c.check(Field::BookmarkDesc, n, x.desc == y.desc);
-    c.check(Field::BookmarkId, n, x.details().id == y.details().id);
+    c.check(Field::BookmarkId, n, xd.id == yd.id);
     c.check(Field::BookmarkAdded, n, same_date(&x.added, &y.added));
     c.check(
         Field::BookmarkModified,
@@ -188,76 +189,40 @@ fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookma
     c.check(
         Field::BookmarkVisited,
         n,
-        same_date(&x.details().visited, &y.details().visited),
+        same_date(&xd.visited, &yd.visited),
     );
-    c.check(Field::BookmarkIcon, n, x.details().icon == y.details().icon);
+    c.check(Field::BookmarkIcon, n, xd.icon == yd.icon);
     c.check(Field::BookmarkFavicon, n, x.favicon == y.favicon);
     c.check(
         Field::BookmarkFaviconUri,
         n,
-        x.details().favicon_uri == y.details().favicon_uri,
+        xd.favicon_uri == yd.favicon_uri,
     );
     c.check(Field::BookmarkTags, n, x.tags == y.tags);
-    c.check(
-        Field::BookmarkKeyword,
-        n,
-        x.details().keyword == y.details().keyword,
-    );
-    c.check(
-        Field::BookmarkPostData,
-        n,
-        x.details().post_data == y.details().post_data,
-    );
-    c.check(
-        Field::BookmarkFeedUrl,
-        n,
-        x.details().feed_url == y.details().feed_url,
-    );
-    c.check(
-        Field::BookmarkCharset,
-        n,
-        x.details().charset == y.details().charset,
-    );
+    c.check(Field::BookmarkKeyword, n, xd.keyword == yd.keyword);
+    c.check(Field::BookmarkPostData, n, xd.post_data == yd.post_data);
+    c.check(Field::BookmarkFeedUrl, n, xd.feed_url == yd.feed_url);
+    c.check(Field::BookmarkCharset, n, xd.charset == yd.charset);
     c.check(Field::BookmarkPrivate, n, x.private == y.private);
     c.check(Field::BookmarkToRead, n, x.to_read == y.to_read);
-    c.check(
-        Field::BookmarkMimeType,
-        n,
-        x.details().mime_type == y.details().mime_type,
-    );
-    c.check(
-        Field::BookmarkGroups,
-        n,
-        x.details().groups == y.details().groups,
-    );
-    let apps_same = x.details().applications.len() == y.details().applications.len()
-        && x.details()
-            .applications
-            .iter()
-            .zip(&y.details().applications)
-            .all(|(p, q)| {
-                p.name == q.name
-                    && p.exec == q.exec
-                    && p.count == q.count
-                    && same_date(&p.modified, &q.modified)
-                    && same_date(&p.timestamp, &q.timestamp)
-            });
+    c.check(Field::BookmarkMimeType, n, xd.mime_type == yd.mime_type);
+    c.check(Field::BookmarkGroups, n, xd.groups == yd.groups);
+    let apps_same = xd.applications.len() == yd.applications.len()
+        && xd.applications.iter().zip(&yd.applications).all(|(p, q)| {
+            p.name == q.name
+                && p.exec == q.exec
+                && p.count == q.count
+                && same_date(&p.modified, &q.modified)
+                && same_date(&p.timestamp, &q.timestamp)
+        });
     c.check(Field::BookmarkApplications, n, apps_same);
     c.check(
         Field::BookmarkDesktopIcon,
         n,
-        x.details().desktop_icon == y.details().desktop_icon,
+        xd.desktop_icon == yd.desktop_icon,
     );
-    c.check(
-        Field::BookmarkMetadata,
-        n,
-        x.details().metadata == y.details().metadata,
-    );
-    c.check(
-        Field::BookmarkExtra,
-        n,
-        x.details().extra == y.details().extra,
-    );
+    c.check(Field::BookmarkMetadata, n, xd.metadata == yd.metadata);
+    c.check(Field::BookmarkExtra, n, xd.extra == yd.extra);
 }
 
 fn compare_folders(c: &mut Collector<'_>, id: NodeId, x: &Folder, y: &Folder) {

@@ -454,6 +454,7 @@ impl Writer<'_> {
     }
 
     fn bookmark(&mut self, id: NodeId, b: &Bookmark, depth: usize) {
+        let more = b.details();
         let n = Some(id);
         self.indent(depth);
         self.out.push_str("<DT><A");
@@ -464,23 +465,23 @@ impl Writer<'_> {
         if let Some(d) = &b.modified {
             self.date_attr(n, Field::BookmarkModified, "LAST_MODIFIED", d);
         }
-        if let Some(d) = &b.details().visited {
+        if let Some(d) = &more.visited {
             self.date_attr(n, Field::BookmarkVisited, "LAST_VISIT", d);
         }
         let plain: [(&str, &Option<String>); 6] = [
-            ("ICON_URI", &b.details().favicon_uri),
+            ("ICON_URI", &more.favicon_uri),
             ("ICON", &b.favicon),
-            ("SHORTCUTURL", &b.details().keyword),
-            ("POST_DATA", &b.details().post_data),
-            ("FEEDURL", &b.details().feed_url),
-            ("LAST_CHARSET", &b.details().charset),
+            ("SHORTCUTURL", &more.keyword),
+            ("POST_DATA", &more.post_data),
+            ("FEEDURL", &more.feed_url),
+            ("LAST_CHARSET", &more.charset),
         ];
         for (name, value) in plain {
             if let Some(v) = value {
                 self.attr(name, v);
             }
         }
-        if let Some(i) = &b.details().id {
+        if let Some(i) = &more.id {
             let name = if self.alias_targets.contains(i.as_str()) {
                 "ALIASID"
             } else {
@@ -508,16 +509,15 @@ impl Writer<'_> {
         if let Some(t) = b.to_read {
             self.attr("TOREAD", if t { "1" } else { "0" });
         }
-        let extra: Vec<&Attribute> = b.details().extra.iter().collect();
+        let extra: Vec<&Attribute> = more.extra.iter().collect();
         self.extras(n, Field::BookmarkExtra, &extra, BOOKMARK_ATTRS);
-        if b.details()
+        if more
             .extra
             .iter()
             .any(|a| a.name.eq_ignore_ascii_case("ALIASOF"))
         {
             // The reader may turn it into an alias if its target resolves.
-            let target = b
-                .details()
+            let target = more
                 .extra
                 .iter()
                 .find(|a| a.name.eq_ignore_ascii_case("ALIASOF"))

@@ -496,17 +496,18 @@ pub(crate) fn markport_ns_decl() -> String {
 
 /// The markport block of a bookmark.
 pub(crate) fn markport_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
+    let more = b.details();
     for t in &b.tags {
         w.mp("tag", t);
     }
     let texts = [
-        ("keyword", &b.details().keyword),
+        ("keyword", &more.keyword),
         ("favicon", &b.favicon),
-        ("favicon-uri", &b.details().favicon_uri),
-        ("post-data", &b.details().post_data),
-        ("feed-url", &b.details().feed_url),
-        ("charset", &b.details().charset),
-        ("icon", &b.details().icon),
+        ("favicon-uri", &more.favicon_uri),
+        ("post-data", &more.post_data),
+        ("feed-url", &more.feed_url),
+        ("charset", &more.charset),
+        ("icon", &more.icon),
     ];
     for (name, v) in texts {
         if let Some(v) = v {
@@ -520,7 +521,7 @@ pub(crate) fn markport_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
     if let Some(t) = b.to_read {
         w.mp("to-read", if t { "true" } else { "false" });
     }
-    w.attrs(&b.details().extra);
+    w.attrs(&more.extra);
 }
 
 /// The markport block of a folder.
@@ -560,32 +561,34 @@ pub(crate) fn markport_document(w: &mut BlockWriter<'_>, d: &Document) {
 
 /// Whether a bookmark has anything for the freedesktop block.
 pub(crate) fn has_freedesktop(b: &Bookmark) -> bool {
-    b.details().mime_type.is_some()
-        || !b.details().groups.is_empty()
-        || !b.details().applications.is_empty()
-        || b.details().desktop_icon.is_some()
+    let more = b.details();
+    more.mime_type.is_some()
+        || !more.groups.is_empty()
+        || !more.applications.is_empty()
+        || more.desktop_icon.is_some()
         || b.private == Some(true)
 }
 
 /// The freedesktop block of a bookmark, in GLib's element order.
 pub(crate) fn freedesktop_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
-    if let Some(m) = &b.details().mime_type {
+    let more = b.details();
+    if let Some(m) = &more.mime_type {
         w.element("mime:mime-type", &[("type", m)], None);
     }
-    if !b.details().groups.is_empty() {
+    if !more.groups.is_empty() {
         w.body.push_str(w.pad);
         w.body.push_str("    <bookmark:groups>\n");
-        for g in &b.details().groups {
+        for g in &more.groups {
             w.body.push_str("  ");
             w.element("bookmark:group", &[], Some(g));
         }
         w.body.push_str(w.pad);
         w.body.push_str("    </bookmark:groups>\n");
     }
-    if !b.details().applications.is_empty() {
+    if !more.applications.is_empty() {
         w.body.push_str(w.pad);
         w.body.push_str("    <bookmark:applications>\n");
-        for a in &b.details().applications {
+        for a in &more.applications {
             let count = a.count.map(|c| c.to_string());
             let modified = a.modified.as_ref().map(date_text);
             let timestamp = a.timestamp.as_ref().map(|t| match t {
@@ -608,7 +611,7 @@ pub(crate) fn freedesktop_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
         w.body.push_str(w.pad);
         w.body.push_str("    </bookmark:applications>\n");
     }
-    if let Some(i) = &b.details().desktop_icon {
+    if let Some(i) = &more.desktop_icon {
         let mut attrs: Vec<(&str, &str)> = Vec::new();
         if let Some(h) = &i.href {
             attrs.push(("href", h));

@@ -198,17 +198,13 @@ impl<'a> Writer<'a> {
     }
 
     fn bookmark(&mut self, id: NodeId, b: &'a Bookmark, pad: &str) {
+        let more = b.details();
         if self.strict {
             self.strict_losses(Some(id), bookmark_fields(b));
         }
         self.check_node(Some(id), bookmark_strings(b));
-        self.check_reserved(
-            Some(id),
-            Field::BookmarkMetadata,
-            &b.details().metadata,
-            true,
-        );
-        let xml_id = self.id(id, Field::BookmarkId, b.details().id.as_deref());
+        self.check_reserved(Some(id), Field::BookmarkMetadata, &more.metadata, true);
+        let xml_id = self.id(id, Field::BookmarkId, more.id.as_deref());
         self.s.push_str(pad);
         self.s.push_str("<bookmark href=\"");
         push_attr(&mut self.s, &b.href);
@@ -216,12 +212,12 @@ impl<'a> Writer<'a> {
         self.attr("id", xml_id);
         self.date_attr("added", b.added.as_ref());
         self.date_attr("modified", b.modified.as_ref());
-        self.date_attr("visited", b.details().visited.as_ref());
+        self.date_attr("visited", more.visited.as_ref());
         let inner = format!("{pad}  ");
         let has_inner = b.title.is_some()
             || b.desc.is_some()
             || (!self.strict
-                && (blocks::has_freedesktop(b) || !b.details().metadata.is_empty() || {
+                && (blocks::has_freedesktop(b) || !more.metadata.is_empty() || {
                     let mut w = BlockWriter::new(pad);
                     blocks::markport_bookmark(&mut w, b);
                     !w.is_empty()
@@ -247,7 +243,7 @@ impl<'a> Writer<'a> {
                     ),
                     (MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp),
                 ],
-                &b.details().metadata,
+                &more.metadata,
                 true,
             );
         }
@@ -425,8 +421,8 @@ fn metadata(blocks: &[Metadata]) -> Vec<&str> {
 
 /// Every string a bookmark's fields hold, by field.
 fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
-    let apps = b
-        .details()
+    let more = b.details();
+    let apps = more
         .applications
         .iter()
         .flat_map(|a| {
@@ -436,8 +432,7 @@ fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
                 .chain(date(&a.timestamp))
         })
         .collect();
-    let icon = b
-        .details()
+    let icon = more
         .desktop_icon
         .iter()
         .flat_map(|i| {
@@ -451,30 +446,30 @@ fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
         (Field::BookmarkHref, vec![b.href.as_str()]),
         (Field::BookmarkTitle, opt(&b.title)),
         (Field::BookmarkDesc, opt(&b.desc)),
-        (Field::BookmarkId, opt(&b.details().id)),
+        (Field::BookmarkId, opt(&more.id)),
         (Field::BookmarkAdded, date(&b.added)),
         (Field::BookmarkModified, date(&b.modified)),
-        (Field::BookmarkVisited, date(&b.details().visited)),
-        (Field::BookmarkIcon, opt(&b.details().icon)),
+        (Field::BookmarkVisited, date(&more.visited)),
+        (Field::BookmarkIcon, opt(&more.icon)),
         (Field::BookmarkFavicon, opt(&b.favicon)),
-        (Field::BookmarkFaviconUri, opt(&b.details().favicon_uri)),
+        (Field::BookmarkFaviconUri, opt(&more.favicon_uri)),
         (
             Field::BookmarkTags,
             b.tags.iter().map(String::as_str).collect(),
         ),
-        (Field::BookmarkKeyword, opt(&b.details().keyword)),
-        (Field::BookmarkPostData, opt(&b.details().post_data)),
-        (Field::BookmarkFeedUrl, opt(&b.details().feed_url)),
-        (Field::BookmarkCharset, opt(&b.details().charset)),
-        (Field::BookmarkMimeType, opt(&b.details().mime_type)),
+        (Field::BookmarkKeyword, opt(&more.keyword)),
+        (Field::BookmarkPostData, opt(&more.post_data)),
+        (Field::BookmarkFeedUrl, opt(&more.feed_url)),
+        (Field::BookmarkCharset, opt(&more.charset)),
+        (Field::BookmarkMimeType, opt(&more.mime_type)),
         (
             Field::BookmarkGroups,
-            b.details().groups.iter().map(String::as_str).collect(),
+            more.groups.iter().map(String::as_str).collect(),
         ),
         (Field::BookmarkApplications, apps),
         (Field::BookmarkDesktopIcon, icon),
-        (Field::BookmarkMetadata, metadata(&b.details().metadata)),
-        (Field::BookmarkExtra, attrs(&b.details().extra)),
+        (Field::BookmarkMetadata, metadata(&more.metadata)),
+        (Field::BookmarkExtra, attrs(&more.extra)),
     ]
 }
 
