@@ -166,3 +166,26 @@ fn netscape_files_round_trip_through_netscape_losing_only_sub_second_dates() {
     }
     assert!(checked >= 11, "only {checked} Netscape files");
 }
+
+/// GLib's probe files (titles with entities and control characters, odd
+/// applications, ...): every one markport reads as desktop bookmarks goes
+/// through every writer with exactly the reported loss. (The ones it rejects
+/// are checked for a located error in `desktop_glib.rs`.)
+#[test]
+fn glib_probes_go_through_every_writer_with_exactly_the_reported_loss() {
+    let Some(shared) = shared() else { return };
+    let desktop = markport::format("desktop").unwrap();
+    let files: Vec<(String, PathBuf)> =
+        markport_conformance::walk(&shared.join("corpus/peers/desktop/glib-probes"))
+            .into_iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "xbel"))
+            .filter(|f| {
+                let bytes = std::fs::read(f).unwrap();
+                markport::read(&bytes, desktop, &ReadOptions::default()).is_ok()
+            })
+            .map(|f| ("desktop".to_string(), f))
+            .collect();
+    assert!(files.len() >= 80, "{} probes read", files.len());
+    let failures = check(&files, &WriteOptions::default());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

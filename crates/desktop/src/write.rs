@@ -205,7 +205,27 @@ pub(crate) fn write(
                 }
                 match by_uri.get(&b.href) {
                     Some(&i) => {
+                        let before = items[i].1.clone();
                         merge(&mut items[i].1, &b);
+                        let (first, after) = (items[i].0, &items[i].1);
+                        let changed = [
+                            (
+                                Field::BookmarkApplications,
+                                before.details().applications != after.details().applications,
+                            ),
+                            (
+                                Field::BookmarkGroups,
+                                before.details().groups != after.details().groups,
+                            ),
+                            (Field::BookmarkPrivate, before.private != after.private),
+                        ];
+                        for (field, _) in changed.into_iter().filter(|c| c.1) {
+                            w.lose(
+                                Some(first),
+                                field,
+                                "changed by merging a later item with the same URI into it",
+                            );
+                        }
                         w.lose(
                             Some(id),
                             Field::Bookmark,

@@ -38,8 +38,12 @@ pub(crate) fn parse(value: &str) -> Parsed {
     }
 }
 
+/// Larger numbers are read as milliseconds (or finer): seconds reach the
+/// year 5138 below it.
+pub(crate) const SECONDS_LIMIT: i64 = 100_000_000_000;
+
 fn from_number(n: i64) -> Option<Timestamp> {
-    const S: i64 = 100_000_000_000; // seconds up to the year 5138
+    const S: i64 = SECONDS_LIMIT;
     let a = n.unsigned_abs() as i128;
     let (secs, nanos, precision) = if a < S as i128 {
         (n, 0, Precision::Second)

@@ -260,6 +260,17 @@ impl Writer<'_> {
                 "Netscape dates are whole seconds after 1970 (sub-second part dropped; the epoch itself means unknown)",
             );
         }
+        if let DateValue::Instant(t) = value {
+            if t.unix_seconds().unsigned_abs() >= dates::SECONDS_LIMIT as u64 {
+                // Browsers read seconds; markport and other unit-guessing
+                // readers take a number this large for milliseconds.
+                self.lose(
+                    node,
+                    field,
+                    "dates beyond the year 5138 read back as milliseconds",
+                );
+            }
+        }
         if let DateValue::Raw(r) = value {
             if r.trim().is_empty() || r.bytes().all(|b| b == b'0') {
                 self.lose(node, field, "this raw date reads back as unknown");

@@ -457,7 +457,17 @@ impl Writer<'_> {
                 }
                 let (machine, human) = match d {
                     DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
-                    DateValue::Raw(r) => (r.to_string(), r.to_string()),
+                    DateValue::Raw(r) => {
+                        // HTML turns CR and NUL into other characters.
+                        if crate::read::date(r, &mut Vec::new()) != *d || r.contains(['\r', '\0']) {
+                            self.lose(
+                                n,
+                                Field::BookmarkAdded,
+                                "this value is not a date and does not read back as written",
+                            );
+                        }
+                        (r.to_string(), r.to_string())
+                    }
                 };
                 self.out
                     .push_str("Added <time class=\"dt-published published\" datetime=\"");

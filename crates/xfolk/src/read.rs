@@ -118,7 +118,7 @@ fn plain_text(el: ElementRef) -> String {
 }
 
 /// A date as pages write it: any W3C form, or Midgard's `YYYYMMDD`.
-fn date(text: &str, diags: &mut Vec<Diagnostic>) -> DateValue {
+pub(crate) fn date(text: &str, diags: &mut Vec<Diagnostic>) -> DateValue {
     let t = text.trim();
     if let Some(ts) = Timestamp::parse_w3c(t) {
         return DateValue::Instant(ts);
