@@ -44,7 +44,8 @@ pub fn glib_date(t: &Timestamp) -> (String, bool) {
 
 /// GLib's escaping (`g_markup_escape_text`), for text and attributes:
 /// the five markup characters by name, and the control characters GLib
-/// reads back (C0 but TAB, LF and CR; DEL; C1 but NEL) as `&#x1;`.
+/// reads back (C0 but TAB, LF and CR; DEL; C1 but NEL) as `&#x1;`; what
+/// XML cannot hold at all is left out.
 fn escape(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
@@ -56,6 +57,8 @@ fn escape(out: &mut String, s: &str) {
             c if escaped_as_reference(c) => {
                 out.push_str(&format!("&#x{:x};", u32::from(c)));
             }
+            // NUL, U+FFFE, U+FFFF: no XML form at all; left out (and reported).
+            c if !markport_xbel::is_xml_char(c) => {}
             c => out.push(c),
         }
     }

@@ -148,4 +148,10 @@ fn control_characters_are_written_as_glib_writes_them() {
     );
     let loss = markport_desktop::write(&doc, &WriteOptions::default(), &mut Vec::new()).unwrap();
     assert!(loss.fields().contains(&Field::BookmarkTitle), "{loss:?}");
+    let mut out = Vec::new();
+    markport_desktop::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    assert!(
+        !out.contains(&0),
+        "NUL is left out, not written into the XML"
+    );
 }
