@@ -108,6 +108,18 @@ fn placements(doc: &Document) -> HashMap<NodeId, (Option<usize>, usize)> {
     place
 }
 
+/// `s` as it reads back from an XML attribute: each tab and line end a space,
+/// and what XML 1.0 cannot hold (NUL and most C0 controls, U+FFFE, U+FFFF) gone.
+fn as_xml_attribute(s: &str) -> String {
+    s.chars()
+        .filter_map(|c| match c {
+            '\t' | '\n' | '\r' => Some(' '),
+            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
 fn of_kind(doc: &Document, kind: NodeKind) -> Vec<NodeId> {
     doc.preorder()
         .filter(|&id| doc.node(id).kind() == kind)
@@ -128,24 +140,33 @@ fn pair_bookmarks(
             0,
         );
     }
-    // Two passes: bookmarks that agree on link and title first, so that a
+    // Three passes: bookmarks that agree on link and title first, so that a
     // left-out duplicate link does not shift the pairing of the others;
-    // then the rest by link, in order.
-    let key = |d: &Document, id: NodeId, with_title: bool| {
-        d.node(id).as_bookmark().map_or((String::new(), None), |b| {
-            (
-                b.href.clone(),
-                with_title.then(|| b.title.clone()).flatten(),
-            )
-        })
+    // then the rest by link, in order; then by link as an XML attribute
+    // reads back, so a link an XML writer had to change still pairs with its
+    // original and its fields are compared.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Pass {
+        LinkAndTitle,
+        Link,
+        NormalizedLink,
+    }
+    let key = |d: &Document, id: NodeId, pass: Pass| {
+        d.node(id)
+            .as_bookmark()
+            .map_or((String::new(), None), |b| match pass {
+                Pass::LinkAndTitle => (b.href.clone(), b.title.clone()),
+                Pass::Link => (b.href.clone(), None),
+                Pass::NormalizedLink => (as_xml_attribute(&b.href), None),
+            })
     };
     let mut taken_b = vec![false; xb.len()];
     let mut paired_a = vec![None; xa.len()];
-    for with_title in [true, false] {
+    for pass in [Pass::LinkAndTitle, Pass::Link, Pass::NormalizedLink] {
         let mut pool: HashMap<(String, Option<String>), VecDeque<usize>> = HashMap::new();
         for (j, &id) in xb.iter().enumerate() {
             if !taken_b[j] {
-                pool.entry(key(b, id, with_title)).or_default().push_back(j);
+                pool.entry(key(b, id, pass)).or_default().push_back(j);
             }
         }
         for (i, &id) in xa.iter().enumerate() {
@@ -153,7 +174,7 @@ fn pair_bookmarks(
                 continue;
             }
             if let Some(j) = pool
-                .get_mut(&key(a, id, with_title))
+                .get_mut(&key(a, id, pass))
                 .and_then(VecDeque::pop_front)
             {
                 taken_b[j] = true;
@@ -408,6 +429,27 @@ mod tests {
         assert_eq!(
             diff(&a, &b).fields().into_iter().collect::<Vec<_>>(),
             [Field::Bookmark]
+        );
+    }
+
+    #[test]
+    fn a_link_an_xml_writer_changed_still_pairs_with_its_original() {
+        let mut a = Document::new();
+        a.push(None, Bookmark::new("x"));
+        a.push(None, Bookmark::new("x"));
+        a.push(
+            None,
+            Bookmark::new("https://two.example/\tnew\0").with_title("Two"),
+        );
+        let mut b = Document::new();
+        b.push(None, Bookmark::new("x"));
+        b.push(
+            None,
+            Bookmark::new("https://two.example/ new").with_title("2"),
+        );
+        assert_eq!(
+            diff(&a, &b).fields().into_iter().collect::<Vec<_>>(),
+            [Field::Bookmark, Field::BookmarkHref, Field::BookmarkTitle]
         );
     }
 
