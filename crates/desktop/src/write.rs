@@ -153,32 +153,46 @@ impl Writer<'_> {
 
 /// Merge `b` into `into` by the spec's registration rules: applications by
 /// name (counts add up, the later date wins), groups joined, private if
-/// either is.
-fn merge(into: &mut Bookmark, b: &Bookmark) {
-    for app in &b.details().applications {
-        match into
-            .details_mut()
-            .applications
-            .iter_mut()
-            .find(|a| a.name == app.name)
-        {
-            Some(a) => {
-                a.count = Some(a.count.unwrap_or(1).saturating_add(app.count.unwrap_or(1)));
-                if app.modified.is_some() {
-                    a.modified = app.modified.clone();
+/// either is. Returns the fields of `into` that changed.
+fn merge(into: &mut Bookmark, b: &Bookmark) -> Vec<Field> {
+    let mut changed = Vec::new();
+    let from = b.details();
+    if !from.applications.is_empty() || !from.groups.is_empty() {
+        let to = into.details_mut();
+        let mut apps_changed = false;
+        for app in &from.applications {
+            match to.applications.iter_mut().find(|a| a.name == app.name) {
+                Some(a) => {
+                    let count = Some(a.count.unwrap_or(1).saturating_add(app.count.unwrap_or(1)));
+                    let modified = app.modified.clone().or_else(|| a.modified.clone());
+                    apps_changed |= a.count != count || a.modified != modified;
+                    a.count = count;
+                    a.modified = modified;
+                }
+                None => {
+                    to.applications.push(app.clone());
+                    apps_changed = true;
                 }
             }
-            None => into.details_mut().applications.push(app.clone()),
+        }
+        if apps_changed {
+            changed.push(Field::BookmarkApplications);
+        }
+        let groups_before = to.groups.len();
+        for g in &from.groups {
+            if !to.groups.contains(g) {
+                to.groups.push(g.clone());
+            }
+        }
+        if to.groups.len() != groups_before {
+            changed.push(Field::BookmarkGroups);
         }
     }
-    for g in &b.details().groups {
-        if !into.details().groups.contains(g) {
-            into.details_mut().groups.push(g.clone());
-        }
-    }
-    if b.private == Some(true) {
+    if b.private == Some(true) && into.private != Some(true) {
         into.private = Some(true);
+        changed.push(Field::BookmarkPrivate);
     }
+    changed
 }
 
 pub(crate) fn write(
@@ -208,23 +222,9 @@ pub(crate) fn write(
                 }
                 match by_uri.get(&b.href) {
                     Some(&i) => {
-                        let before = items[i].1.clone();
-                        merge(&mut items[i].1, &b);
-                        let (first, after) = (items[i].0, &items[i].1);
-                        let changed = [
-                            (
-                                Field::BookmarkApplications,
-                                before.details().applications != after.details().applications,
-                            ),
-                            (
-                                Field::BookmarkGroups,
-                                before.details().groups != after.details().groups,
-                            ),
-                            (Field::BookmarkPrivate, before.private != after.private),
-                        ];
-                        for (field, _) in changed.into_iter().filter(|c| c.1) {
+                        for field in merge(&mut items[i].1, &b) {
                             w.lose(
-                                Some(first),
+                                Some(items[i].0),
                                 field,
                                 "changed by merging a later item with the same URI into it",
                             );
