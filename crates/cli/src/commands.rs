@@ -1,12 +1,15 @@
 //! One function per subcommand.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use markport::{diff as model_diff, Field, ReadOptions, WriteOptions};
 
 use crate::exit;
-use crate::files::{self, display_name, load, Failure, Output};
+use crate::files::{self, display_name, is_std, load, Failure, Output};
 use crate::report::{Report, REPORT_VERSION};
 
 /// How to print a report.
@@ -83,11 +86,12 @@ impl WriteFlags {
 pub(crate) struct ConvertArgs {
     /// The file to convert (`-`: standard input).
     #[arg(default_value = "-")]
-    input: String,
-    /// Where to write (`-`: standard output). Written to a temporary file and
-    /// renamed into place, never half-written.
+    input: PathBuf,
+    /// Where to write (`-`: standard output). A regular file is written to a
+    /// temporary file and renamed into place, never half-written; a link is
+    /// followed; a device or FIFO is written through (docs/output.md).
     #[arg(short, long, value_name = "OUTPUT")]
-    output: Option<String>,
+    output: Option<PathBuf>,
     /// The input format (default: detected from the content).
     #[arg(long, value_name = "FORMAT")]
     from: Option<String>,
@@ -99,8 +103,9 @@ pub(crate) struct ConvertArgs {
     report: ReportStyle,
     /// Write the report to this file instead of standard error.
     #[arg(long, value_name = "PATH")]
-    report_file: Option<String>,
-    /// Exit 1 when anything was lost.
+    report_file: Option<PathBuf>,
+    /// Exit 1 when anything would be lost, and write no output (the report
+    /// says what).
     #[arg(long)]
     fail_on_loss: bool,
     #[command(flatten)]
@@ -110,57 +115,99 @@ pub(crate) struct ConvertArgs {
 }
 
 fn fail(f: Failure) -> u8 {
-    eprintln!("markport: {}", f.0);
+    crate::say::err(format_args!("markport: {}\n", f.0));
     exit::ERROR
 }
 
+/// Run a command body, turning its failure into exit 2 with a message.
+fn run(body: impl FnOnce() -> Result<u8, Failure>) -> u8 {
+    body().unwrap_or_else(fail)
+}
+
 pub(crate) fn convert(a: ConvertArgs) -> u8 {
-    match try_convert(&a) {
-        Ok(code) => code,
-        Err(f) => fail(f),
+    run(|| try_convert(&a))
+}
+
+/// Refuse a `--report-file` that would collide with the output or the input
+/// before anything is read or written.
+fn check_report_file(a: &ConvertArgs) -> Result<(), Failure> {
+    let Some(report) = a.report_file.as_deref() else {
+        return Ok(());
+    };
+    let output = a.output.as_deref().unwrap_or(Path::new("-"));
+    let collides = if is_std(report) || is_std(output) {
+        is_std(report) && is_std(output)
+    } else {
+        markport::output::same_destination(report, output)
+    };
+    if collides {
+        return Err(Failure(format!(
+            "{}: --report-file is the output file; choose another",
+            report.display()
+        )));
     }
+    if !is_std(report) && !is_std(&a.input) && markport::output::same_destination(report, &a.input)
+    {
+        return Err(Failure(format!(
+            "{}: refusing to write the report over the input file",
+            report.display()
+        )));
+    }
+    Ok(())
 }
 
 fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
+    check_report_file(a)?;
     let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
     let (from, read) = load(&a.input, a.from.as_deref(), &a.read.options())?;
-    let mut out = Output::open(a.output.as_deref(), &[&a.input])?;
+    // Both destinations are prepared (temporary files made, devices opened,
+    // permissions checked) before either is written, so a report that cannot
+    // be written never leaves a replaced output behind.
+    let mut out = Output::open(a.output.as_deref(), &[&a.input], a.fail_on_loss)?;
+    let report_out = match &a.report_file {
+        Some(path) => Some(Output::open(Some(path), &[&a.input], false)?),
+        None => None,
+    };
     let loss = (to.write)(&read.document, &a.write.options(), out.writer())
         .map_err(|e| Failure(format!("writing {}: {}", to.name, e)))?;
-    out.finish()?;
+    let failed = a.fail_on_loss && !loss.is_empty();
+    out.finish(!failed)?;
+    let input_name = display_name(&a.input);
+    let output_name = match a.output.as_deref().filter(|o| !is_std(o)) {
+        Some(o) => o.to_string_lossy(),
+        None => "<stdout>".into(),
+    };
     let report = Report {
         markport_report: REPORT_VERSION,
-        input: display_name(&a.input),
+        input: &input_name,
         from: from.name,
-        output: a.output.as_deref().map_or("<stdout>", display_name),
+        output: &output_name,
         to: to.name,
         diagnostics: &read.diagnostics,
         losses: &loss.losses,
         lost: !loss.is_empty(),
     };
-    let text = match a.report {
+    let mut text = match a.report {
         ReportStyle::Text => report.text(),
         ReportStyle::Json => report.json(),
     };
-    match &a.report_file {
-        Some(path) => {
-            let mut f = Output::open(Some(path), &[&a.input])?;
-            f.writer().write_all(text.as_bytes())?;
-            f.finish()?;
-        }
-        None => eprint!("{text}"),
+    if failed && a.report == ReportStyle::Text {
+        text.push_str("nothing written: --fail-on-loss\n");
     }
-    Ok(if a.fail_on_loss && !loss.is_empty() {
-        exit::DIFFERENT
-    } else {
-        exit::OK
-    })
+    match report_out {
+        Some(mut f) => {
+            f.writer().write_all(text.as_bytes())?;
+            f.finish(true)?;
+        }
+        None => crate::say::err(format_args!("{text}")),
+    }
+    Ok(if failed { exit::DIFFERENT } else { exit::OK })
 }
 
 #[derive(Args)]
 pub(crate) struct InfoArgs {
     /// The file to look at (`-`: standard input).
-    file: String,
+    file: PathBuf,
     /// Its format (default: detected).
     #[arg(long, value_name = "FORMAT")]
     from: Option<String>,
@@ -181,49 +228,52 @@ struct Info<'a> {
 }
 
 pub(crate) fn info(a: InfoArgs) -> u8 {
-    let (format, read) = match load(&a.file, a.from.as_deref(), &a.read.options()) {
-        Ok(x) => x,
-        Err(f) => return fail(f),
-    };
+    run(|| try_info(&a))
+}
+
+fn try_info(a: &InfoArgs) -> Result<u8, Failure> {
+    let (format, read) = load(&a.file, a.from.as_deref(), &a.read.options())?;
+    let mut out = files::stdout()?;
     let census = read.document.census();
     let name = display_name(&a.file);
     if a.json {
         let info = Info {
-            file: name,
+            file: &name,
             format: format.name,
             census,
             diagnostics: &read.diagnostics,
         };
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&info).expect("serialises")
-        );
-        return exit::OK;
+        serde_json::to_writer_pretty(&mut out, &info)?;
+        writeln!(out)?;
+        files::finish_stdout(out)?;
+        return Ok(exit::OK);
     }
-    println!("{name}: {} ({})", format.name, format.description);
-    println!(
+    writeln!(out, "{name}: {} ({})", format.name, format.description)?;
+    writeln!(
+        out,
         "  {} bookmarks, {} folders, {} separators, {} aliases, depth {}",
         census.bookmarks, census.folders, census.separators, census.aliases, census.depth
-    );
-    println!("  fields present:");
+    )?;
+    writeln!(out, "  fields present:")?;
     for (field, count) in &census.fields {
-        println!("    {:<26} {count}", field.name());
+        writeln!(out, "    {:<26} {count}", field.name())?;
     }
     if !read.diagnostics.is_empty() {
-        println!("  diagnostics:");
+        writeln!(out, "  diagnostics:")?;
         for d in &read.diagnostics {
-            println!("    {d}");
+            writeln!(out, "    {d}")?;
         }
     }
-    exit::OK
+    files::finish_stdout(out)?;
+    Ok(exit::OK)
 }
 
 #[derive(Args)]
 pub(crate) struct DiffArgs {
     /// The first file.
-    a: String,
+    a: PathBuf,
     /// The second file.
-    b: String,
+    b: PathBuf,
     /// The first file's format (default: detected).
     #[arg(long, value_name = "FORMAT")]
     from_a: Option<String>,
@@ -235,59 +285,64 @@ pub(crate) struct DiffArgs {
     json: bool,
 }
 
-fn print_diff(d: &markport::Diff, json: bool) {
+fn print_diff(out: &mut dyn Write, d: &markport::Diff, json: bool) -> std::io::Result<()> {
     if json {
-        println!("{}", serde_json::to_string_pretty(d).expect("serialises"));
-        return;
+        serde_json::to_writer_pretty(&mut *out, d)?;
+        return writeln!(out);
     }
     for x in &d.differences {
         let nodes = if x.count == 1 { "node" } else { "nodes" };
-        print!("{} differs on {} {nodes}", x.field, x.count);
+        write!(out, "{} differs on {} {nodes}", x.field, x.count)?;
         if !x.paths.is_empty() {
-            print!(": {}", x.paths.join(", "));
+            write!(out, ": {}", x.paths.join(", "))?;
             if x.count > x.paths.len() {
-                print!(", ...");
+                write!(out, ", ...")?;
             }
         }
-        println!();
+        writeln!(out)?;
     }
+    Ok(())
 }
 
 pub(crate) fn diff(a: DiffArgs) -> u8 {
+    run(|| try_diff(&a))
+}
+
+fn try_diff(a: &DiffArgs) -> Result<u8, Failure> {
     let opts = ReadOptions::default();
-    let loaded = load(&a.a, a.from_a.as_deref(), &opts)
-        .and_then(|x| Ok((x, load(&a.b, a.from_b.as_deref(), &opts)?)));
-    let ((_, ra), (_, rb)) = match loaded {
-        Ok(x) => x,
-        Err(f) => return fail(f),
-    };
+    let (_, ra) = load(&a.a, a.from_a.as_deref(), &opts)?;
+    let (_, rb) = load(&a.b, a.from_b.as_deref(), &opts)?;
+    let mut out = files::stdout()?;
     let d = model_diff(&ra.document, &rb.document);
-    print_diff(&d, a.json);
-    if d.is_empty() {
-        if !a.json {
-            println!(
-                "{} and {} carry the same bookmarks",
-                display_name(&a.a),
-                display_name(&a.b)
-            );
-        }
+    print_diff(&mut out, &d, a.json)?;
+    if d.is_empty() && !a.json {
+        writeln!(
+            out,
+            "{} and {} carry the same bookmarks",
+            display_name(&a.a),
+            display_name(&a.b)
+        )?;
+    }
+    files::finish_stdout(out)?;
+    Ok(if d.is_empty() {
         exit::OK
     } else {
         exit::DIFFERENT
-    }
+    })
 }
 
 #[derive(Args)]
 pub(crate) struct RoundtripArgs {
     /// The file to send through another format.
-    file: String,
+    file: PathBuf,
     /// The format to go through.
     #[arg(long, value_name = "FORMAT")]
     via: String,
     /// The file's format (default: detected).
     #[arg(long, value_name = "FORMAT")]
     from: Option<String>,
-    /// Exit 1 when anything did not survive.
+    /// Exit 1 when anything did not survive. (The exit is 1 whenever the
+    /// writer's report was not exact, with or without this.)
     #[arg(long)]
     fail_on_loss: bool,
     /// Print JSON instead of text.
@@ -308,10 +363,7 @@ struct Roundtrip<'a> {
 }
 
 pub(crate) fn roundtrip(a: RoundtripArgs) -> u8 {
-    match try_roundtrip(&a) {
-        Ok(code) => code,
-        Err(f) => fail(f),
-    }
+    run(|| try_roundtrip(&a))
 }
 
 fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
@@ -330,35 +382,43 @@ fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
     let d = model_diff(&read.document, &back.document);
     let true_report = d.fields() == loss.fields();
     let name = display_name(&a.file);
+    let mut out = files::stdout()?;
     if a.json {
         let r = Roundtrip {
-            file: name,
+            file: &name,
             from: from.name,
             via: via.name,
             reported: &loss.losses,
             differences: &d.differences,
             report_is_true: true_report,
         };
-        println!("{}", serde_json::to_string_pretty(&r).expect("serialises"));
+        serde_json::to_writer_pretty(&mut out, &r)?;
+        writeln!(out)?;
     } else {
-        println!("{name}: {} -> {} -> {}", from.name, via.name, from.name);
+        writeln!(
+            out,
+            "{name}: {} -> {} -> {}",
+            from.name, via.name, from.name
+        )?;
         if d.is_empty() {
-            println!("everything survived");
+            writeln!(out, "everything survived")?;
         } else {
-            println!("did not survive:");
-            print_diff(&d, false);
+            writeln!(out, "did not survive:")?;
+            print_diff(&mut out, &d, false)?;
         }
         if !loss.is_empty() {
-            println!("the {} writer reported:", via.name);
-            print!("{loss}");
+            writeln!(out, "the {} writer reported:", via.name)?;
+            write!(out, "{loss}")?;
         }
         if !true_report {
             let missing: Vec<Field> = d.fields().difference(&loss.fields()).copied().collect();
             let extra: Vec<Field> = loss.fields().difference(&d.fields()).copied().collect();
-            println!("warning: the loss report is not exact (unreported: {missing:?}; reported but kept: {extra:?})");
+            writeln!(out, "error: the loss report is not exact (unreported: {missing:?}; reported but kept: {extra:?})")?;
         }
     }
-    Ok(if a.fail_on_loss && !d.is_empty() {
+    files::finish_stdout(out)?;
+    // A report that is not exact is a bug in markport: never exit 0 on it.
+    Ok(if !true_report || (a.fail_on_loss && !d.is_empty()) {
         exit::DIFFERENT
     } else {
         exit::OK
@@ -373,20 +433,26 @@ pub(crate) struct FormatsArgs {
 }
 
 pub(crate) fn formats(a: FormatsArgs) -> u8 {
+    run(|| try_formats(&a))
+}
+
+fn try_formats(a: &FormatsArgs) -> Result<u8, Failure> {
+    let mut out = files::stdout()?;
     if a.markdown {
-        print!("{}", markport::matrix::markdown());
-        return exit::OK;
+        write!(out, "{}", markport::matrix::markdown())?;
+    } else {
+        for f in markport::FORMATS {
+            let ext = f
+                .extensions
+                .iter()
+                .map(|e| format!(".{e}"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            writeln!(out, "{:<10} {:<12} {}", f.name, ext, f.description)?;
+        }
+        writeln!(out)?;
+        write!(out, "{}", markport::matrix::text())?;
     }
-    for f in markport::FORMATS {
-        let ext = f
-            .extensions
-            .iter()
-            .map(|e| format!(".{e}"))
-            .collect::<Vec<_>>()
-            .join(" ");
-        println!("{:<10} {:<12} {}", f.name, ext, f.description);
-    }
-    println!();
-    print!("{}", markport::matrix::text());
-    exit::OK
+    files::finish_stdout(out)?;
+    Ok(exit::OK)
 }

@@ -1,10 +1,13 @@
 //! Reading inputs and writing outputs safely: `-` is standard input/output,
-//! outputs go to a temporary file that is renamed into place, and the input
-//! is never overwritten.
+//! output files follow the rules of [`markport::output`] (atomic replace of
+//! regular files, links followed, devices written through), and the input is
+//! never overwritten. Paths are `OsStr`s: any bytes a file system allows.
 
-use std::io::{Read as _, Write};
-use std::path::{Path, PathBuf};
+use std::borrow::Cow;
+use std::io::{self, Read as _, Write};
+use std::path::Path;
 
+use markport::output::{Mode, OutputFile};
 use markport::{Format, ReadOptions};
 
 /// A failure the CLI reports and exits 2 on.
@@ -16,32 +19,49 @@ impl<T: std::fmt::Display> From<T> for Failure {
     }
 }
 
+/// Whether `path` is `-`, standard input or output.
+pub(crate) fn is_std(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
 /// The name to show for an input path.
-pub(crate) fn display_name(path: &str) -> &str {
-    if path == "-" {
-        "<stdin>"
+pub(crate) fn display_name(path: &Path) -> Cow<'_, str> {
+    if is_std(path) {
+        Cow::Borrowed("<stdin>")
     } else {
-        path
+        path.to_string_lossy()
     }
 }
 
 /// Read all of `path` (`-`: standard input).
-pub(crate) fn read_input(path: &str) -> Result<Vec<u8>, Failure> {
-    if path == "-" {
+pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
+    if is_std(path) {
+        let mut stdin = io::stdin().lock();
+        #[cfg(unix)]
+        if is_terminal(&stdin) {
+            crate::say::err(format_args!(
+                "markport: reading bookmarks from the terminal; end with Ctrl-D (or name a file)\n"
+            ));
+        }
         let mut buf = Vec::new();
-        std::io::stdin()
+        stdin
             .read_to_end(&mut buf)
             .map_err(|e| Failure(format!("<stdin>: cannot read: {e}")))?;
         return Ok(buf);
     }
-    std::fs::read(path).map_err(|e| Failure(format!("{path}: cannot read: {e}")))
+    std::fs::read(path).map_err(|e| Failure(format!("{}: cannot read: {e}", path.display())))
+}
+
+#[cfg(unix)]
+fn is_terminal(s: &impl std::io::IsTerminal) -> bool {
+    s.is_terminal()
 }
 
 /// The format to read `bytes` as: `--from`, else sniffed from content, else
 /// from the extension.
 pub(crate) fn input_format(
     from: Option<&str>,
-    path: &str,
+    path: &Path,
     bytes: &[u8],
 ) -> Result<&'static Format, Failure> {
     if let Some(name) = from {
@@ -72,7 +92,7 @@ pub(crate) fn input_format(
 /// format claims it.
 pub(crate) fn output_format(
     to: Option<&str>,
-    output: Option<&str>,
+    output: Option<&Path>,
 ) -> Result<&'static Format, Failure> {
     if let Some(name) = to {
         return markport::format(name).ok_or_else(|| {
@@ -82,7 +102,7 @@ pub(crate) fn output_format(
             ))
         });
     }
-    let Some(ext) = output.filter(|o| *o != "-").and_then(extension) else {
+    let Some(ext) = output.filter(|o| !is_std(o)).and_then(extension) else {
         return Err(Failure(format!(
             "say which format to write with --to FORMAT (one of: {})",
             markport::names()
@@ -101,13 +121,13 @@ pub(crate) fn output_format(
     }
 }
 
-fn extension(path: &str) -> Option<&str> {
-    Path::new(path).extension().and_then(|e| e.to_str())
+fn extension(path: &Path) -> Option<&str> {
+    path.extension().and_then(|e| e.to_str())
 }
 
 /// Read and parse `path` as a document, with errors located as `FILE:LINE:COL`.
 pub(crate) fn load(
-    path: &str,
+    path: &Path,
     from: Option<&str>,
     opts: &ReadOptions,
 ) -> Result<(&'static Format, markport::Read), Failure> {
@@ -118,10 +138,10 @@ pub(crate) fn load(
 }
 
 /// `FILE:LINE:COL: error: message (as FORMAT)`.
-pub(crate) fn located(path: &str, format: &Format, e: &markport::Error) -> Failure {
+pub(crate) fn located(path: &Path, format: &Format, e: &markport::Error) -> Failure {
     let at = match e.location {
         Some(l) => format!("{}:{}:{}", display_name(path), l.line, l.column),
-        None => display_name(path).to_owned(),
+        None => display_name(path).into_owned(),
     };
     Failure(format!(
         "{at}: error: {} (reading as {})",
@@ -129,86 +149,121 @@ pub(crate) fn located(path: &str, format: &Format, e: &markport::Error) -> Failu
     ))
 }
 
-/// Where output goes: standard output, or a temporary file renamed into place.
-pub(crate) enum Output {
-    Stdout(std::io::BufWriter<std::io::Stdout>),
-    File {
-        temp: std::io::BufWriter<tempfile::NamedTempFile>,
-        target: PathBuf,
-    },
+/// Standard output, checked open: Rust's standard library quietly drops what
+/// is written to a closed descriptor 1, and a command run with `>&-` must
+/// fail rather than succeed with nothing written.
+pub(crate) fn stdout() -> Result<io::BufWriter<io::StdoutLock<'static>>, Failure> {
+    #[cfg(unix)]
+    if stdout_was_closed() {
+        return Err(Failure("<stdout>: standard output is closed".into()));
+    }
+    Ok(io::BufWriter::with_capacity(1 << 16, io::stdout().lock()))
+}
+
+/// Whether the process started with descriptor 1 closed (`>&-`). The
+/// standard library then opens `/dev/null` read-write on it before `main`,
+/// so writes succeed and vanish; a shell's `>/dev/null` opens it write-only,
+/// which tells the two apart.
+#[cfg(unix)]
+fn stdout_was_closed() -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    // SAFETY: F_GETFL only reads the descriptor's flags; it takes no
+    // pointer and changes nothing.
+    let flags = unsafe { libc::fcntl(1, libc::F_GETFL) };
+    if flags == -1 {
+        return true;
+    }
+    if flags & libc::O_ACCMODE != libc::O_RDWR {
+        return false;
+    }
+    let (Ok(fd1), Ok(null)) = (
+        std::fs::metadata("/proc/self/fd/1").or_else(|_| std::fs::metadata("/dev/fd/1")),
+        std::fs::metadata("/dev/null"),
+    ) else {
+        return false;
+    };
+    fd1.file_type().is_char_device() && fd1.rdev() == null.rdev()
+}
+
+/// Flush a writer to standard output, naming it in the error.
+pub(crate) fn finish_stdout(mut w: impl Write) -> Result<(), Failure> {
+    w.flush()
+        .map_err(|e| Failure(format!("<stdout>: cannot write: {e}")))
+}
+
+/// Where output goes: standard output or a file, optionally held back in
+/// memory until the caller decides to commit (`--fail-on-loss` writes nothing
+/// on failure, and only a replaced file can be abandoned after writing).
+pub(crate) struct Output {
+    sink: Sink,
+    held: Option<Vec<u8>>,
+    name: String,
+}
+
+enum Sink {
+    Stdout(io::BufWriter<io::StdoutLock<'static>>),
+    File(OutputFile),
 }
 
 impl Output {
-    /// Open `path` (`None` or `-`: standard output). Refuses to write over `input`.
-    pub(crate) fn open(path: Option<&str>, inputs: &[&str]) -> Result<Output, Failure> {
-        let path = match path {
-            None | Some("-") => {
-                return Ok(Output::Stdout(std::io::BufWriter::new(std::io::stdout())))
-            }
-            Some(p) => PathBuf::from(p),
+    /// Open `path` (`None` or `-`: standard output). Refuses to write over
+    /// any of `inputs`. With `hold`, nothing reaches a destination that cannot
+    /// be abandoned (standard output, a device) before [`Output::finish`].
+    pub(crate) fn open(
+        path: Option<&Path>,
+        inputs: &[&Path],
+        hold: bool,
+    ) -> Result<Output, Failure> {
+        let Some(path) = path.filter(|p| !is_std(p)) else {
+            return Ok(Output {
+                sink: Sink::Stdout(stdout()?),
+                held: hold.then(Vec::new),
+                name: "<stdout>".into(),
+            });
         };
-        for input in inputs.iter().filter(|i| **i != "-") {
-            if same_file(Path::new(input), &path) {
+        for input in inputs.iter().filter(|i| !is_std(i)) {
+            if markport::output::same_destination(input, path) {
                 return Err(Failure(format!(
-                    "{}: refusing to write over the input file; choose another -o",
+                    "{}: refusing to write over the input file; choose another output",
                     path.display()
                 )));
             }
         }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".markport-").suffix(".tmp");
-        // A temporary file is private (0600); the output must get the
-        // permissions of the file it replaces, or a new file's usual ones.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&path).map_or(0o666, |m| m.permissions().mode());
-            builder.permissions(std::fs::Permissions::from_mode(mode));
-        }
-        let temp = builder
-            .tempfile_in(&dir)
-            .map_err(|e| Failure(format!("{}: cannot write here: {e}", dir.display())))?;
-        Ok(Output::File {
-            temp: std::io::BufWriter::with_capacity(1 << 16, temp),
-            target: path,
+        let file = OutputFile::create(path)?;
+        let held = (hold && file.destination().mode == Mode::Through).then(Vec::new);
+        Ok(Output {
+            sink: Sink::File(file),
+            held,
+            name: path.display().to_string(),
         })
     }
 
     pub(crate) fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Output::Stdout(w) => w,
-            Output::File { temp, .. } => temp,
+        match (&mut self.held, &mut self.sink) {
+            (Some(buf), _) => buf,
+            (None, Sink::Stdout(w)) => w,
+            (None, Sink::File(f)) => f,
         }
     }
 
-    /// Make the output visible: flush, or rename the finished file into place.
-    /// Dropping an unfinished `Output` removes its temporary file.
-    pub(crate) fn finish(self) -> Result<(), Failure> {
-        match self {
-            Output::Stdout(mut w) => w.flush().map_err(|e| Failure(format!("<stdout>: {e}"))),
-            Output::File { temp, target } => {
-                let temp = temp.into_inner().map_err(|e| {
-                    Failure(format!("{}: cannot write: {}", target.display(), e.error()))
-                })?;
-                temp.as_file()
-                    .sync_all()
-                    .map_err(|e| Failure(format!("{}: {e}", target.display())))?;
-                temp.persist(&target).map_err(|e| {
-                    Failure(format!("{}: cannot write: {}", target.display(), e.error))
-                })?;
-                Ok(())
+    /// Make the output visible (flush, or rename the finished file into
+    /// place), or with `keep == false` abandon it: a replaced file stays as
+    /// it was and nothing held reaches its destination.
+    pub(crate) fn finish(mut self, keep: bool) -> Result<(), Failure> {
+        if !keep {
+            return Ok(());
+        }
+        let name = self.name;
+        let fail = |e: io::Error| Failure(format!("{name}: cannot write: {e}"));
+        if let Some(buf) = self.held.take() {
+            match &mut self.sink {
+                Sink::Stdout(w) => w.write_all(&buf).map_err(fail)?,
+                Sink::File(f) => f.write_all(&buf).map_err(fail)?,
             }
         }
-    }
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
+        match self.sink {
+            Sink::Stdout(mut w) => w.flush().map_err(fail),
+            Sink::File(f) => f.commit().map_err(fail),
+        }
     }
 }

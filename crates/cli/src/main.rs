@@ -6,6 +6,7 @@ mod commands;
 mod desktop;
 mod files;
 mod report;
+mod say;
 
 use std::process::ExitCode;
 
@@ -50,6 +51,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    handle_signals();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Convert(a) => commands::convert(a),
@@ -60,4 +62,29 @@ fn main() -> ExitCode {
         Command::Desktop(a) => desktop::run(a),
     };
     ExitCode::from(code)
+}
+
+/// Behave as `cat` and the other Unix tools do when a reader goes away or
+/// the user interrupts: a closed pipe ends the process quietly (Rust ignores
+/// SIGPIPE, which turns `markport formats | head -1` into a panic), and
+/// SIGINT, SIGTERM or SIGHUP remove the temporary file of an unfinished
+/// output before exiting with 128 + the signal's number.
+fn handle_signals() {
+    #[cfg(unix)]
+    {
+        // SAFETY: restoring the default disposition of SIGPIPE takes no
+        // pointer and runs before any other thread exists.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
+            std::thread::spawn(move || {
+                if let Some(signal) = signals.forever().next() {
+                    markport::output::remove_unfinished();
+                    std::process::exit(128 + signal);
+                }
+            });
+        }
+    }
 }

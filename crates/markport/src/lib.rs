@@ -37,6 +37,7 @@
 
 pub mod json;
 pub mod matrix;
+pub mod output;
 mod registry;
 
 use std::io::Write;
