@@ -93,13 +93,16 @@ pub(crate) struct ConvertArgs {
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
     /// The input format (default: detected from the content).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
     from: Option<String>,
-    /// The output format (default: from the -o extension when unambiguous).
-    #[arg(long, value_name = "FORMAT")]
+    /// The output format (default: from the -o extension).
+    #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
     to: Option<String>,
-    /// How to print the report of what was lost.
-    #[arg(long, value_enum, default_value = "text")]
+    /// Print the report of what was lost as JSON (docs/report.md).
+    #[arg(long)]
+    json: bool,
+    /// The report's style (the older spelling of --json).
+    #[arg(long, value_enum, default_value = "text", hide = true)]
     report: ReportStyle,
     /// Write the report to this file instead of standard error.
     #[arg(long, value_name = "PATH")]
@@ -112,6 +115,12 @@ pub(crate) struct ConvertArgs {
     read: ReadFlags,
     #[command(flatten)]
     write: WriteFlags,
+}
+
+/// The registered formats' names, so `--help` lists them and a wrong name
+/// is refused with the choices.
+fn format_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(|f| f.name))
 }
 
 fn fail(f: Failure) -> u8 {
@@ -187,11 +196,9 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         losses: &loss.losses,
         lost: !loss.is_empty(),
     };
-    let mut text = match a.report {
-        ReportStyle::Text => report.text(),
-        ReportStyle::Json => report.json(),
-    };
-    if failed && a.report == ReportStyle::Text {
+    let json = a.json || a.report == ReportStyle::Json;
+    let mut text = if json { report.json() } else { report.text() };
+    if failed && !json {
         text.push_str("nothing written: --fail-on-loss\n");
     }
     match report_out {
@@ -199,6 +206,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
             f.writer().write_all(text.as_bytes())?;
             f.finish(true)?;
         }
+        None if crate::say::quiet() && loss.is_empty() && !json => {}
         None => crate::say::err(format_args!("{text}")),
     }
     Ok(if failed { exit::DIFFERENT } else { exit::OK })
@@ -209,7 +217,7 @@ pub(crate) struct InfoArgs {
     /// The file to look at (`-`: standard input).
     file: PathBuf,
     /// Its format (default: detected).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
     from: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -251,8 +259,12 @@ fn try_info(a: &InfoArgs) -> Result<u8, Failure> {
     writeln!(out, "{name}: {} ({})", format.name, format.description)?;
     writeln!(
         out,
-        "  {} bookmarks, {} folders, {} separators, {} aliases, depth {}",
-        census.bookmarks, census.folders, census.separators, census.aliases, census.depth
+        "  {}, {}, {}, {}, depth {}",
+        count(census.bookmarks, "bookmark"),
+        count(census.folders, "folder"),
+        count(census.separators, "separator"),
+        count(census.aliases, "alias"),
+        census.depth
     )?;
     writeln!(out, "  fields present:")?;
     for (field, count) in &census.fields {
@@ -268,6 +280,15 @@ fn try_info(a: &InfoArgs) -> Result<u8, Failure> {
     Ok(exit::OK)
 }
 
+/// `1 bookmark`, `2 bookmarks`, `1 alias`, `2 aliases`.
+fn count(n: usize, noun: &str) -> String {
+    match (n, noun.ends_with('s')) {
+        (1, _) => format!("1 {noun}"),
+        (_, true) => format!("{n} {noun}es"),
+        _ => format!("{n} {noun}s"),
+    }
+}
+
 #[derive(Args)]
 pub(crate) struct DiffArgs {
     /// The first file.
@@ -275,10 +296,10 @@ pub(crate) struct DiffArgs {
     /// The second file.
     b: PathBuf,
     /// The first file's format (default: detected).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = format_names())]
     from_a: Option<String>,
     /// The second file's format (default: detected).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = format_names())]
     from_b: Option<String>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -336,10 +357,10 @@ pub(crate) struct RoundtripArgs {
     /// The file to send through another format.
     file: PathBuf,
     /// The format to go through.
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(long, value_name = "FORMAT", value_parser = format_names())]
     via: String,
     /// The file's format (default: detected).
-    #[arg(long, value_name = "FORMAT")]
+    #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
     from: Option<String>,
     /// Exit 1 when anything did not survive. (The exit is 1 whenever the
     /// writer's report was not exact, with or without this.)
@@ -367,20 +388,12 @@ pub(crate) fn roundtrip(a: RoundtripArgs) -> u8 {
 }
 
 fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
-    let via = markport::format(&a.via).ok_or_else(|| {
-        Failure(format!(
-            "unknown format {:?} for --via; choose one of: {}",
-            a.via,
-            markport::names()
-        ))
-    })?;
+    let via = markport::format(&a.via).expect("clap checked the name");
     let (from, read) = load(&a.file, a.from.as_deref(), &ReadOptions::default())?;
-    let (bytes, loss) = markport::write_to_vec(&read.document, via, &a.write.options())
-        .map_err(|e| Failure(format!("writing {}: {e}", via.name)))?;
-    let back = markport::read(&bytes, via, &ReadOptions::default())
-        .map_err(|e| Failure(format!("reading back the {} output: {e}", via.name)))?;
-    let d = model_diff(&read.document, &back.document);
-    let true_report = d.fields() == loss.fields();
+    let trip = markport::roundtrip(&read.document, via, &a.write.options())
+        .map_err(|e| Failure(format!("{} via {}: {e}", display_name(&a.file), via.name)))?;
+    let (d, loss) = (&trip.diff, &trip.loss);
+    let true_report = trip.exact();
     let name = display_name(&a.file);
     let mut out = files::stdout()?;
     if a.json {
@@ -404,16 +417,20 @@ fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
             writeln!(out, "everything survived")?;
         } else {
             writeln!(out, "did not survive:")?;
-            print_diff(&mut out, &d, false)?;
+            print_diff(&mut out, d, false)?;
         }
         if !loss.is_empty() {
             writeln!(out, "the {} writer reported:", via.name)?;
             write!(out, "{loss}")?;
         }
         if !true_report {
-            let missing: Vec<Field> = d.fields().difference(&loss.fields()).copied().collect();
-            let extra: Vec<Field> = loss.fields().difference(&d.fields()).copied().collect();
-            writeln!(out, "error: the loss report is not exact (unreported: {missing:?}; reported but kept: {extra:?})")?;
+            let names = |v: Vec<Field>| v.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
+            writeln!(
+                out,
+                "error: the loss report is not exact (unreported: [{}]; reported but kept: [{}])",
+                names(trip.unreported()),
+                names(trip.reported_but_kept())
+            )?;
         }
     }
     files::finish_stdout(out)?;

@@ -58,71 +58,50 @@ fn is_terminal(s: &impl std::io::IsTerminal) -> bool {
 }
 
 /// The format to read `bytes` as: `--from`, else sniffed from content, else
-/// from the extension.
+/// from the extension ([`markport::resolve_format`]).
 pub(crate) fn input_format(
     from: Option<&str>,
     path: &Path,
     bytes: &[u8],
 ) -> Result<&'static Format, Failure> {
-    if let Some(name) = from {
-        return markport::format(name).ok_or_else(|| {
-            Failure(format!(
-                "unknown format {name:?} for --from; choose one of: {}",
-                markport::names()
-            ))
-        });
-    }
-    if let Some(f) = markport::detect(bytes) {
-        return Ok(f);
-    }
-    let by_ext = extension(path)
-        .map(markport::formats_for_extension)
-        .unwrap_or_default();
-    if by_ext.len() == 1 {
-        return Ok(by_ext[0]);
-    }
-    Err(Failure(format!(
-        "{}: cannot tell what format this is; say --from FORMAT (one of: {})",
+    let name = (!is_std(path)).then_some(path);
+    let resolved = markport::resolve_format(from, name, Some(bytes))
+        .map_err(|e| Failure(format!("{}: {}", display_name(path), e.message)))?;
+    crate::say::verbose(format_args!(
+        "markport: reading {} as {} ({})\n",
         display_name(path),
-        markport::names()
-    )))
+        resolved.format.name,
+        how(&resolved.chosen)
+    ));
+    Ok(resolved.format)
 }
 
-/// The format to write: `--to`, else the output's extension when exactly one
-/// format claims it.
+/// The format to write: `--to`, else the output's extension; an extension
+/// several formats write gets the usual one, said on standard error.
 pub(crate) fn output_format(
     to: Option<&str>,
     output: Option<&Path>,
 ) -> Result<&'static Format, Failure> {
-    if let Some(name) = to {
-        return markport::format(name).ok_or_else(|| {
-            Failure(format!(
-                "unknown format {name:?} for --to; choose one of: {}",
-                markport::names()
-            ))
-        });
+    let path = output.filter(|o| !is_std(o));
+    let resolved = markport::resolve_format(to, path, None)
+        .map_err(|e| Failure(format!("{} (--to FORMAT)", e.message)))?;
+    if let Some(note) = resolved.note() {
+        crate::say::info(format_args!("markport: {note}\n"));
     }
-    let Some(ext) = output.filter(|o| !is_std(o)).and_then(extension) else {
-        return Err(Failure(format!(
-            "say which format to write with --to FORMAT (one of: {})",
-            markport::names()
-        )));
-    };
-    match markport::formats_for_extension(ext).as_slice() {
-        [one] => Ok(one),
-        [] => Err(Failure(format!(
-            "no format writes .{ext} files; say --to FORMAT (one of: {})",
-            markport::names()
-        ))),
-        many => Err(Failure(format!(
-            ".{ext} could be {}; say which with --to",
-            many.iter().map(|f| f.name).collect::<Vec<_>>().join(" or ")
-        ))),
-    }
+    crate::say::verbose(format_args!(
+        "markport: writing {} ({})\n",
+        resolved.format.name,
+        how(&resolved.chosen)
+    ));
+    Ok(resolved.format)
 }
 
-fn extension(path: &Path) -> Option<&str> {
-    path.extension().and_then(|e| e.to_str())
+fn how(chosen: &markport::Chosen) -> &'static str {
+    match chosen {
+        markport::Chosen::Named => "as asked",
+        markport::Chosen::Content => "detected from the content",
+        markport::Chosen::Extension | markport::Chosen::Preferred { .. } => "from the extension",
+    }
 }
 
 /// Read and parse `path` as a document, with errors located as `FILE:LINE:COL`.

@@ -10,7 +10,7 @@ mod say;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Exit codes.
 pub(crate) mod exit {
@@ -30,6 +30,12 @@ pub(crate) mod exit {
     after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss) or files differ (diff), 2 bad usage or unreadable input."
 )]
 struct Cli {
+    /// Say less: no "nothing lost" line, no notes.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Say more: which format was chosen for each file and why.
+    #[arg(short, long, global = true)]
+    verbose: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -48,11 +54,19 @@ enum Command {
     Formats(commands::FormatsArgs),
     /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
     Desktop(desktop::DesktopArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `markport man > markport.1`.
+    Man,
 }
 
 fn main() -> ExitCode {
     handle_signals();
     let cli = Cli::parse();
+    say::set_verbosity(if cli.quiet { -1 } else { i8::from(cli.verbose) });
     let code = match cli.command {
         Command::Convert(a) => commands::convert(a),
         Command::Info(a) => commands::info(a),
@@ -60,6 +74,11 @@ fn main() -> ExitCode {
         Command::Roundtrip(a) => commands::roundtrip(a),
         Command::Formats(a) => commands::formats(a),
         Command::Desktop(a) => desktop::run(a),
+        Command::Completions { shell } => print_generated(|out| {
+            clap_complete::generate(shell, &mut Cli::command(), "markport", out);
+            Ok(())
+        }),
+        Command::Man => print_generated(|out| clap_mangen::Man::new(Cli::command()).render(out)),
     };
     ExitCode::from(code)
 }
@@ -85,6 +104,21 @@ fn handle_signals() {
                     std::process::exit(128 + signal);
                 }
             });
+        }
+    }
+}
+
+/// Print what a generator writes to standard output, with the usual errors.
+fn print_generated(generate: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> u8 {
+    let result = files::stdout().and_then(|mut out| {
+        generate(&mut out).map_err(files::Failure::from)?;
+        files::finish_stdout(out)
+    });
+    match result {
+        Ok(()) => exit::OK,
+        Err(f) => {
+            say::err(format_args!("markport: {}\n", f.0));
+            exit::ERROR
         }
     }
 }

@@ -262,7 +262,7 @@ fn unknown_format_names_the_choices() {
         .arg(corpus("xbel/nested.xbel"))
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("choose one of:").and(predicate::str::contains("json")));
+        .stderr(predicate::str::contains("possible values:").and(predicate::str::contains("json")));
 }
 
 #[test]
@@ -311,7 +311,7 @@ fn a_broken_netscape_file_is_read_with_located_warnings() {
         .arg(&broken)
         .assert()
         .success()
-        .stdout(predicate::str::contains("1 bookmarks"))
+        .stdout(predicate::str::contains("1 bookmark,"))
         .stdout(predicate::str::contains(
             "3:7: warning: <A> without HREF is ignored",
         ))
@@ -391,4 +391,104 @@ fn roundtrip_exits_1_when_its_own_report_is_not_exact() {
         .args(["--via", "desktop"])
         .assert()
         .code(0);
+}
+
+#[test]
+fn short_format_flags_quiet_and_verbose() {
+    markport()
+        .args(["convert", "-f", "xbel", "-t", "json", "-q"])
+        .arg(corpus("xbel/nested.xbel"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\"markport\": 1"))
+        .stderr(predicate::str::is_empty());
+    markport()
+        .args(["convert", "-t", "json", "-v"])
+        .arg(corpus("xbel/nested.xbel"))
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains(
+                "reading ../../corpus/xbel/nested.xbel as xbel (detected from the content)",
+            )
+            .or(predicate::str::contains(
+                "as xbel (detected from the content)",
+            )),
+        )
+        .stderr(predicate::str::contains("writing json (as asked)"));
+    // Quiet still says what was lost.
+    markport()
+        .args(["convert", "-t", "xbel", "--xbel-strict", "-q"])
+        .arg(corpus("xbel/markport-block.xbel"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("lost bookmark.tags"));
+}
+
+#[test]
+fn an_ambiguous_extension_is_resolved_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bookmarks.html");
+    markport()
+        .arg("convert")
+        .arg(corpus("xbel/nested.xbel"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "writing netscape (the usual meaning of this extension; for xfolk say --to xfolk)",
+        ));
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .starts_with("<!DOCTYPE NETSCAPE-Bookmark-file-1>"));
+}
+
+#[test]
+fn json_report_flag_and_singular_counts() {
+    let out = markport()
+        .args([
+            "convert",
+            "-t",
+            "xbel",
+            "--xbel-strict",
+            "--json",
+            "-o",
+            "-",
+        ])
+        .arg(corpus("xbel/markport-block.xbel"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(v["lost"], true);
+    let dir = tempfile::tempdir().unwrap();
+    let one = dir.path().join("one.xbel");
+    std::fs::write(
+        &one,
+        r#"<xbel version="1.0"><folder><title>F</title><bookmark href="https://a.example/"/><separator/><alias ref="x"/></folder></xbel>"#,
+    )
+    .unwrap();
+    markport()
+        .arg("info")
+        .arg(&one)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "1 bookmark, 1 folder, 1 separator, 1 alias, depth 1",
+        ));
+}
+
+#[test]
+fn completions_and_man_page() {
+    markport()
+        .args(["completions", "bash"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("_markport()"))
+        .stdout(predicate::str::contains("--fail-on-loss"));
+    markport()
+        .arg("man")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(".TH markport 1"));
 }

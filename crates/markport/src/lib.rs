@@ -39,6 +39,7 @@ pub mod json;
 pub mod matrix;
 pub mod output;
 mod registry;
+mod resolve;
 
 use std::io::Write;
 
@@ -58,6 +59,7 @@ pub use markport_xfolk as xfolk;
 pub use registry::{
     detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
 };
+pub use resolve::{resolve_format, Chosen, Resolved};
 
 /// Read `input` as `format`. With `opts.strict`, the first warning is an error.
 pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Read, Error> {
@@ -113,4 +115,72 @@ pub fn write_to_vec(
     let mut out = Vec::new();
     let loss = (format.write)(doc, opts, &mut out)?;
     Ok((out, loss))
+}
+
+/// What a trip out through a format and back did: the writer's report, the
+/// differences between the document and what came back, and whether the two
+/// agree (they always should: a disagreement is a bug in markport).
+#[derive(Debug)]
+pub struct Roundtrip {
+    /// What the writer said it could not carry.
+    pub loss: LossReport,
+    /// How the document read back differs from the original.
+    pub diff: Diff,
+    /// The document read back.
+    pub back: Document,
+}
+
+impl Roundtrip {
+    /// Whether the report names exactly the fields that differ.
+    pub fn exact(&self) -> bool {
+        self.diff.fields() == self.loss.fields()
+    }
+
+    /// Fields that differ but were not reported.
+    pub fn unreported(&self) -> Vec<Field> {
+        self.diff
+            .fields()
+            .difference(&self.loss.fields())
+            .copied()
+            .collect()
+    }
+
+    /// Fields reported lost that came back all the same.
+    pub fn reported_but_kept(&self) -> Vec<Field> {
+        self.loss
+            .fields()
+            .difference(&self.diff.fields())
+            .copied()
+            .collect()
+    }
+}
+
+/// Write `doc` as `via`, read it back, and compare: the check behind
+/// `markport roundtrip` and the conformance tests.
+///
+/// ```
+/// use markport::{format, read, roundtrip, ReadOptions, WriteOptions};
+///
+/// let xbel = br#"<xbel version="1.0"><bookmark href="https://example.org/"
+///     added="2024-01-02T03:04:05Z"><title>Example</title></bookmark><separator/></xbel>"#;
+/// let doc = read(xbel, format("xbel").unwrap(), &ReadOptions::default()).unwrap().document;
+/// let trip = roundtrip(&doc, format("xfolk").unwrap(), &WriteOptions::default()).unwrap();
+/// assert!(trip.exact());
+/// assert!(trip.loss.fields().contains(&markport::Field::Separator));
+/// ```
+pub fn roundtrip(doc: &Document, via: &Format, opts: &WriteOptions) -> Result<Roundtrip, Error> {
+    let (bytes, loss) = write_to_vec(doc, via, opts)?;
+    let back = read(&bytes, via, &ReadOptions::default()).map_err(|e| {
+        Error::new(
+            e.kind,
+            format!("reading back the {} output: {}", via.name, e.message),
+            e.location,
+        )
+    })?;
+    let diff = diff(doc, &back.document);
+    Ok(Roundtrip {
+        loss,
+        diff,
+        back: back.document,
+    })
 }
