@@ -580,4 +580,151 @@ mod tests {
         assert!(visible_to(b, None, &["Office".into()]));
         assert!(!visible_to(b, Some("nautilus"), &[]));
     }
+
+    fn corpus(name: &str) -> Vec<u8> {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../corpus/desktop")
+                .join(name),
+        )
+        .unwrap()
+    }
+
+    fn registration(uri: &str, app: &str) -> Registration {
+        Registration {
+            uri: uri.into(),
+            app: app.into(),
+            ..Registration::default()
+        }
+    }
+
+    fn now() -> Timestamp {
+        Timestamp::from_unix_seconds(1_700_000_000).unwrap()
+    }
+
+    #[test]
+    fn registrations_glib_would_refuse_are_errors() {
+        let mut doc = Document::new();
+        for r in [
+            registration("", "gedit"),
+            registration("/tmp/a", ""),
+            registration("report.odt", "writer"),
+            registration("./a:b", "writer"),
+        ] {
+            assert!(register(&mut doc, &r, now()).is_err(), "{r:?}");
+        }
+        assert!(doc.is_empty());
+        assert!(has_scheme("trash:/") && has_scheme("x-a.b+c:y"));
+        assert!(!has_scheme("report.odt") && !has_scheme("1a:b") && !has_scheme(":x"));
+    }
+
+    #[test]
+    fn exec_is_stored_as_glib_stores_it() {
+        let mut doc = Document::new();
+        let mut r = registration("/tmp/a.txt", "gedit");
+        register(&mut doc, &r, now()).unwrap();
+        r.app = "q".into();
+        r.exec = Some("it's %f".into());
+        register(&mut doc, &r, now()).unwrap();
+        let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+        let execs: Vec<_> = b
+            .details()
+            .applications
+            .iter()
+            .map(|a| a.exec.as_str())
+            .collect();
+        assert_eq!(execs, ["'gedit %u'", "'it'\\''s %f'"]);
+    }
+
+    #[test]
+    fn relative_paths_are_resolved_against_the_working_directory() {
+        use std::os::unix::ffi::OsStrExt;
+        let cwd = std::fs::canonicalize(".").unwrap();
+        let want = |p: &Path| path_to_file_uri(p.as_os_str().as_bytes());
+        assert_eq!(
+            uri_for_path(Path::new("Cargo.toml")).unwrap(),
+            want(&cwd.join("Cargo.toml"))
+        );
+        assert_eq!(
+            uri_for_path(Path::new("src/../no such file;")).unwrap(),
+            want(&cwd.join("no such file;"))
+        );
+        assert_eq!(
+            uri_for_path(Path::new("/x/../y")).unwrap(),
+            "file:///x/../y",
+            "an absolute path is taken as given, as GLib takes it"
+        );
+        assert!(uri_for_path(Path::new("")).is_err());
+    }
+
+    #[test]
+    fn update_keeps_what_glib_ignores() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("places.xbel");
+        std::fs::write(&file, corpus("kde-places.xbel")).unwrap();
+        update(&file, |doc| {
+            register(doc, &registration("/tmp/a", "gedit"), now())
+        })
+        .unwrap();
+        let doc = markport_xbel::read(&std::fs::read(&file).unwrap(), &ReadOptions::default())
+            .unwrap()
+            .document;
+        let census = doc.census();
+        assert_eq!(
+            (census.folders, census.separators, census.bookmarks),
+            (1, 1, 3)
+        );
+    }
+
+    #[test]
+    fn update_refuses_a_loss_and_says_what() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("recently-used.xbel");
+        let original = corpus("recently-used.xbel");
+        std::fs::write(&file, &original).unwrap();
+        let err = update(&file, |doc| {
+            register(doc, &registration("/tmp/a", "new\nline"), now())
+        })
+        .unwrap_err();
+        assert!(err.message.contains("bookmark.applications"), "{err}");
+        assert_eq!(std::fs::read(&file).unwrap(), original);
+        // A failing change writes nothing either.
+        let err = update(&file, |doc| register(doc, &registration("", "x"), now()));
+        assert!(err.is_err());
+        assert_eq!(std::fs::read(&file).unwrap(), original);
+    }
+
+    #[test]
+    fn links_are_followed_to_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.xbel");
+        std::os::unix::fs::symlink("target.xbel", dir.path().join("a")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("a"), dir.path().join("b")).unwrap();
+        assert_eq!(follow_links(&dir.path().join("b")).unwrap(), target);
+        std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+        assert!(follow_links(&dir.path().join("loop")).is_err());
+    }
+
+    #[test]
+    fn a_held_lock_is_announced_and_given_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f.xbel");
+        let held = File::create(dir.path().join("f.xbel.lock")).unwrap();
+        held.lock().unwrap();
+        let told = std::cell::Cell::new(0);
+        let waiting = |p: &Path| {
+            assert!(p.ends_with("f.xbel.lock"));
+            told.set(told.get() + 1);
+        };
+        let opts = UpdateOptions {
+            wait: Duration::from_millis(1200),
+            waiting: Some(&waiting),
+        };
+        let start = Instant::now();
+        let err = update_with(&file, &opts, |_| Ok(())).unwrap_err();
+        assert!(start.elapsed() >= Duration::from_millis(1200));
+        assert!(err.message.contains("gave up"), "{err}");
+        assert_eq!(told.get(), 1);
+        assert!(!file.exists());
+    }
 }
