@@ -464,7 +464,11 @@ pub fn update_with<T>(
             let plain = markport_xbel::read(bytes, &ReadOptions::default())?.document;
             let census = plain.census();
             let flat = census.folders == 0 && census.separators == 0 && census.aliases == 0;
+            // GLib's dialect only if reading it as desktop bookmarks changed
+            // nothing (a second entry for one application is merged away, a
+            // missing count becomes 1) and writing it back loses nothing.
             let kept = flat
+                && markport_model::diff(&plain, &desktop).is_empty()
                 && crate::write(&desktop, &WriteOptions::default(), &mut std::io::sink())?
                     .is_empty();
             if kept {
@@ -673,6 +677,33 @@ mod tests {
         assert_eq!(
             (census.folders, census.separators, census.bookmarks),
             (1, 1, 3)
+        );
+    }
+
+    #[test]
+    fn update_keeps_what_the_desktop_reader_would_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("recently-used.xbel");
+        let text = String::from_utf8(corpus("recently-used.xbel")).unwrap();
+        // The same application twice in one item: GLib keeps the later one.
+        let line = text
+            .lines()
+            .find(|l| l.contains("<bookmark:application "))
+            .unwrap();
+        let twice = text.replacen(
+            line,
+            &format!("{line}\n{}", line.replace("count=\"", "count=\"7")),
+            1,
+        );
+        std::fs::write(&file, &twice).unwrap();
+        update(&file, |doc| {
+            register(doc, &registration("/tmp/a", "gedit"), now())
+        })
+        .unwrap();
+        let after = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(
+            after.matches("<bookmark:application ").count(),
+            twice.matches("<bookmark:application ").count() + 1
         );
     }
 
