@@ -120,3 +120,146 @@ fn glib_loads_what_markport_writes_with_the_same_values() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 15, "{checked} files");
 }
+
+/// GLib's dump shows path bytes that are not UTF-8 as `\xNN`
+/// (Python's `backslashreplace`); markport's bytes are shown the same way.
+fn backslashreplace(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// `markport desktop add --exec` stores a command line as GLib's
+/// `g_bookmark_file_set_application_info` does (`g_shell_quote`), and
+/// `markport desktop exec` prints what `g_bookmark_file_get_application_info`
+/// gives (unquoted, then expanded): both compared with the real GLib for
+/// quotes, backslashes, spaces, non-ASCII and non-UTF-8 paths, and every
+/// `%` code.
+#[test]
+fn exec_lines_are_stored_and_expanded_as_glib_does() {
+    use markport::desktop::spec::{exec_command_line, register, Registration};
+    let Some(shared) = shared() else { return };
+    if !tool("python3", "the GLib peer script runs on Python") {
+        return;
+    }
+    let script = shared.join("tools/glib_bookmarks.py");
+    let probe = std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--version")
+        .output()
+        .unwrap();
+    if !probe.status.success() {
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "CI=true but GLib cannot be loaded"
+        );
+        eprintln!("skipped: libglib2.0-0 is not installed");
+        return;
+    }
+    let execs = [
+        "gedit %f",
+        "gedit %u",
+        "it's \"q\" %F",
+        "back\\slash \\\"x\\\" %U",
+        "été %f --x=%x 100%% 50%",
+        "sh -c 'open \"%f\"'",
+        "'%f' \"%u\"",
+        "",
+    ];
+    let uris = [
+        "file:///tmp/%C3%A9t%C3%A9%20x.txt",
+        "file:///tmp/it's%20a%5Cb%22.txt",
+        "file:///tmp/caf%E9.txt",
+        "file:///tmp/a%3Bb%3F.txt",
+        "https://example.org/a%20b",
+    ];
+    let now = markport::model::Timestamp::from_unix_seconds(1_700_000_000).unwrap();
+    let mut doc = markport::model::Document::new();
+    let mut spec_items = Vec::new();
+    for uri in uris {
+        let mut apps = Vec::new();
+        for (i, exec) in execs.iter().enumerate() {
+            let r = Registration {
+                uri: uri.into(),
+                app: format!("app{i}"),
+                exec: Some(exec.to_string()),
+                ..Default::default()
+            };
+            register(&mut doc, &r, now).unwrap();
+            apps.push(serde_json::json!({"name": format!("app{i}"), "exec": if exec.is_empty() { format!("app{i} %u") } else { exec.to_string() }}));
+        }
+        spec_items.push(serde_json::json!({"uri": uri, "applications": apps}));
+    }
+    let dir = std::env::temp_dir().join(format!("markport-glib-exec-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let desktop = markport::format("desktop").unwrap();
+    let (ours, loss) = markport::write_to_vec(&doc, desktop, &WriteOptions::default()).unwrap();
+    assert!(loss.is_empty(), "{loss:?}");
+    std::fs::write(dir.join("ours.xbel"), &ours).unwrap();
+    std::fs::write(
+        dir.join("spec.json"),
+        serde_json::json!({ "bookmarks": spec_items }).to_string(),
+    )
+    .unwrap();
+    let glib_written = std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--write")
+        .arg(dir.join("glib.xbel"))
+        .arg(dir.join("spec.json"))
+        .output()
+        .unwrap();
+    assert!(glib_written.status.success(), "{glib_written:?}");
+    let dump = |name: &str| -> Value {
+        let run = std::process::Command::new("python3")
+            .arg(&script)
+            .arg(dir.join(name))
+            .output()
+            .unwrap();
+        serde_json::from_slice(&run.stdout).unwrap()
+    };
+    let (of_ours, of_glib) = (dump("ours.xbel"), dump("glib.xbel"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(of_ours["ok"], Value::Bool(true), "{of_ours}");
+    let mut compared = 0;
+    let mut failures = Vec::new();
+    for (b, g) in of_ours["bookmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(of_glib["bookmarks"].as_array().unwrap())
+    {
+        let uri = b["uri"].as_str().unwrap();
+        for (a, ga) in b["applications"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .zip(g["applications"].as_array().unwrap())
+        {
+            let stored = a["exec"].as_str().unwrap();
+            if ga["exec"].as_str() != Some(stored) {
+                failures.push(format!(
+                    "{uri} {}: stored {stored:?}, GLib stores {}",
+                    a["name"], ga["exec"]
+                ));
+            }
+            let mine = exec_command_line(stored, uri)
+                .map(|l| backslashreplace(&l))
+                .ok();
+            let glib = a["exec_expanded"].as_str().map(String::from);
+            if mine != glib {
+                failures.push(format!(
+                    "{uri} {stored:?}: markport gives {mine:?}, GLib {glib:?} {}",
+                    a["exec_error"]
+                ));
+            }
+            compared += 1;
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_eq!(compared, execs.len() * uris.len());
+}

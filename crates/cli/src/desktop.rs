@@ -1,9 +1,9 @@
 //! `markport desktop`: the desktop-bookmark spec's operations on a bookmark
 //! file (by default `$XDG_DATA_HOME/recently-used.xbel`).
 
+use std::ffi::OsString;
 use std::io::Write;
-use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
@@ -20,21 +20,25 @@ pub(crate) struct DesktopArgs {
 
 #[derive(Args)]
 struct FileArg {
-    /// The bookmark file (default: $XDG_DATA_HOME/recently-used.xbel).
-    #[arg(long)]
+    /// The bookmark file (default: $XDG_DATA_HOME/recently-used.xbel); any
+    /// path bytes. A symbolic link is followed and kept.
+    #[arg(long, value_parser = clap::value_parser!(PathBuf))]
     file: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
 enum DesktopCommand {
-    /// Register URI (or an absolute PATH) for an application.
+    /// Register URI (or a local PATH) for an application.
     Add {
-        /// The URI, or an absolute local path.
-        uri: String,
+        /// The URI, or a local path (any bytes; a relative one is made
+        /// absolute from the working directory).
+        #[arg(value_parser = clap::value_parser!(OsString))]
+        uri: OsString,
         /// The registering application's name.
         #[arg(long)]
         app: String,
         /// Its command line (`%u` the URI, `%f` the path); default "APP %u".
+        /// Stored shell-quoted, as GLib stores it.
         #[arg(long)]
         exec: Option<String>,
         /// A group to add (repeatable).
@@ -46,6 +50,10 @@ enum DesktopCommand {
         /// Its MIME type (default: from the file name).
         #[arg(long)]
         mime_type: Option<String>,
+        /// How long to wait, in seconds, for another process that holds the
+        /// file's lock before giving up.
+        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+        wait: f64,
         #[command(flatten)]
         file: FileArg,
     },
@@ -60,10 +68,12 @@ enum DesktopCommand {
         #[command(flatten)]
         file: FileArg,
     },
-    /// Print the command line an application registered for URI, expanded.
+    /// Print the command line an application registered for URI, as GLib's
+    /// g_bookmark_file_get_application_info gives it (unquoted, expanded).
     Exec {
-        /// The bookmark's URI.
-        uri: String,
+        /// The bookmark's URI, or a local path.
+        #[arg(value_parser = clap::value_parser!(OsString))]
+        uri: OsString,
         /// The application.
         #[arg(long)]
         app: String,
@@ -81,6 +91,17 @@ enum DesktopCommand {
         #[command(flatten)]
         file: FileArg,
     },
+}
+
+/// The URI a command-line argument names: a URI as it is, a local path
+/// (absolute, or relative to the working directory) as a file: URI.
+fn uri_of(arg: &OsString) -> Result<String, String> {
+    let uri = match arg.to_str() {
+        Some("") => return Err("the URI is empty".into()),
+        Some(s) if !s.starts_with('/') && spec::has_scheme(s) => s.to_owned(),
+        _ => spec::uri_for_path(Path::new(arg)).map_err(|e| e.to_string())?,
+    };
+    Ok(uri)
 }
 
 fn file_of(f: &FileArg) -> PathBuf {
@@ -118,14 +139,12 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
             groups,
             private,
             mime_type,
+            wait,
             file,
         } => {
             let path = file_of(&file);
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            }
             let r = Registration {
-                uri,
+                uri: uri_of(&uri)?,
                 app,
                 exec,
                 groups,
@@ -133,8 +152,27 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
                 mime_type,
                 title: None,
             };
-            spec::update(&path, |doc| spec::register(doc, &r, Timestamp::now()))
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            r.check().map_err(|e| e.to_string())?;
+            let wait = Duration::try_from_secs_f64(wait)
+                .map_err(|_| format!("--wait {wait}: not a number of seconds"))?;
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            }
+            let waiting = |lock: &Path| {
+                eprintln!(
+                    "note: waiting for another process to release {} (up to {} s; --wait)",
+                    lock.display(),
+                    wait.as_secs_f64()
+                );
+            };
+            let opts = spec::UpdateOptions {
+                wait,
+                waiting: Some(&waiting),
+            };
+            spec::update_with(&path, &opts, |doc| {
+                spec::register(doc, &r, Timestamp::now())
+            })
+            .map_err(|e| format!("{}: {e}", path.display()))?;
             Ok(exit::OK)
         }
         DesktopCommand::List { app, group, file } => {
@@ -177,11 +215,7 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
         }
         DesktopCommand::Exec { uri, app, file } => {
             let doc = load(&file_of(&file))?;
-            let uri = if uri.starts_with('/') {
-                markport::desktop::path_to_file_uri(std::ffi::OsStr::new(&uri).as_bytes())
-            } else {
-                uri
-            };
+            let uri = uri_of(&uri)?;
             let b = doc
                 .find_by_href(&uri)
                 .and_then(|id| doc.node(id).as_bookmark())
@@ -192,7 +226,7 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
                 .iter()
                 .find(|x| x.name == app)
                 .ok_or_else(|| format!("{app} has not registered {uri}"))?;
-            let line = spec::expand_exec(&a.exec, &b.href).map_err(|e| e.to_string())?;
+            let line = spec::exec_command_line(&a.exec, &b.href).map_err(|e| e.to_string())?;
             let mut out = std::io::stdout().lock();
             let _ = out.write_all(&line);
             let _ = out.write_all(b"\n");

@@ -14,18 +14,19 @@
 //!   list, one item per URI (duplicates merged by the registration rules),
 //!   local paths as file: URIs, a MIME type and a registering application for
 //!   every item (`--app-name`, `--app-exec`).
-//! * [`spec`]: registering, visibility of private bookmarks, exec expansion,
-//!   file: URIs, the standard locations, and updates under an advisory lock
-//!   with atomic replace.
+//! * [`spec`]: registering, visibility of private bookmarks, exec quoting and
+//!   expansion as GLib does them, file: URIs, the standard locations, and
+//!   updates under an advisory lock with atomic replace that never lose what
+//!   a file holds.
 //!
 //! ```
 //! use markport_model::{ReadOptions, Timestamp, WriteOptions};
-//! use markport_desktop::spec::{expand_exec, register, Registration};
+//! use markport_desktop::spec::{exec_command_line, register, Registration};
 //!
 //! let mut doc = markport_model::Document::new();
 //! let now = Timestamp::from_unix_seconds(1_700_000_000).unwrap();
 //! let r = Registration { uri: "/home/me/plan.odt".into(), app: "writer".into(), ..Default::default() };
-//! register(&mut doc, &r, now);
+//! register(&mut doc, &r, now).unwrap();
 //! let mut out = Vec::new();
 //! let loss = markport_desktop::write(&doc, &WriteOptions::default(), &mut out).unwrap();
 //! assert!(loss.is_empty());
@@ -34,13 +35,16 @@
 //! assert!(text.contains(r#"<mime:mime-type type="application/vnd.oasis.opendocument.text"/>"#));
 //! let back = markport_desktop::read(&out, &ReadOptions::default()).unwrap().document;
 //! let b = back.node(back.children(None)[0]).as_bookmark().unwrap();
-//! assert_eq!(expand_exec(&b.details().applications[0].exec, &b.href).unwrap(), b"writer file:///home/me/plan.odt");
+//! // Stored quoted, as GLib stores it; given back unquoted and expanded, as GLib gives it.
+//! assert_eq!(b.details().applications[0].exec, "'writer %u'");
+//! assert_eq!(exec_command_line(&b.details().applications[0].exec, &b.href).unwrap(), b"writer file:///home/me/plan.odt");
 //! ```
 #![warn(missing_docs)]
 
 mod iso;
 mod mime;
 mod read;
+mod shell;
 pub mod spec;
 mod uri;
 mod write;

@@ -6,23 +6,28 @@
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use markport_model::{
-    Application, Bookmark, DateValue, Document, Error, ErrorKind, Node, ReadOptions, Timestamp,
-    WriteOptions,
+    Application, Bookmark, DateValue, Document, Error, ErrorKind, LossReport, Node, ReadOptions,
+    Timestamp, WriteOptions,
 };
 
 use crate::mime::mime_for;
+pub use crate::shell::{exec_command_line, shell_quote, shell_unquote};
 use crate::uri::{file_uri_to_path, path_to_file_uri};
 
 /// One application's registration of a URI.
 #[derive(Clone, Debug, Default)]
 pub struct Registration {
-    /// The URI, or an absolute local path (made a file: URI).
+    /// The URI, or an absolute local path (made a file: URI); see
+    /// [`uri_for_path`] for other paths.
     pub uri: String,
     /// The application's name (the registration key).
     pub app: String,
-    /// Its command line (`%u`, `%f`); default `APP %u`.
+    /// Its command line (`%u`, `%f`), unquoted; stored shell-quoted, as
+    /// GLib's `g_bookmark_file_set_application_info` stores it. Default
+    /// (also for an empty one) `APP %u`.
     pub exec: Option<String>,
     /// Groups to add.
     pub groups: Vec<String>,
@@ -34,15 +39,89 @@ pub struct Registration {
     pub title: Option<String>,
 }
 
+impl Registration {
+    /// Refuse what GLib would not store or could not use: an empty URI, an
+    /// empty application name, a relative path.
+    pub fn check(&self) -> Result<(), Error> {
+        let invalid = |m: String| Err(Error::new(ErrorKind::Invalid, m, None));
+        if self.uri.is_empty() {
+            return invalid("the URI is empty".into());
+        }
+        if self.app.is_empty() {
+            return invalid("the application name is empty".into());
+        }
+        if !self.uri.starts_with('/') && !has_scheme(&self.uri) {
+            return invalid(format!(
+                "{:?} is neither a URI nor an absolute path (desktop bookmarks hold no relative paths)",
+                self.uri
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `s` starts with a URI scheme (`letter *(letter / digit / + - .) :`):
+/// what tells a URI from a relative path.
+pub fn has_scheme(s: &str) -> bool {
+    let Some((scheme, _)) = s.split_once(':') else {
+        return false;
+    };
+    let mut c = scheme.bytes();
+    c.next().is_some_and(|b| b.is_ascii_alphabetic())
+        && c.all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+}
+
+/// The `file:` URI for a local path given on a command line: an absolute
+/// path as it is; a relative one resolved against the working directory as
+/// `realpath` resolves it (symbolic links followed where the path exists).
+/// Any path bytes work; they are percent-encoded as GLib's
+/// `g_filename_to_uri` encodes them.
+pub fn uri_for_path(path: &Path) -> Result<String, Error> {
+    use std::os::unix::ffi::OsStrExt;
+    if path.as_os_str().is_empty() {
+        return Err(Error::new(ErrorKind::Invalid, "the path is empty", None));
+    }
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        match std::fs::canonicalize(path) {
+            Ok(p) => p,
+            // A file that does not exist (yet): its directory resolved, if
+            // that exists, else the path made absolute as it is.
+            Err(_) => {
+                let parent = path
+                    .parent()
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .unwrap_or(Path::new("."));
+                match (std::fs::canonicalize(parent), path.file_name()) {
+                    (Ok(dir), Some(name)) => dir.join(name),
+                    _ => std::path::absolute(path).map_err(|e| Error::io(&e))?,
+                }
+            }
+        }
+    };
+    Ok(path_to_file_uri(absolute.as_os_str().as_bytes()))
+}
+
 /// Register: a new URI is added with count 1; the same application again
 /// bumps its count and date; another application adds its own entry; groups
-/// merge; the bookmark becomes private when any application asks.
-pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) {
+/// merge; the bookmark becomes private when any application asks. An error
+/// (and no change) for what [`Registration::check`] refuses.
+pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) -> Result<(), Error> {
+    r.check()?;
     let uri = if r.uri.starts_with('/') {
         path_to_file_uri(r.uri.as_bytes())
     } else {
         r.uri.clone()
     };
+    // GLib stores the command line quoted (g_shell_quote) and unquotes it
+    // when asked, so the quoted form is what GLib-based programs expect.
+    let exec = shell_quote(
+        &r.exec
+            .clone()
+            .filter(|e| !e.is_empty())
+            .unwrap_or_else(|| format!("{} %u", r.app)),
+    );
     let now_v = DateValue::Instant(now);
     let id = match doc.find_by_href(&uri) {
         Some(id) => id,
@@ -59,7 +138,7 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) {
         }
     };
     let Node::Bookmark(b) = doc.node_mut(id) else {
-        return;
+        return Ok(());
     };
     b.modified = Some(now_v.clone());
     match b
@@ -71,13 +150,13 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) {
         Some(a) => {
             a.count = Some(a.count.unwrap_or(1).saturating_add(1));
             a.modified = Some(now_v);
-            if let Some(e) = &r.exec {
-                a.exec = e.clone();
+            if r.exec.as_ref().is_some_and(|e| !e.is_empty()) {
+                a.exec = exec;
             }
         }
         None => b.details_mut().applications.push(Application {
             name: r.app.clone(),
-            exec: r.exec.clone().unwrap_or_else(|| format!("{} %u", r.app)),
+            exec,
             count: Some(1),
             modified: Some(now_v),
             timestamp: None,
@@ -91,6 +170,7 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) {
     if r.private {
         b.private = Some(true);
     }
+    Ok(())
 }
 
 /// Whether `app` (with its `groups`) may see `b`: a private bookmark only
@@ -105,7 +185,8 @@ pub fn visible_to(b: &Bookmark, app: Option<&str>, groups: &[String]) -> bool {
 
 /// Expand an application's command line for `uri`: `%u` the URI, `%f` the
 /// local path (bytes, exactly; an error for a non-file URI), `%%` a percent.
-/// Other `%x` are left as they are (the spec; GLib drops the `%`).
+/// Other `%x` are left as they are (the spec; GLib drops the `%`). The
+/// stored form is taken as it is; [`exec_command_line`] is what GLib gives.
 pub fn expand_exec(exec: &str, uri: &str) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(exec.len() + uri.len());
     let mut chars = exec.char_indices().peekable();
@@ -197,26 +278,223 @@ pub fn application_files() -> Vec<PathBuf> {
     out
 }
 
-/// Change the bookmark file at `path` under an advisory lock (on
-/// `PATH.lock`, so the lock survives the file being replaced), then write it
-/// by atomic replace. A missing file starts empty.
-pub fn update<T>(path: &Path, change: impl FnOnce(&mut Document) -> T) -> Result<T, Error> {
-    let io = |e: std::io::Error| Error::io(&e);
-    let mut lock_name = path.as_os_str().to_owned();
-    lock_name.push(".lock");
-    let lock = File::options()
+/// How [`update_with`] waits for the lock.
+pub struct UpdateOptions<'a> {
+    /// How long to wait for another process's lock before giving up.
+    pub wait: Duration,
+    /// Called once, with the lock file's path, when the lock has been held
+    /// by another process for a second (so that people know why nothing
+    /// happens).
+    pub waiting: Option<&'a dyn Fn(&Path)>,
+}
+
+/// How long [`update`] waits for another process's lock: 10 seconds.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(10);
+
+impl Default for UpdateOptions<'_> {
+    fn default() -> Self {
+        UpdateOptions {
+            wait: DEFAULT_WAIT,
+            waiting: None,
+        }
+    }
+}
+
+/// [`update_with`] with the default options.
+pub fn update<T>(
+    path: &Path,
+    change: impl FnOnce(&mut Document) -> Result<T, Error>,
+) -> Result<T, Error> {
+    update_with(path, &UpdateOptions::default(), change)
+}
+
+/// The file a chain of symbolic links ends at (which need not exist), so
+/// that the link is kept and its target changed. At most 40 links, as the
+/// kernel allows.
+fn follow_links(path: &Path) -> Result<PathBuf, Error> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = std::fs::read_link(&p).map_err(|e| Error::io(&e))?;
+                p = match p.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(Error::new(
+        ErrorKind::Io,
+        format!("{}: too many levels of symbolic links", path.display()),
+        None,
+    ))
+}
+
+fn lock_error(lock: &Path, what: &str, e: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorKind::Io,
+        format!("lock file {}: {what}: {e}", lock.display()),
+        None,
+    )
+}
+
+/// Take the advisory lock on `lock`, waiting as `opts` says.
+fn take_lock(lock: &Path, opts: &UpdateOptions) -> Result<File, Error> {
+    let file = File::options()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(PathBuf::from(lock_name))
-        .map_err(io)?;
-    lock.lock().map_err(io)?;
-    let mut doc = match std::fs::read(path) {
-        Ok(bytes) => crate::read(&bytes, &ReadOptions::default())?.document,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Document::new(),
+        .open(lock)
+        .map_err(|e| lock_error(lock, "cannot open it", e))?;
+    let start = Instant::now();
+    let mut told = false;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(lock_error(lock, "cannot lock it", e))
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {}
+        }
+        let waited = start.elapsed();
+        if waited >= opts.wait {
+            return Err(Error::new(
+                ErrorKind::Io,
+                format!(
+                    "lock file {}: another process has held it for {:.1} s; gave up (nothing changed)",
+                    lock.display(),
+                    waited.as_secs_f64()
+                ),
+                None,
+            ));
+        }
+        if !told && waited >= Duration::from_secs(1) {
+            if let Some(f) = opts.waiting {
+                f(lock);
+            }
+            told = true;
+        }
+        std::thread::sleep(Duration::from_millis(20).min(opts.wait - waited));
+    }
+}
+
+/// What the writer reported, as one line: the fields and why.
+fn describe(loss: &LossReport) -> String {
+    loss.losses
+        .iter()
+        .map(|l| {
+            format!(
+                "{} ({}×: {}{})",
+                l.field,
+                l.count,
+                l.reason,
+                if l.paths.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", l.paths.join(", "))
+                }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Change the bookmark file at `path` under an advisory lock (on
+/// `PATH.lock`, so the lock survives the file being replaced), then write it
+/// by atomic replace. A missing file starts empty.
+///
+/// Nothing is lost silently. A file in GLib's dialect is written in GLib's
+/// layout. A file that is XBEL GLib would not load as it is (folders,
+/// separators, aliases, KDE's icon names, foreign metadata, duplicate
+/// URIs...) keeps all of it: it is changed as XBEL and written by the XBEL
+/// writer. If what would be written still loses something (say an
+/// application name with a tab), the change is refused with an error that
+/// names it, and the file is left as it was.
+///
+/// A symbolic link is followed (the link stays, its target is changed); a
+/// read-only file is refused; when another process holds the lock,
+/// `opts.waiting` is told after a second and the call gives up after
+/// `opts.wait`. If `change` fails, nothing is written.
+pub fn update_with<T>(
+    path: &Path,
+    opts: &UpdateOptions,
+    change: impl FnOnce(&mut Document) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let io = |e: std::io::Error| Error::io(&e);
+    let path = follow_links(path)?;
+    let path = path.as_path();
+    let old_permissions = match std::fs::metadata(path) {
+        Ok(m) => Some(m.permissions()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io(e)),
     };
-    let result = change(&mut doc);
+    // Replacing by rename needs only the directory to be writable, so a
+    // read-only file is refused here, not by the file system.
+    if old_permissions.as_ref().is_some_and(|p| p.readonly()) {
+        return Err(Error::new(
+            ErrorKind::Io,
+            "the file is read-only; not changed",
+            None,
+        ));
+    }
+    if old_permissions.is_some() {
+        if let Err(e) = File::options().append(true).open(path) {
+            return Err(Error::new(
+                ErrorKind::Io,
+                format!("the file cannot be written ({e}); not changed"),
+                None,
+            ));
+        }
+    }
+    let mut lock_name = path.as_os_str().to_owned();
+    lock_name.push(".lock");
+    let lock_path = PathBuf::from(lock_name);
+    let lock = take_lock(&lock_path, opts)?;
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => Some(bytes),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(e)),
+    };
+    let (mut doc, as_xbel) = match &bytes {
+        None => (Document::new(), false),
+        Some(bytes) => {
+            let desktop = crate::read(bytes, &ReadOptions::default())?.document;
+            let plain = markport_xbel::read(bytes, &ReadOptions::default())?.document;
+            let census = plain.census();
+            let flat = census.folders == 0 && census.separators == 0 && census.aliases == 0;
+            // GLib's dialect only if reading it as desktop bookmarks changed
+            // nothing (a second entry for one application is merged away, a
+            // missing count becomes 1) and writing it back loses nothing.
+            let kept = flat
+                && markport_model::diff(&plain, &desktop).is_empty()
+                && crate::write(&desktop, &WriteOptions::default(), &mut std::io::sink())?
+                    .is_empty();
+            if kept {
+                (desktop, false)
+            } else {
+                (plain, true)
+            }
+        }
+    };
+    let result = change(&mut doc)?;
+    let mut out = Vec::new();
+    let loss = if as_xbel {
+        markport_xbel::write(&doc, &WriteOptions::default(), &mut out)?
+    } else {
+        crate::write(&doc, &WriteOptions::default(), &mut out)?
+    };
+    if !loss.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Unwritable,
+            format!(
+                "not changed, because writing it back would lose {}",
+                describe(&loss)
+            ),
+            None,
+        ));
+    }
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
@@ -225,14 +503,19 @@ pub fn update<T>(path: &Path, change: impl FnOnce(&mut Document) -> T) -> Result
     tmp.push(format!(".{}.tmp", std::process::id()));
     let tmp = PathBuf::from(tmp);
     let written = (|| {
-        let mut f = File::create(&tmp).map_err(io)?;
+        let mut f = File::create(&tmp).map_err(|e| {
+            Error::new(
+                ErrorKind::Io,
+                format!("cannot create {} ({e}); not changed", tmp.display()),
+                None,
+            )
+        })?;
         // The replacement keeps the old file's permissions: a private
         // recently-used.xbel must not become readable by others.
-        if let Ok(old) = std::fs::metadata(path) {
-            f.set_permissions(old.permissions()).map_err(io)?;
+        if let Some(p) = &old_permissions {
+            f.set_permissions(p.clone()).map_err(io)?;
         }
-        crate::write(&doc, &WriteOptions::default(), &mut f)?;
-        f.flush().map_err(io)?;
+        f.write_all(&out).map_err(io)?;
         f.sync_all().map_err(io)?;
         std::fs::rename(&tmp, path).map_err(io)
     })();
@@ -274,8 +557,8 @@ mod tests {
             groups: vec!["Office".into()],
             ..Registration::default()
         };
-        register(&mut doc, &r, t);
-        register(&mut doc, &r, t);
+        register(&mut doc, &r, t).unwrap();
+        register(&mut doc, &r, t).unwrap();
         register(
             &mut doc,
             &Registration {
@@ -284,7 +567,8 @@ mod tests {
                 ..r.clone()
             },
             t,
-        );
+        )
+        .unwrap();
         let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
         assert_eq!(b.href, "file:///home/me/notes.txt");
         assert_eq!(b.details().mime_type.as_deref(), Some("text/plain"));
@@ -299,5 +583,179 @@ mod tests {
         assert!(visible_to(b, Some("vim"), &[]));
         assert!(visible_to(b, None, &["Office".into()]));
         assert!(!visible_to(b, Some("nautilus"), &[]));
+    }
+
+    fn corpus(name: &str) -> Vec<u8> {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../corpus/desktop")
+                .join(name),
+        )
+        .unwrap()
+    }
+
+    fn registration(uri: &str, app: &str) -> Registration {
+        Registration {
+            uri: uri.into(),
+            app: app.into(),
+            ..Registration::default()
+        }
+    }
+
+    fn now() -> Timestamp {
+        Timestamp::from_unix_seconds(1_700_000_000).unwrap()
+    }
+
+    #[test]
+    fn registrations_glib_would_refuse_are_errors() {
+        let mut doc = Document::new();
+        for r in [
+            registration("", "gedit"),
+            registration("/tmp/a", ""),
+            registration("report.odt", "writer"),
+            registration("./a:b", "writer"),
+        ] {
+            assert!(register(&mut doc, &r, now()).is_err(), "{r:?}");
+        }
+        assert!(doc.is_empty());
+        assert!(has_scheme("trash:/") && has_scheme("x-a.b+c:y"));
+        assert!(!has_scheme("report.odt") && !has_scheme("1a:b") && !has_scheme(":x"));
+    }
+
+    #[test]
+    fn exec_is_stored_as_glib_stores_it() {
+        let mut doc = Document::new();
+        let mut r = registration("/tmp/a.txt", "gedit");
+        register(&mut doc, &r, now()).unwrap();
+        r.app = "q".into();
+        r.exec = Some("it's %f".into());
+        register(&mut doc, &r, now()).unwrap();
+        let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+        let execs: Vec<_> = b
+            .details()
+            .applications
+            .iter()
+            .map(|a| a.exec.as_str())
+            .collect();
+        assert_eq!(execs, ["'gedit %u'", "'it'\\''s %f'"]);
+    }
+
+    #[test]
+    fn relative_paths_are_resolved_against_the_working_directory() {
+        use std::os::unix::ffi::OsStrExt;
+        let cwd = std::fs::canonicalize(".").unwrap();
+        let want = |p: &Path| path_to_file_uri(p.as_os_str().as_bytes());
+        assert_eq!(
+            uri_for_path(Path::new("Cargo.toml")).unwrap(),
+            want(&cwd.join("Cargo.toml"))
+        );
+        assert_eq!(
+            uri_for_path(Path::new("src/../no such file;")).unwrap(),
+            want(&cwd.join("no such file;"))
+        );
+        assert_eq!(
+            uri_for_path(Path::new("/x/../y")).unwrap(),
+            "file:///x/../y",
+            "an absolute path is taken as given, as GLib takes it"
+        );
+        assert!(uri_for_path(Path::new("")).is_err());
+    }
+
+    #[test]
+    fn update_keeps_what_glib_ignores() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("places.xbel");
+        std::fs::write(&file, corpus("kde-places.xbel")).unwrap();
+        update(&file, |doc| {
+            register(doc, &registration("/tmp/a", "gedit"), now())
+        })
+        .unwrap();
+        let doc = markport_xbel::read(&std::fs::read(&file).unwrap(), &ReadOptions::default())
+            .unwrap()
+            .document;
+        let census = doc.census();
+        assert_eq!(
+            (census.folders, census.separators, census.bookmarks),
+            (1, 1, 3)
+        );
+    }
+
+    #[test]
+    fn update_keeps_what_the_desktop_reader_would_merge() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("recently-used.xbel");
+        let text = String::from_utf8(corpus("recently-used.xbel")).unwrap();
+        // The same application twice in one item: GLib keeps the later one.
+        let line = text
+            .lines()
+            .find(|l| l.contains("<bookmark:application "))
+            .unwrap();
+        let twice = text.replacen(
+            line,
+            &format!("{line}\n{}", line.replace("count=\"", "count=\"7")),
+            1,
+        );
+        std::fs::write(&file, &twice).unwrap();
+        update(&file, |doc| {
+            register(doc, &registration("/tmp/a", "gedit"), now())
+        })
+        .unwrap();
+        let after = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(
+            after.matches("<bookmark:application ").count(),
+            twice.matches("<bookmark:application ").count() + 1
+        );
+    }
+
+    #[test]
+    fn update_refuses_a_loss_and_says_what() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("recently-used.xbel");
+        let original = corpus("recently-used.xbel");
+        std::fs::write(&file, &original).unwrap();
+        let err = update(&file, |doc| {
+            register(doc, &registration("/tmp/a", "new\nline"), now())
+        })
+        .unwrap_err();
+        assert!(err.message.contains("bookmark.applications"), "{err}");
+        assert_eq!(std::fs::read(&file).unwrap(), original);
+        // A failing change writes nothing either.
+        let err = update(&file, |doc| register(doc, &registration("", "x"), now()));
+        assert!(err.is_err());
+        assert_eq!(std::fs::read(&file).unwrap(), original);
+    }
+
+    #[test]
+    fn links_are_followed_to_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.xbel");
+        std::os::unix::fs::symlink("target.xbel", dir.path().join("a")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("a"), dir.path().join("b")).unwrap();
+        assert_eq!(follow_links(&dir.path().join("b")).unwrap(), target);
+        std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+        assert!(follow_links(&dir.path().join("loop")).is_err());
+    }
+
+    #[test]
+    fn a_held_lock_is_announced_and_given_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("f.xbel");
+        let held = File::create(dir.path().join("f.xbel.lock")).unwrap();
+        held.lock().unwrap();
+        let told = std::cell::Cell::new(0);
+        let waiting = |p: &Path| {
+            assert!(p.ends_with("f.xbel.lock"));
+            told.set(told.get() + 1);
+        };
+        let opts = UpdateOptions {
+            wait: Duration::from_millis(1200),
+            waiting: Some(&waiting),
+        };
+        let start = Instant::now();
+        let err = update_with(&file, &opts, |_| Ok(())).unwrap_err();
+        assert!(start.elapsed() >= Duration::from_millis(1200));
+        assert!(err.message.contains("gave up"), "{err}");
+        assert_eq!(told.get(), 1);
+        assert!(!file.exists());
     }
 }

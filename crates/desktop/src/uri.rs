@@ -2,11 +2,14 @@
 //! URI and back exactly.
 
 /// A `file://` URI for an absolute local path, given as bytes (paths need
-/// not be UTF-8): every byte but the unreserved ones and `/` percent-encoded.
+/// not be UTF-8), as GLib's `g_filename_to_uri` makes it: letters, digits,
+/// `/` and `!$&'()*+,-.:=@_~` as they are, every other byte as `%XX`
+/// (upper-case hex).
 pub fn path_to_file_uri(path: &[u8]) -> String {
     let mut out = String::from("file://");
     for &b in path {
-        if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b) {
+        // GLib's UNSAFE_PATH set: unlike RFC 3986's sub-delims, `;` is escaped.
+        if b.is_ascii_alphanumeric() || b"!$&'()*+,-./:=@_~".contains(&b) {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));
@@ -72,5 +75,21 @@ mod tests {
         );
         assert_eq!(file_uri_to_path("file://otherhost/etc/hosts"), None);
         assert_eq!(file_uri_to_path("https://x/"), None);
+    }
+
+    /// What GLib 2.74's `g_filename_to_uri` gives for every printable ASCII
+    /// byte and a few others (measured with the live library).
+    #[test]
+    fn paths_are_escaped_as_glib_escapes_them() {
+        let mut path = b"/a".to_vec();
+        path.extend((32u8..128).filter(|&b| b != b'/'));
+        assert_eq!(
+            path_to_file_uri(&path),
+            "file:///a%20!%22%23$%25&'()*+,-.0123456789:%3B%3C=%3E%3F@ABCDEFGHIJKLMNOPQRSTUVWXYZ%5B%5C%5D%5E_%60abcdefghijklmnopqrstuvwxyz%7B%7C%7D~%7F"
+        );
+        assert_eq!(
+            path_to_file_uri(b"/tmp/caf\xe9 \x01\xff.txt"),
+            "file:///tmp/caf%E9%20%01%FF.txt"
+        );
     }
 }
