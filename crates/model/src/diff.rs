@@ -3,9 +3,12 @@
 //! Nodes of each kind are paired in document order. Bookmarks are paired by
 //! position when both documents have as many; otherwise by href, in order,
 //! and the unpaired ones count as a [`Field::Bookmark`] difference (a writer
-//! merged or withheld entries). Placement (which folder holds a node) is
-//! part of [`Field::Folder`]; where separators and aliases stand is part of
-//! their own fields.
+//! merged or withheld entries). Folders and separators are paired the same
+//! way when their counts differ (by title, in order), and each unpaired one
+//! counts on its own, so a writer that drops 29 folders differs in
+//! [`Field::Folder`] on 29 nodes, as its report says. Placement (which folder
+//! holds a node) is part of [`Field::Folder`]; where separators and aliases
+//! stand is part of their own fields.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -124,6 +127,32 @@ fn of_kind(doc: &Document, kind: NodeKind) -> Vec<NodeId> {
     doc.preorder()
         .filter(|&id| doc.node(id).kind() == kind)
         .collect()
+}
+
+/// Pair nodes whose `key` agrees, in document order; returns the pairs, the
+/// unpaired nodes of `a`, and how many of `b` are unpaired. Linear: one
+/// queue per key.
+fn pair_by<K: std::hash::Hash + Eq>(
+    a: &Document,
+    xa: &[NodeId],
+    b: &Document,
+    xb: &[NodeId],
+    key: impl Fn(&Document, NodeId) -> K,
+) -> (Vec<(NodeId, NodeId)>, Vec<NodeId>, usize) {
+    let mut pool: HashMap<K, VecDeque<NodeId>> = HashMap::new();
+    for &id in xb {
+        pool.entry(key(b, id)).or_default().push_back(id);
+    }
+    let mut pairs = Vec::new();
+    let mut unpaired_a = Vec::new();
+    for &id in xa {
+        match pool.get_mut(&key(a, id)).and_then(VecDeque::pop_front) {
+            Some(y) => pairs.push((id, y)),
+            None => unpaired_a.push(id),
+        }
+    }
+    let unpaired_b = xb.len() - pairs.len();
+    (pairs, unpaired_a, unpaired_b)
 }
 
 /// Pair bookmarks: by position when counts agree, else by href in order.
@@ -288,16 +317,22 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     let fa = of_kind(a, NodeKind::Folder);
     let fb = of_kind(b, NodeKind::Folder);
     let folders_align = fa.len() == fb.len();
-    if !folders_align {
-        let first = fa
-            .iter()
-            .chain(fb.iter())
-            .next()
-            .copied()
-            .filter(|_| !fa.is_empty());
-        c.add(Field::Folder, first);
-    }
-    for (&x, &y) in fa.iter().zip(&fb) {
+    // When a writer left folders out (or added some), each one counts, as in
+    // the writer's report; the rest pair by title, in order.
+    let folder_pairs = if folders_align {
+        fa.iter().copied().zip(fb.iter().copied()).collect()
+    } else {
+        let title = |d: &Document, id: NodeId| d.node(id).title().map(str::to_owned);
+        let (pairs, unpaired_a, unpaired_b) = pair_by(a, &fa, b, &fb, title);
+        for id in unpaired_a {
+            c.add(Field::Folder, Some(id));
+        }
+        for _ in 0..unpaired_b {
+            c.add(Field::Folder, None);
+        }
+        pairs
+    };
+    for (x, y) in folder_pairs {
         if let (Node::Folder(p), Node::Folder(q)) = (a.node(x), b.node(y)) {
             compare_folders(&mut c, x, p, q);
         }
@@ -326,16 +361,27 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
 
     let sa = of_kind(a, NodeKind::Separator);
     let sb = of_kind(b, NodeKind::Separator);
-    if sa.len() != sb.len() {
-        c.add(Field::Separator, sa.first().copied());
-    }
-    for (&x, &y) in sa.iter().zip(&sb) {
+    let separators_align = sa.len() == sb.len();
+    let separator_pairs = if separators_align {
+        sa.iter().copied().zip(sb.iter().copied()).collect()
+    } else {
+        let title = |d: &Document, id: NodeId| d.node(id).title().map(str::to_owned);
+        let (pairs, unpaired_a, unpaired_b) = pair_by(a, &sa, b, &sb, title);
+        for id in unpaired_a {
+            c.add(Field::Separator, Some(id));
+        }
+        for _ in 0..unpaired_b {
+            c.add(Field::Separator, None);
+        }
+        pairs
+    };
+    for (x, y) in separator_pairs {
         if let (Node::Separator(p), Node::Separator(q)) = (a.node(x), b.node(y)) {
             c.check(Field::SeparatorTitle, Some(x), p.title == q.title);
             c.check(Field::SeparatorMetadata, Some(x), p.metadata == q.metadata);
             c.check(Field::SeparatorExtra, Some(x), p.extra == q.extra);
         }
-        if sa.len() == sb.len() && folders_align && place_a[&x] != place_b[&y] {
+        if separators_align && folders_align && place_a[&x] != place_b[&y] {
             c.add(Field::Separator, Some(x));
         }
     }
@@ -415,6 +461,40 @@ mod tests {
         assert!(fields.contains(&Field::Separator));
         assert!(!fields.contains(&Field::Bookmark));
         assert!(!fields.contains(&Field::BookmarkTitle));
+    }
+
+    #[test]
+    fn each_dropped_folder_and_separator_counts_and_is_named() {
+        let mut a = Document::new();
+        let mut names = Vec::new();
+        for i in 0..7 {
+            let f = a.push(None, Folder::titled(format!("F{i}")));
+            a.push(Some(f), Bookmark::new(format!("https://{i}.example/")));
+            a.push(Some(f), Separator::default());
+            names.push(format!("F{i}"));
+        }
+        let mut b = Document::new();
+        b.push(None, Folder::titled("F3"));
+        for id in a.preorder() {
+            if let Node::Bookmark(bm) = a.node(id) {
+                b.push(None, bm.clone());
+            }
+        }
+        let d = diff(&a, &b);
+        let folder = d.differences.iter().find(|x| x.field == Field::Folder);
+        let folder = folder.unwrap();
+        assert_eq!(folder.count, 6);
+        assert_eq!(folder.paths, ["F0", "F1", "F2", "F4", "F5"]);
+        let sep = d.differences.iter().find(|x| x.field == Field::Separator);
+        assert_eq!(sep.unwrap().count, 7);
+        assert_eq!(sep.unwrap().paths.len(), MAX_PATHS);
+
+        // Added ones count too.
+        let d = diff(&b, &a);
+        let folder = d.differences.iter().find(|x| x.field == Field::Folder);
+        assert_eq!(folder.unwrap().count, 6);
+        let sep = d.differences.iter().find(|x| x.field == Field::Separator);
+        assert_eq!(sep.unwrap().count, 7);
     }
 
     #[test]
