@@ -241,15 +241,7 @@ fn print_diff(d: &markport::Diff, json: bool) {
         return;
     }
     for x in &d.differences {
-        let nodes = if x.count == 1 { "node" } else { "nodes" };
-        print!("{} differs on {} {nodes}", x.field, x.count);
-        if !x.paths.is_empty() {
-            print!(": {}", x.paths.join(", "));
-            if x.count > x.paths.len() {
-                print!(", ...");
-            }
-        }
-        println!();
+        println!("{x}");
     }
 }
 

@@ -50,6 +50,30 @@ impl Diff {
     }
 }
 
+/// One line for people: `bookmark.tags differs on 2 nodes: News/BBC, ...`.
+/// A date's written form says that the instant is the same:
+/// `bookmark.added precision/offset differs on 1 node, same instant: ...`.
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let nodes = if self.count == 1 { "node" } else { "nodes" };
+        match self.field.date_of_form() {
+            Some(date) => write!(
+                f,
+                "{date} precision/offset differs on {} {nodes}, same instant",
+                self.count
+            )?,
+            None => write!(f, "{} differs on {} {nodes}", self.field, self.count)?,
+        }
+        if !self.paths.is_empty() {
+            write!(f, ": {}", self.paths.join(", "))?;
+            if self.count > self.paths.len() {
+                write!(f, ", ...")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 struct Collector<'a> {
     a: &'a Document,
     found: HashMap<Field, Difference>,
@@ -74,6 +98,22 @@ impl Collector<'_> {
     fn check(&mut self, field: Field, node: Option<NodeId>, same: bool) {
         if !same {
             self.add(field, node);
+        }
+    }
+
+    /// A date field: the instant, and when that is the same, how it was
+    /// written (the field's [`Field::form`]).
+    fn date(
+        &mut self,
+        field: Field,
+        node: Option<NodeId>,
+        x: &Option<DateValue>,
+        y: &Option<DateValue>,
+    ) {
+        if !same_date(x, y) {
+            self.add(field, node);
+        } else if let (Some(p), Some(q), Some(form)) = (x, y, field.form()) {
+            self.check(form, node, p.same_form(q));
         }
     }
 }
@@ -230,17 +270,9 @@ fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookma
     c.check(Field::BookmarkTitle, n, x.title == y.title);
     c.check(Field::BookmarkDesc, n, x.desc == y.desc);
     c.check(Field::BookmarkId, n, xd.id == yd.id);
-    c.check(Field::BookmarkAdded, n, same_date(&x.added, &y.added));
-    c.check(
-        Field::BookmarkModified,
-        n,
-        same_date(&x.modified, &y.modified),
-    );
-    c.check(
-        Field::BookmarkVisited,
-        n,
-        same_date(&xd.visited, &yd.visited),
-    );
+    c.date(Field::BookmarkAdded, n, &x.added, &y.added);
+    c.date(Field::BookmarkModified, n, &x.modified, &y.modified);
+    c.date(Field::BookmarkVisited, n, &xd.visited, &yd.visited);
     c.check(Field::BookmarkIcon, n, xd.icon == yd.icon);
     c.check(Field::BookmarkFavicon, n, x.favicon == y.favicon);
     c.check(
@@ -280,12 +312,8 @@ fn compare_folders(c: &mut Collector<'_>, id: NodeId, x: &Folder, y: &Folder) {
     c.check(Field::FolderTitle, n, x.title == y.title);
     c.check(Field::FolderDesc, n, x.desc == y.desc);
     c.check(Field::FolderId, n, x.id == y.id);
-    c.check(Field::FolderAdded, n, same_date(&x.added, &y.added));
-    c.check(
-        Field::FolderModified,
-        n,
-        same_date(&x.modified, &y.modified),
-    );
+    c.date(Field::FolderAdded, n, &x.added, &y.added);
+    c.date(Field::FolderModified, n, &x.modified, &y.modified);
     c.check(Field::FolderFolded, n, x.folded == y.folded);
     c.check(Field::FolderIcon, n, x.icon == y.icon);
     c.check(Field::FolderRole, n, x.role == y.role);
@@ -302,12 +330,8 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     c.check(Field::DocumentTitle, None, a.title == b.title);
     c.check(Field::DocumentDesc, None, a.desc == b.desc);
     c.check(Field::DocumentId, None, a.id == b.id);
-    c.check(Field::DocumentAdded, None, same_date(&a.added, &b.added));
-    c.check(
-        Field::DocumentModified,
-        None,
-        same_date(&a.modified, &b.modified),
-    );
+    c.date(Field::DocumentAdded, None, &a.added, &b.added);
+    c.date(Field::DocumentModified, None, &a.modified, &b.modified);
     c.check(Field::DocumentMetadata, None, a.metadata == b.metadata);
     c.check(Field::DocumentExtra, None, a.extra == b.extra);
 
@@ -495,6 +519,35 @@ mod tests {
         assert_eq!(folder.unwrap().count, 6);
         let sep = d.differences.iter().find(|x| x.field == Field::Separator);
         assert_eq!(sep.unwrap().count, 7);
+    }
+
+    #[test]
+    fn a_date_written_differently_is_a_form_difference_not_an_instant_one() {
+        let mut a = Document::new();
+        let mut year = Bookmark::new("x").with_title("X");
+        year.added = Some(DateValue::from_w3c("1997"));
+        year.modified = Some(DateValue::from_w3c("1997-07-16T19:20+01:00"));
+        a.push(None, year);
+        let mut b = Document::new();
+        let mut utc = Bookmark::new("x").with_title("X");
+        utc.added = Some(DateValue::from_w3c("1997-01-01T00:00:00Z"));
+        utc.modified = Some(DateValue::from_w3c("1997-07-16T18:20:00Z"));
+        let id = b.push(None, utc);
+        let d = diff(&a, &b);
+        assert_eq!(
+            d.fields().into_iter().collect::<Vec<_>>(),
+            [Field::BookmarkAddedForm, Field::BookmarkModifiedForm]
+        );
+        assert_eq!(
+            d.differences[0].to_string(),
+            "bookmark.added precision/offset differs on 1 node, same instant: X"
+        );
+        // A different instant is the date's own difference, not its form's.
+        if let Node::Bookmark(bm) = b.node_mut(id) {
+            bm.added = Some(DateValue::from_w3c("1998"));
+        }
+        assert!(diff(&a, &b).fields().contains(&Field::BookmarkAdded));
+        assert!(!diff(&a, &b).fields().contains(&Field::BookmarkAddedForm));
     }
 
     #[test]
