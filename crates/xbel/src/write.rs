@@ -84,6 +84,14 @@ impl<'a> Writer<'a> {
                 "a raw metadata block cannot use an owner markport reads as typed fields",
             );
         }
+        if blocks.iter().any(|m| !content_writable(m)) {
+            self.loss.record(
+                self.doc,
+                node,
+                field,
+                "a metadata block whose content is not well-formed, balanced XML is left out",
+            );
+        }
     }
 
     fn record_unwritable(&mut self, node: Option<NodeId>, field: Field) {
@@ -402,6 +410,14 @@ fn foreign_writable(m: &Metadata, interprets_freedesktop: bool) -> bool {
         .all(|s| !has_unwritable(s))
         && m.owner != MARKPORT_OWNER
         && !(interprets_freedesktop && m.owner == crate::FREEDESKTOP_OWNER)
+        && content_writable(m)
+}
+
+/// Whether a foreign block's content can go between `<metadata>` tags as
+/// it is: written unchecked, `</metadata></info></bookmark><bookmark ...>`
+/// would add a bookmark, and broken XML would make the file unreadable.
+fn content_writable(m: &Metadata) -> bool {
+    crate::xmltext::check_metadata_content(&m.xml, &m.namespaces).is_ok()
 }
 
 /// A foreign block's owner and namespace declarations (its content is
