@@ -33,6 +33,8 @@ struct JsonDoc<N> {
     metadata: Vec<Metadata>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     extra: Vec<Attribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
     #[serde(default)]
     nodes: N,
 }
@@ -106,6 +108,7 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
     doc.modified = parsed.modified;
     doc.metadata = parsed.metadata;
     doc.extra = parsed.extra;
+    doc.comments = parsed.comments;
     let mut ids: Vec<NodeId> = Vec::with_capacity(parsed.nodes.len());
     for (i, n) in parsed.nodes.into_iter().enumerate() {
         let blocks: &[Metadata] = match &n.node {
@@ -165,6 +168,7 @@ pub fn write(
         modified: doc.modified.clone(),
         metadata: doc.metadata.clone(),
         extra: doc.extra.clone(),
+        comments: doc.comments.clone(),
         nodes: Nodes(doc),
     };
     serde_json::to_writer_pretty(&mut *out, &json)

@@ -334,6 +334,7 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     c.date(Field::DocumentModified, None, &a.modified, &b.modified);
     c.check(Field::DocumentMetadata, None, a.metadata == b.metadata);
     c.check(Field::DocumentExtra, None, a.extra == b.extra);
+    c.check(Field::DocumentComments, None, a.comments == b.comments);
 
     let place_a = placements(a);
     let place_b = placements(b);

@@ -104,6 +104,7 @@ pub fn support(field: Field) -> Support {
         | Field::BookmarkTags
         | Field::BookmarkKeyword
         | Field::SeparatorTitle => Support::Partial(TEXT),
+        Field::DocumentComments => Support::Partial("no comment containing `--` or ending in `-`"),
         _ => Support::Full,
     }
 }

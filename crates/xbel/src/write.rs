@@ -581,6 +581,25 @@ pub fn write(
     w.attr("id", doc_id);
     w.date_attr("added", doc.added.as_ref());
     w.s.push_str(">\n");
+    let mut comment_lost = false;
+    for c in &doc.comments {
+        // XML forbids `--` inside a comment and `-` just before `-->`.
+        if c.contains("--") || c.ends_with('-') || has_unwritable(c) {
+            comment_lost = true;
+            continue;
+        }
+        w.s.push_str("  <!--");
+        w.s.push_str(c);
+        w.s.push_str("-->\n");
+    }
+    if comment_lost {
+        w.loss.record(
+            doc,
+            None,
+            Field::DocumentComments,
+            "an XML comment cannot contain `--` or end in `-` (or hold characters XML forbids): left out",
+        );
+    }
     w.element("  ", "title", doc.title.as_deref());
     if !strict {
         let mut mp = BlockWriter::new("  ");
