@@ -103,6 +103,10 @@ pub(crate) struct ConvertArgs {
     /// Exit 1 when anything was lost.
     #[arg(long)]
     fail_on_loss: bool,
+    /// Exit 1 when anything is carried only in an extension other readers
+    /// of the format ignore (XBEL: markport's own metadata block).
+    #[arg(long)]
+    fail_on_extension: bool,
     #[command(flatten)]
     read: ReadFlags,
     #[command(flatten)]
@@ -137,6 +141,8 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         diagnostics: &read.diagnostics,
         losses: &loss.losses,
         lost: !loss.is_empty(),
+        extensions: &loss.extensions,
+        extended: loss.has_extensions(),
     };
     let text = match a.report {
         ReportStyle::Text => report.text(),
@@ -150,11 +156,14 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         }
         None => eprint!("{text}"),
     }
-    Ok(if a.fail_on_loss && !loss.is_empty() {
-        exit::DIFFERENT
-    } else {
-        exit::OK
-    })
+    let fail_on_extension = a.fail_on_extension && loss.has_extensions();
+    Ok(
+        if (a.fail_on_loss && !loss.is_empty()) || fail_on_extension {
+            exit::DIFFERENT
+        } else {
+            exit::OK
+        },
+    )
 }
 
 #[derive(Args)]

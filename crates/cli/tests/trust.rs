@@ -114,3 +114,75 @@ fn diff_says_a_date_kept_its_instant_but_not_its_form() {
             "bookmark.added precision/offset differs on",
         ));
 }
+
+#[test]
+fn what_only_markports_block_carries_is_said_and_fail_on_extension_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.xbel");
+    let input = corpus("xbel/markport-block.xbel");
+    // Not a loss: --fail-on-loss keeps its meaning.
+    markport()
+        .args(["convert", "--to", "xbel", "--fail-on-loss", "-o"])
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(0)
+        .stderr(
+            predicate::str::contains("nothing lost").and(predicate::str::contains(
+                "only in an extension: bookmark.tags on 1 node: carried only in markport's block, which other XBEL readers ignore (Bookmarks Toolbar/Rust)",
+            )),
+        );
+    let report = dir.path().join("report.json");
+    markport()
+        .args([
+            "convert",
+            "--to",
+            "xbel",
+            "--fail-on-extension",
+            "--report",
+            "json",
+        ])
+        .arg("--report-file")
+        .arg(&report)
+        .arg("-o")
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(1);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["lost"], false);
+    assert_eq!(json["extended"], true);
+    let fields: Vec<&str> = json["extensions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert!(fields.contains(&"bookmark.tags") && fields.contains(&"bookmark.keyword"));
+    // Strict output has no block: those fields are losses, not extensions.
+    markport()
+        .args([
+            "convert",
+            "--to",
+            "xbel",
+            "--xbel-strict",
+            "--fail-on-extension",
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(0)
+        .stderr(
+            predicate::str::contains("lost bookmark.tags")
+                .and(predicate::str::contains("only in an extension").not()),
+        );
+    // A file that needs no block passes.
+    markport()
+        .args(["convert", "--to", "xbel", "--fail-on-extension", "-o"])
+        .arg(&out)
+        .arg(corpus("xbel/floccus-sync.xbel"))
+        .assert()
+        .code(0);
+}

@@ -4,8 +4,8 @@ use std::collections::HashSet;
 use std::io::Write;
 
 use markport_model::{
-    bookmark_fields, folder_fields, separator_fields, Bookmark, DateValue, Document, Error, Field,
-    Folder, LossReport, Metadata, Node, NodeId, Step, WriteOptions,
+    bookmark_fields, document_fields, folder_fields, separator_fields, Bookmark, DateValue,
+    Document, Error, Field, Folder, LossReport, Metadata, Node, NodeId, Step, WriteOptions,
 };
 
 use crate::blocks::{self, BlockWriter};
@@ -35,6 +35,24 @@ const STRICT_NATIVE: &[Field] = &[
 ];
 
 const STRICT_WHY: &str = "--xbel-strict: XBEL 1.0 has no element for it";
+
+/// Fields XBEL 1.0 has no element for that still go where other readers
+/// look: the freedesktop block (GLib, KDE), foreign blocks (their owners)
+/// and comments. Every other such field is in markport's block only.
+const READ_BY_OTHERS: &[Field] = &[
+    Field::DocumentMetadata,
+    Field::DocumentComments,
+    Field::BookmarkMimeType,
+    Field::BookmarkGroups,
+    Field::BookmarkApplications,
+    Field::BookmarkDesktopIcon,
+    Field::BookmarkPrivate,
+    Field::BookmarkMetadata,
+    Field::FolderMetadata,
+    Field::SeparatorMetadata,
+];
+
+const EXTENSION_WHY: &str = "carried only in markport's block, which other XBEL readers ignore";
 
 /// Flush to the output whenever this much is buffered.
 const CHUNK: usize = 1 << 16;
@@ -197,6 +215,18 @@ impl<'a> Writer<'a> {
         self.s.push_str("</info>\n");
     }
 
+    /// Report the fields of a node that only markport's block carries.
+    fn extensions(&mut self, node: Option<NodeId>, fields: impl Iterator<Item = Field>) {
+        if self.strict {
+            return;
+        }
+        for f in fields {
+            if !STRICT_NATIVE.contains(&f) && !READ_BY_OTHERS.contains(&f) {
+                self.loss.record_extension(self.doc, node, f, EXTENSION_WHY);
+            }
+        }
+    }
+
     fn strict_losses(&mut self, node: Option<NodeId>, fields: impl Iterator<Item = Field>) {
         for f in fields {
             if !STRICT_NATIVE.contains(&f) {
@@ -209,6 +239,12 @@ impl<'a> Writer<'a> {
         let more = b.details();
         if self.strict {
             self.strict_losses(Some(id), bookmark_fields(b));
+        }
+        // `<bookmark:private/>` says true; false is in markport's block.
+        self.extensions(Some(id), bookmark_fields(b));
+        if !self.strict && b.private == Some(false) {
+            self.loss
+                .record_extension(self.doc, Some(id), Field::BookmarkPrivate, EXTENSION_WHY);
         }
         self.check_node(Some(id), bookmark_strings(b));
         self.check_reserved(Some(id), Field::BookmarkMetadata, &more.metadata, true);
@@ -264,6 +300,7 @@ impl<'a> Writer<'a> {
         if self.strict {
             self.strict_losses(Some(id), folder_fields(f));
         }
+        self.extensions(Some(id), folder_fields(f));
         self.check_node(Some(id), folder_strings(f));
         self.check_reserved(Some(id), Field::FolderMetadata, &f.metadata, false);
         let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
@@ -305,6 +342,7 @@ impl<'a> Writer<'a> {
                 ];
                 self.check_node(Some(id), strings);
                 self.check_reserved(Some(id), Field::SeparatorMetadata, &sep.metadata, false);
+                self.extensions(Some(id), separator_fields(sep));
                 let inner = format!("{pad}  ");
                 let mut mp = BlockWriter::new(&inner);
                 blocks::markport_separator(&mut mp, sep);
@@ -361,6 +399,8 @@ impl<'a> Writer<'a> {
                         ],
                     );
                     blocks::markport_alias(&mut mp, &a.extra);
+                    let extra = (!a.extra.is_empty()).then_some(Field::AliasExtra);
+                    self.extensions(Some(id), extra.into_iter());
                 }
                 if mp.is_empty() {
                     self.s.push_str("/>\n");
@@ -564,6 +604,7 @@ pub fn write(
         w.strict_losses(None, doc_fields.into_iter().filter(|p| p.1).map(|p| p.0));
     }
     w.check_node(None, document_strings(doc));
+    w.extensions(None, document_fields(doc));
     w.check_reserved(None, Field::DocumentMetadata, &doc.metadata, false);
     w.s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     w.s.push_str(DOCTYPE);
