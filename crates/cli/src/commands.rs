@@ -111,6 +111,11 @@ pub(crate) struct ConvertArgs {
     /// says what).
     #[arg(long)]
     fail_on_loss: bool,
+    /// Exit 1 when anything is carried only in an extension other readers
+    /// of the format ignore (XBEL: markport's own metadata block), and write
+    /// no output.
+    #[arg(long)]
+    fail_on_extension: bool,
     #[command(flatten)]
     read: ReadFlags,
     #[command(flatten)]
@@ -172,14 +177,16 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     // Both destinations are prepared (temporary files made, devices opened,
     // permissions checked) before either is written, so a report that cannot
     // be written never leaves a replaced output behind.
-    let mut out = Output::open(a.output.as_deref(), &[&a.input], a.fail_on_loss)?;
+    let hold = a.fail_on_loss || a.fail_on_extension;
+    let mut out = Output::open(a.output.as_deref(), &[&a.input], hold)?;
     let report_out = match &a.report_file {
         Some(path) => Some(Output::open(Some(path), &[&a.input], false)?),
         None => None,
     };
     let loss = (to.write)(&read.document, &a.write.options(), out.writer())
         .map_err(|e| Failure(format!("writing {}: {}", to.name, e)))?;
-    let failed = a.fail_on_loss && !loss.is_empty();
+    let failed = (a.fail_on_loss && !loss.is_empty())
+        || (a.fail_on_extension && loss.has_extensions());
     out.finish(!failed)?;
     let input_name = display_name(&a.input);
     let output_name = match a.output.as_deref().filter(|o| !is_std(o)) {
@@ -195,11 +202,18 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         diagnostics: &read.diagnostics,
         losses: &loss.losses,
         lost: !loss.is_empty(),
+        extensions: &loss.extensions,
+        extended: loss.has_extensions(),
     };
     let json = a.json || a.report == ReportStyle::Json;
     let mut text = if json { report.json() } else { report.text() };
     if failed && !json {
-        text.push_str("nothing written: --fail-on-loss\n");
+        let flag = if a.fail_on_loss && !loss.is_empty() {
+            "--fail-on-loss"
+        } else {
+            "--fail-on-extension"
+        };
+        text.push_str(&format!("nothing written: {flag}\n"));
     }
     match report_out {
         Some(mut f) => {
@@ -312,15 +326,7 @@ fn print_diff(out: &mut dyn Write, d: &markport::Diff, json: bool) -> std::io::R
         return writeln!(out);
     }
     for x in &d.differences {
-        let nodes = if x.count == 1 { "node" } else { "nodes" };
-        write!(out, "{} differs on {} {nodes}", x.field, x.count)?;
-        if !x.paths.is_empty() {
-            write!(out, ": {}", x.paths.join(", "))?;
-            if x.count > x.paths.len() {
-                write!(out, ", ...")?;
-            }
-        }
-        writeln!(out)?;
+        writeln!(out, "{x}")?;
     }
     Ok(())
 }

@@ -18,6 +18,9 @@ pub(crate) struct Report<'a> {
     pub diagnostics: &'a [Diagnostic],
     pub losses: &'a [markport::model::Loss],
     pub lost: bool,
+    /// What only an extension other readers ignore carries (not a loss).
+    pub extensions: &'a [markport::model::Loss],
+    pub extended: bool,
 }
 
 impl Report<'_> {
@@ -26,20 +29,32 @@ impl Report<'_> {
         for d in self.diagnostics {
             s.push_str(&format!("{}: {d}\n", self.input));
         }
+        let loss = LossReport {
+            losses: self.losses.to_vec(),
+            extensions: self.extensions.to_vec(),
+        };
         if self.losses.is_empty() {
             s.push_str(&format!("{} -> {}: nothing lost\n", self.from, self.to));
         } else {
-            let loss = LossReport {
-                losses: self.losses.to_vec(),
-            };
             s.push_str(&format!(
                 "{} -> {}: {} field(s) could not be carried\n",
                 self.from,
                 self.to,
                 loss.fields().len()
             ));
-            s.push_str(&loss.to_string());
         }
+        if !self.extensions.is_empty() {
+            let fields: std::collections::BTreeSet<_> =
+                self.extensions.iter().map(|l| l.field).collect();
+            s.push_str(&format!(
+                "{} -> {}: {} field(s) kept only where other {} readers do not look\n",
+                self.from,
+                self.to,
+                fields.len(),
+                self.to
+            ));
+        }
+        s.push_str(&loss.to_string());
         s
     }
 

@@ -95,6 +95,9 @@ pub fn support(field: Field) -> Support {
         Bookmark => Support::Partial("one item per URI: duplicates merged"),
         BookmarkHref => Support::Partial("local paths become file: URIs"),
         BookmarkAdded | BookmarkModified | BookmarkVisited => Support::Partial("microseconds"),
+        BookmarkAddedForm | BookmarkModifiedForm | BookmarkVisitedForm => {
+            Support::Partial("written to the second, or to the microsecond when there is a fraction")
+        }
         BookmarkMimeType => {
             Support::Partial("always present: given from the file name when missing")
         }

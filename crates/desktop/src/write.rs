@@ -137,6 +137,14 @@ impl Writer<'_> {
                 let (s, rounded) = glib_date(t);
                 if rounded {
                     self.lose(node, field, "desktop bookmarks keep microseconds");
+                } else if let (Some(back), Some(form)) = (crate::iso::parse(&s), field.form()) {
+                    if !DateValue::Instant(back).same_form(&DateValue::Instant(*t)) {
+                        self.lose(
+                            node,
+                            form,
+                            "desktop bookmarks write dates to the second or microsecond: the precision they were written with is not kept (same instant)",
+                        );
+                    }
                 }
                 self.attr(name, &s, node, field);
             }

@@ -33,6 +33,8 @@ struct JsonDoc<N> {
     metadata: Vec<Metadata>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     extra: Vec<Attribute>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    comments: Vec<String>,
     #[serde(default)]
     nodes: N,
 }
@@ -97,6 +99,7 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
             None,
         ));
     }
+    check_metadata("metadata", &parsed.metadata)?;
     let mut doc = Document::new();
     doc.title = parsed.title;
     doc.desc = parsed.desc;
@@ -105,8 +108,16 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
     doc.modified = parsed.modified;
     doc.metadata = parsed.metadata;
     doc.extra = parsed.extra;
+    doc.comments = parsed.comments;
     let mut ids: Vec<NodeId> = Vec::with_capacity(parsed.nodes.len());
     for (i, n) in parsed.nodes.into_iter().enumerate() {
+        let blocks: &[Metadata] = match &n.node {
+            Node::Bookmark(b) => &b.details().metadata,
+            Node::Folder(f) => &f.metadata,
+            Node::Separator(s) => &s.metadata,
+            Node::Alias(_) => &[],
+        };
+        check_metadata(&format!("nodes[{i}].metadata"), blocks)?;
         let parent = match n.parent {
             None => None,
             Some(p) if p < i && matches!(doc.node(ids[p]), Node::Folder(_)) => Some(ids[p]),
@@ -126,6 +137,22 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
     })
 }
 
+/// A metadata block's `xml` is written into XBEL as it is, so it must be
+/// well-formed, balanced XML content: anything else could close the block
+/// and inject elements, or make a file no XBEL reader accepts.
+fn check_metadata(what: &str, blocks: &[Metadata]) -> Result<(), Error> {
+    for (j, m) in blocks.iter().enumerate() {
+        if let Err(why) = markport_xbel::check_metadata_content(&m.xml, &m.namespaces) {
+            return Err(Error::new(
+                ErrorKind::Invalid,
+                format!("markport JSON: {what}[{j}].xml is not well-formed XML content: {why}"),
+                None,
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Write markport JSON (pretty-printed, one node per object, document order).
 pub fn write(
     doc: &Document,
@@ -141,6 +168,7 @@ pub fn write(
         modified: doc.modified.clone(),
         metadata: doc.metadata.clone(),
         extra: doc.extra.clone(),
+        comments: doc.comments.clone(),
         nodes: Nodes(doc),
     };
     serde_json::to_writer_pretty(&mut *out, &json)
@@ -152,4 +180,56 @@ pub fn write(
 /// JSON carries every field.
 pub fn support(_field: Field) -> Support {
     Support::Full
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INJECTION: &str = r#"</metadata></info></bookmark><bookmark href="https://evil.example/"><info><metadata owner="x">"#;
+
+    fn with_block(xml: &str) -> String {
+        serde_json::json!({
+            "markport": 1,
+            "nodes": [{"type": "bookmark", "href": "https://a.example/",
+                       "metadata": [{"owner": "o", "xml": xml}]}]
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn metadata_xml_that_is_not_well_formed_content_is_an_error() {
+        let ok = read(with_block("<k>v</k>").as_bytes(), &ReadOptions::default());
+        assert!(ok.is_ok(), "{:?}", ok.err());
+        for bad in [INJECTION, "<a><b></a>", "a & b"] {
+            let e = read(with_block(bad).as_bytes(), &ReadOptions::default())
+                .err()
+                .unwrap_or_else(|| panic!("{bad} is refused"));
+            assert!(e.to_string().contains("nodes[0].metadata[0].xml"), "{e}");
+        }
+        let header = r#"{"markport":1,"metadata":[{"owner":"o","xml":"<a>"}]}"#;
+        assert!(read(header.as_bytes(), &ReadOptions::default()).is_err());
+    }
+
+    #[test]
+    fn the_xbel_writer_leaves_out_and_reports_a_block_it_cannot_write() {
+        for bad in [INJECTION, "<a><b></a>"] {
+            let mut doc = Document::new();
+            let mut b = markport_model::Bookmark::new("https://a.example/");
+            b.details_mut().metadata.push(Metadata {
+                owner: "o".into(),
+                xml: bad.into(),
+                namespaces: Vec::new(),
+            });
+            doc.push(None, b);
+            let mut out = Vec::new();
+            let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+            assert_eq!(
+                loss.fields().into_iter().collect::<Vec<_>>(),
+                [Field::BookmarkMetadata]
+            );
+            let back = markport_xbel::read(&out, &ReadOptions::default()).unwrap();
+            assert_eq!(back.document.len(), 1, "{}", String::from_utf8_lossy(&out));
+        }
+    }
 }

@@ -90,6 +90,7 @@ pub fn document_fields(d: &Document) -> impl Iterator<Item = Field> {
         (Field::DocumentModified, d.modified.is_some()),
         (Field::DocumentMetadata, !d.metadata.is_empty()),
         (Field::DocumentExtra, !d.extra.is_empty()),
+        (Field::DocumentComments, !d.comments.is_empty()),
     ];
     present.into_iter().filter(|p| p.1).map(|p| p.0)
 }
@@ -120,6 +121,7 @@ impl Document {
             (Field::DocumentModified, self.modified.is_some()),
             (Field::DocumentMetadata, !self.metadata.is_empty()),
             (Field::DocumentExtra, !self.extra.is_empty()),
+            (Field::DocumentComments, !self.comments.is_empty()),
         ];
         doc.into_iter().filter(|p| p.1).for_each(|p| add(p.0));
         for id in self.ids() {

@@ -3,9 +3,12 @@
 //! Nodes of each kind are paired in document order. Bookmarks are paired by
 //! position when both documents have as many; otherwise by href, in order,
 //! and the unpaired ones count as a [`Field::Bookmark`] difference (a writer
-//! merged or withheld entries). Placement (which folder holds a node) is
-//! part of [`Field::Folder`]; where separators and aliases stand is part of
-//! their own fields.
+//! merged or withheld entries). Folders and separators are paired the same
+//! way when their counts differ (by title, in order), and each unpaired one
+//! counts on its own, so a writer that drops 29 folders differs in
+//! [`Field::Folder`] on 29 nodes, as its report says. Placement (which folder
+//! holds a node) is part of [`Field::Folder`]; where separators and aliases
+//! stand is part of their own fields.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -47,6 +50,30 @@ impl Diff {
     }
 }
 
+/// One line for people: `bookmark.tags differs on 2 nodes: News/BBC, ...`.
+/// A date's written form says that the instant is the same:
+/// `bookmark.added precision/offset differs on 1 node, same instant: ...`.
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let nodes = if self.count == 1 { "node" } else { "nodes" };
+        match self.field.date_of_form() {
+            Some(date) => write!(
+                f,
+                "{date} precision/offset differs on {} {nodes}, same instant",
+                self.count
+            )?,
+            None => write!(f, "{} differs on {} {nodes}", self.field, self.count)?,
+        }
+        if !self.paths.is_empty() {
+            write!(f, ": {}", self.paths.join(", "))?;
+            if self.count > self.paths.len() {
+                write!(f, ", ...")?;
+            }
+        }
+        Ok(())
+    }
+}
+
 struct Collector<'a> {
     a: &'a Document,
     found: HashMap<Field, Difference>,
@@ -71,6 +98,22 @@ impl Collector<'_> {
     fn check(&mut self, field: Field, node: Option<NodeId>, same: bool) {
         if !same {
             self.add(field, node);
+        }
+    }
+
+    /// A date field: the instant, and when that is the same, how it was
+    /// written (the field's [`Field::form`]).
+    fn date(
+        &mut self,
+        field: Field,
+        node: Option<NodeId>,
+        x: &Option<DateValue>,
+        y: &Option<DateValue>,
+    ) {
+        if !same_date(x, y) {
+            self.add(field, node);
+        } else if let (Some(p), Some(q), Some(form)) = (x, y, field.form()) {
+            self.check(form, node, p.same_form(q));
         }
     }
 }
@@ -124,6 +167,32 @@ fn of_kind(doc: &Document, kind: NodeKind) -> Vec<NodeId> {
     doc.preorder()
         .filter(|&id| doc.node(id).kind() == kind)
         .collect()
+}
+
+/// Pair nodes whose `key` agrees, in document order; returns the pairs, the
+/// unpaired nodes of `a`, and how many of `b` are unpaired. Linear: one
+/// queue per key.
+fn pair_by<K: std::hash::Hash + Eq>(
+    a: &Document,
+    xa: &[NodeId],
+    b: &Document,
+    xb: &[NodeId],
+    key: impl Fn(&Document, NodeId) -> K,
+) -> (Vec<(NodeId, NodeId)>, Vec<NodeId>, usize) {
+    let mut pool: HashMap<K, VecDeque<NodeId>> = HashMap::new();
+    for &id in xb {
+        pool.entry(key(b, id)).or_default().push_back(id);
+    }
+    let mut pairs = Vec::new();
+    let mut unpaired_a = Vec::new();
+    for &id in xa {
+        match pool.get_mut(&key(a, id)).and_then(VecDeque::pop_front) {
+            Some(y) => pairs.push((id, y)),
+            None => unpaired_a.push(id),
+        }
+    }
+    let unpaired_b = xb.len() - pairs.len();
+    (pairs, unpaired_a, unpaired_b)
 }
 
 /// Pair bookmarks: by position when counts agree, else by href in order.
@@ -201,17 +270,9 @@ fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookma
     c.check(Field::BookmarkTitle, n, x.title == y.title);
     c.check(Field::BookmarkDesc, n, x.desc == y.desc);
     c.check(Field::BookmarkId, n, xd.id == yd.id);
-    c.check(Field::BookmarkAdded, n, same_date(&x.added, &y.added));
-    c.check(
-        Field::BookmarkModified,
-        n,
-        same_date(&x.modified, &y.modified),
-    );
-    c.check(
-        Field::BookmarkVisited,
-        n,
-        same_date(&xd.visited, &yd.visited),
-    );
+    c.date(Field::BookmarkAdded, n, &x.added, &y.added);
+    c.date(Field::BookmarkModified, n, &x.modified, &y.modified);
+    c.date(Field::BookmarkVisited, n, &xd.visited, &yd.visited);
     c.check(Field::BookmarkIcon, n, xd.icon == yd.icon);
     c.check(Field::BookmarkFavicon, n, x.favicon == y.favicon);
     c.check(
@@ -251,12 +312,8 @@ fn compare_folders(c: &mut Collector<'_>, id: NodeId, x: &Folder, y: &Folder) {
     c.check(Field::FolderTitle, n, x.title == y.title);
     c.check(Field::FolderDesc, n, x.desc == y.desc);
     c.check(Field::FolderId, n, x.id == y.id);
-    c.check(Field::FolderAdded, n, same_date(&x.added, &y.added));
-    c.check(
-        Field::FolderModified,
-        n,
-        same_date(&x.modified, &y.modified),
-    );
+    c.date(Field::FolderAdded, n, &x.added, &y.added);
+    c.date(Field::FolderModified, n, &x.modified, &y.modified);
     c.check(Field::FolderFolded, n, x.folded == y.folded);
     c.check(Field::FolderIcon, n, x.icon == y.icon);
     c.check(Field::FolderRole, n, x.role == y.role);
@@ -273,14 +330,11 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     c.check(Field::DocumentTitle, None, a.title == b.title);
     c.check(Field::DocumentDesc, None, a.desc == b.desc);
     c.check(Field::DocumentId, None, a.id == b.id);
-    c.check(Field::DocumentAdded, None, same_date(&a.added, &b.added));
-    c.check(
-        Field::DocumentModified,
-        None,
-        same_date(&a.modified, &b.modified),
-    );
+    c.date(Field::DocumentAdded, None, &a.added, &b.added);
+    c.date(Field::DocumentModified, None, &a.modified, &b.modified);
     c.check(Field::DocumentMetadata, None, a.metadata == b.metadata);
     c.check(Field::DocumentExtra, None, a.extra == b.extra);
+    c.check(Field::DocumentComments, None, a.comments == b.comments);
 
     let place_a = placements(a);
     let place_b = placements(b);
@@ -288,16 +342,22 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     let fa = of_kind(a, NodeKind::Folder);
     let fb = of_kind(b, NodeKind::Folder);
     let folders_align = fa.len() == fb.len();
-    if !folders_align {
-        let first = fa
-            .iter()
-            .chain(fb.iter())
-            .next()
-            .copied()
-            .filter(|_| !fa.is_empty());
-        c.add(Field::Folder, first);
-    }
-    for (&x, &y) in fa.iter().zip(&fb) {
+    // When a writer left folders out (or added some), each one counts, as in
+    // the writer's report; the rest pair by title, in order.
+    let folder_pairs = if folders_align {
+        fa.iter().copied().zip(fb.iter().copied()).collect()
+    } else {
+        let title = |d: &Document, id: NodeId| d.node(id).title().map(str::to_owned);
+        let (pairs, unpaired_a, unpaired_b) = pair_by(a, &fa, b, &fb, title);
+        for id in unpaired_a {
+            c.add(Field::Folder, Some(id));
+        }
+        for _ in 0..unpaired_b {
+            c.add(Field::Folder, None);
+        }
+        pairs
+    };
+    for (x, y) in folder_pairs {
         if let (Node::Folder(p), Node::Folder(q)) = (a.node(x), b.node(y)) {
             compare_folders(&mut c, x, p, q);
         }
@@ -326,16 +386,27 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
 
     let sa = of_kind(a, NodeKind::Separator);
     let sb = of_kind(b, NodeKind::Separator);
-    if sa.len() != sb.len() {
-        c.add(Field::Separator, sa.first().copied());
-    }
-    for (&x, &y) in sa.iter().zip(&sb) {
+    let separators_align = sa.len() == sb.len();
+    let separator_pairs = if separators_align {
+        sa.iter().copied().zip(sb.iter().copied()).collect()
+    } else {
+        let title = |d: &Document, id: NodeId| d.node(id).title().map(str::to_owned);
+        let (pairs, unpaired_a, unpaired_b) = pair_by(a, &sa, b, &sb, title);
+        for id in unpaired_a {
+            c.add(Field::Separator, Some(id));
+        }
+        for _ in 0..unpaired_b {
+            c.add(Field::Separator, None);
+        }
+        pairs
+    };
+    for (x, y) in separator_pairs {
         if let (Node::Separator(p), Node::Separator(q)) = (a.node(x), b.node(y)) {
             c.check(Field::SeparatorTitle, Some(x), p.title == q.title);
             c.check(Field::SeparatorMetadata, Some(x), p.metadata == q.metadata);
             c.check(Field::SeparatorExtra, Some(x), p.extra == q.extra);
         }
-        if sa.len() == sb.len() && folders_align && place_a[&x] != place_b[&y] {
+        if separators_align && folders_align && place_a[&x] != place_b[&y] {
             c.add(Field::Separator, Some(x));
         }
     }
@@ -415,6 +486,69 @@ mod tests {
         assert!(fields.contains(&Field::Separator));
         assert!(!fields.contains(&Field::Bookmark));
         assert!(!fields.contains(&Field::BookmarkTitle));
+    }
+
+    #[test]
+    fn each_dropped_folder_and_separator_counts_and_is_named() {
+        let mut a = Document::new();
+        let mut names = Vec::new();
+        for i in 0..7 {
+            let f = a.push(None, Folder::titled(format!("F{i}")));
+            a.push(Some(f), Bookmark::new(format!("https://{i}.example/")));
+            a.push(Some(f), Separator::default());
+            names.push(format!("F{i}"));
+        }
+        let mut b = Document::new();
+        b.push(None, Folder::titled("F3"));
+        for id in a.preorder() {
+            if let Node::Bookmark(bm) = a.node(id) {
+                b.push(None, bm.clone());
+            }
+        }
+        let d = diff(&a, &b);
+        let folder = d.differences.iter().find(|x| x.field == Field::Folder);
+        let folder = folder.unwrap();
+        assert_eq!(folder.count, 6);
+        assert_eq!(folder.paths, ["F0", "F1", "F2", "F4", "F5"]);
+        let sep = d.differences.iter().find(|x| x.field == Field::Separator);
+        assert_eq!(sep.unwrap().count, 7);
+        assert_eq!(sep.unwrap().paths.len(), MAX_PATHS);
+
+        // Added ones count too.
+        let d = diff(&b, &a);
+        let folder = d.differences.iter().find(|x| x.field == Field::Folder);
+        assert_eq!(folder.unwrap().count, 6);
+        let sep = d.differences.iter().find(|x| x.field == Field::Separator);
+        assert_eq!(sep.unwrap().count, 7);
+    }
+
+    #[test]
+    fn a_date_written_differently_is_a_form_difference_not_an_instant_one() {
+        let mut a = Document::new();
+        let mut year = Bookmark::new("x").with_title("X");
+        year.added = Some(DateValue::from_w3c("1997"));
+        year.modified = Some(DateValue::from_w3c("1997-07-16T19:20+01:00"));
+        a.push(None, year);
+        let mut b = Document::new();
+        let mut utc = Bookmark::new("x").with_title("X");
+        utc.added = Some(DateValue::from_w3c("1997-01-01T00:00:00Z"));
+        utc.modified = Some(DateValue::from_w3c("1997-07-16T18:20:00Z"));
+        let id = b.push(None, utc);
+        let d = diff(&a, &b);
+        assert_eq!(
+            d.fields().into_iter().collect::<Vec<_>>(),
+            [Field::BookmarkAddedForm, Field::BookmarkModifiedForm]
+        );
+        assert_eq!(
+            d.differences[0].to_string(),
+            "bookmark.added precision/offset differs on 1 node, same instant: X"
+        );
+        // A different instant is the date's own difference, not its form's.
+        if let Node::Bookmark(bm) = b.node_mut(id) {
+            bm.added = Some(DateValue::from_w3c("1998"));
+        }
+        assert!(diff(&a, &b).fields().contains(&Field::BookmarkAdded));
+        assert!(!diff(&a, &b).fields().contains(&Field::BookmarkAddedForm));
     }
 
     #[test]

@@ -58,6 +58,14 @@ pub struct Document {
     pub metadata: Vec<Metadata>,
     /// Header attributes markport has no field for (Netscape `H1` attributes).
     pub extra: Vec<Attribute>,
+    /// Comments at the top of the file, in order, each as its text between
+    /// `<!--` and `-->`. Floccus keeps its sync state in one
+    /// (`<!--- highestId :105: ... -->`). XBEL: comments before the root
+    /// element and directly inside it before the first bookmark, folder,
+    /// separator or alias (written back right after `<xbel>`; one containing
+    /// `--` or ending in `-` cannot be and is reported); JSON `comments`;
+    /// desktop, Netscape, xFolk: none (reported lost).
+    pub comments: Vec<String>,
     entries: Vec<Entry>,
     /// The children of each folder that has any, in the order their first
     /// child was pushed.
@@ -76,6 +84,7 @@ impl PartialEq for Document {
             && self.modified == other.modified
             && self.metadata == other.metadata
             && self.extra == other.extra
+            && self.comments == other.comments
             && self.roots == other.roots
             && self.entries.len() == other.entries.len()
             && self.ids().all(|id| {

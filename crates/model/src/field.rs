@@ -39,17 +39,23 @@ fields! {
     DocumentDesc => "document.desc", "The collection's description.";
     DocumentId => "document.id", "The collection's id.";
     DocumentAdded => "document.added", "When the collection was created.";
+    DocumentAddedForm => "document.added.form", "How the collection's creation date was written (precision and offset; the instant is document.added).";
     DocumentModified => "document.modified", "When the collection last changed.";
+    DocumentModifiedForm => "document.modified.form", "How the collection's change date was written (precision and offset).";
     DocumentMetadata => "document.metadata", "Foreign metadata blocks on the collection.";
     DocumentExtra => "document.extra", "Unmodelled attributes of the collection.";
+    DocumentComments => "document.comments", "Comments at the top of the file (Floccus keeps its sync state in one).";
     Bookmark => "bookmark", "The bookmarks themselves (entries present, one per link).";
     BookmarkHref => "bookmark.href", "A bookmark's link.";
     BookmarkTitle => "bookmark.title", "A bookmark's title.";
     BookmarkDesc => "bookmark.desc", "A bookmark's description.";
     BookmarkId => "bookmark.id", "A bookmark's id.";
     BookmarkAdded => "bookmark.added", "When a bookmark was added.";
+    BookmarkAddedForm => "bookmark.added.form", "How a bookmark's added date was written (precision and offset; the instant is bookmark.added).";
     BookmarkModified => "bookmark.modified", "When a bookmark last changed.";
+    BookmarkModifiedForm => "bookmark.modified.form", "How a bookmark's change date was written (precision and offset).";
     BookmarkVisited => "bookmark.visited", "When a bookmark was last visited.";
+    BookmarkVisitedForm => "bookmark.visited.form", "How a bookmark's visit date was written (precision and offset).";
     BookmarkIcon => "bookmark.icon", "A bookmark's icon reference (XBEL 1.1).";
     BookmarkFavicon => "bookmark.favicon", "A bookmark's favicon data.";
     BookmarkFaviconUri => "bookmark.favicon-uri", "Where a bookmark's favicon came from.";
@@ -71,7 +77,9 @@ fields! {
     FolderDesc => "folder.desc", "A folder's description.";
     FolderId => "folder.id", "A folder's id.";
     FolderAdded => "folder.added", "When a folder was created.";
+    FolderAddedForm => "folder.added.form", "How a folder's creation date was written (precision and offset).";
     FolderModified => "folder.modified", "When a folder last changed.";
+    FolderModifiedForm => "folder.modified.form", "How a folder's change date was written (precision and offset).";
     FolderFolded => "folder.folded", "Whether a folder is shown closed.";
     FolderIcon => "folder.icon", "A folder's icon reference (XBEL 1.1).";
     FolderRole => "folder.role", "A folder's browser role (toolbar, menu, ...).";
@@ -83,6 +91,30 @@ fields! {
     SeparatorExtra => "separator.extra", "Unmodelled attributes of a separator.";
     Alias => "alias", "Aliases and what they point at.";
     AliasExtra => "alias.extra", "Unmodelled attributes of an alias.";
+}
+
+impl Field {
+    /// For a date field, the field of its written form (precision and
+    /// offset): `bookmark.added` -> `bookmark.added.form`.
+    pub fn form(self) -> Option<Field> {
+        use Field::*;
+        Some(match self {
+            DocumentAdded => DocumentAddedForm,
+            DocumentModified => DocumentModifiedForm,
+            BookmarkAdded => BookmarkAddedForm,
+            BookmarkModified => BookmarkModifiedForm,
+            BookmarkVisited => BookmarkVisitedForm,
+            FolderAdded => FolderAddedForm,
+            FolderModified => FolderModifiedForm,
+            _ => return None,
+        })
+    }
+
+    /// For the form field of a date, the date field itself:
+    /// `bookmark.added.form` -> `bookmark.added`.
+    pub fn date_of_form(self) -> Option<Field> {
+        Field::ALL.iter().copied().find(|d| d.form() == Some(self))
+    }
 }
 
 impl fmt::Display for Field {
@@ -138,5 +170,17 @@ mod tests {
             assert_eq!(f.name().parse::<Field>().unwrap(), *f);
         }
         assert!("bookmark.nope".parse::<Field>().is_err());
+    }
+
+    #[test]
+    fn every_date_field_has_a_form_field_and_back() {
+        let dates = Field::ALL.iter().filter(|f| f.form().is_some()).count();
+        assert_eq!(dates, 7);
+        for f in Field::ALL {
+            if let Some(form) = f.form() {
+                assert_eq!(form.date_of_form(), Some(*f));
+                assert_eq!(form.name(), format!("{}.form", f.name()));
+            }
+        }
     }
 }

@@ -24,11 +24,60 @@ pub struct Loss {
     pub reason: String,
 }
 
-/// Everything a writer could not carry, in the order it was first met.
+/// Everything a writer could not carry, in the order it was first met, and
+/// what it carried only where the format's other readers do not look.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LossReport {
     /// One entry per (field, reason).
     pub losses: Vec<Loss>,
+    /// Fields carried, but only in an extension other readers of the format
+    /// ignore (XBEL: markport's own metadata block, which Floccus, KDE and
+    /// GLib never read). Not a loss: markport reads them back. One entry per
+    /// (field, reason), with the same shape as a loss.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extensions: Vec<Loss>,
+}
+
+/// Add one node to the entry for (field, reason) of `list`.
+fn add(list: &mut Vec<Loss>, doc: &Document, node: Option<NodeId>, field: Field, reason: &str) {
+    let entry = match list
+        .iter()
+        .position(|l| l.field == field && l.reason == reason)
+    {
+        Some(i) => &mut list[i],
+        None => {
+            list.push(Loss {
+                field,
+                count: 0,
+                paths: Vec::new(),
+                reason: reason.to_owned(),
+            });
+            list.last_mut().expect("just pushed")
+        }
+    };
+    entry.count += 1;
+    if let Some(id) = node {
+        if entry.paths.len() < MAX_PATHS {
+            entry.paths.push(doc.path(id));
+        }
+    }
+}
+
+/// Merge entries of `from` into `into`, by (field, reason).
+fn merge(into: &mut Vec<Loss>, from: Vec<Loss>) {
+    for l in from {
+        match into
+            .iter_mut()
+            .find(|m| m.field == l.field && m.reason == l.reason)
+        {
+            Some(m) => {
+                m.count += l.count;
+                let room = MAX_PATHS.saturating_sub(m.paths.len());
+                m.paths.extend(l.paths.into_iter().take(room));
+            }
+            None => into.push(l),
+        }
+    }
 }
 
 impl LossReport {
@@ -40,28 +89,24 @@ impl LossReport {
     /// Record that `field` of node `node` (`None`: the document) was not carried.
     /// Call once per node and reason.
     pub fn record(&mut self, doc: &Document, node: Option<NodeId>, field: Field, reason: &str) {
-        let entry = match self
-            .losses
-            .iter_mut()
-            .position(|l| l.field == field && l.reason == reason)
-        {
-            Some(i) => &mut self.losses[i],
-            None => {
-                self.losses.push(Loss {
-                    field,
-                    count: 0,
-                    paths: Vec::new(),
-                    reason: reason.to_owned(),
-                });
-                self.losses.last_mut().expect("just pushed")
-            }
-        };
-        entry.count += 1;
-        if let Some(id) = node {
-            if entry.paths.len() < MAX_PATHS {
-                entry.paths.push(doc.path(id));
-            }
-        }
+        add(&mut self.losses, doc, node, field, reason);
+    }
+
+    /// Record that `field` of node `node` was carried only in an extension
+    /// other readers of the format ignore (see [`LossReport::extensions`]).
+    pub fn record_extension(
+        &mut self,
+        doc: &Document,
+        node: Option<NodeId>,
+        field: Field,
+        reason: &str,
+    ) {
+        add(&mut self.extensions, doc, node, field, reason);
+    }
+
+    /// Whether anything was carried only in an extension.
+    pub fn has_extensions(&self) -> bool {
+        !self.extensions.is_empty()
     }
 
     /// Record, on `node`, each of the `present` fields that the format's
@@ -94,28 +139,27 @@ impl LossReport {
 
     /// Add another report's entries.
     pub fn extend(&mut self, other: LossReport) {
-        for l in other.losses {
-            match self
-                .losses
-                .iter_mut()
-                .find(|m| m.field == l.field && m.reason == l.reason)
-            {
-                Some(m) => {
-                    m.count += l.count;
-                    let room = MAX_PATHS.saturating_sub(m.paths.len());
-                    m.paths.extend(l.paths.into_iter().take(room));
-                }
-                None => self.losses.push(l),
-            }
-        }
+        merge(&mut self.losses, other.losses);
+        merge(&mut self.extensions, other.extensions);
     }
 }
 
+/// One line per entry: `lost bookmark.tags on 2 nodes: why (paths)`, then
+/// `only in an extension: bookmark.tags on 2 nodes: why (paths)`.
 impl fmt::Display for LossReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for l in &self.losses {
+        let lines = self
+            .losses
+            .iter()
+            .map(|l| ("lost", l))
+            .chain(self.extensions.iter().map(|l| ("only in an extension:", l)));
+        for (what, l) in lines {
             let nodes = if l.count == 1 { "node" } else { "nodes" };
-            write!(f, "lost {} on {} {}: {}", l.field, l.count, nodes, l.reason)?;
+            write!(
+                f,
+                "{what} {} on {} {}: {}",
+                l.field, l.count, nodes, l.reason
+            )?;
             if !l.paths.is_empty() {
                 write!(f, " (")?;
                 for (i, p) in l.paths.iter().enumerate() {

@@ -391,6 +391,19 @@ impl DateValue {
         }
     }
 
+    /// Whether two values are written alike: for two instants, the same
+    /// precision and offset as W3C text (`1997` and `1997-01-01T00:00:00Z`
+    /// are the same instant written differently); anything else counts as
+    /// alike, its difference being the value's own.
+    pub fn same_form(&self, other: &DateValue) -> bool {
+        match (self, other) {
+            (DateValue::Instant(a), DateValue::Instant(b)) => {
+                (a.offset == b.offset && a.precision == b.precision) || a.to_w3c() == b.to_w3c()
+            }
+            _ => true,
+        }
+    }
+
     /// A W3C string, parsed if possible, else kept raw.
     pub fn from_w3c(text: &str) -> DateValue {
         match Timestamp::parse_w3c(text) {
@@ -495,6 +508,20 @@ mod tests {
         assert_eq!(t.unix_seconds(), 1_136_214_245);
         let back = Timestamp::parse_w3c(&t.to_w3c()).unwrap();
         assert!(back.same_instant(&t));
+    }
+
+    #[test]
+    fn the_form_is_precision_and_offset_as_written() {
+        let year = DateValue::from_w3c("1997");
+        let midnight = DateValue::from_w3c("1997-01-01T00:00:00Z");
+        assert!(year.same(&midnight) && !year.same_form(&midnight));
+        let paris = DateValue::from_w3c("1997-07-16T19:20+01:00");
+        let utc = DateValue::from_w3c("1997-07-16T18:20:00Z");
+        assert!(paris.same(&utc) && !paris.same_form(&utc));
+        // No zone is written as Z: the same text, so the same form.
+        let bare = DateValue::from_w3c("1997-07-16T18:20:00");
+        assert!(bare.same_form(&utc));
+        assert!(DateValue::from_w3c("2001").same_form(&DateValue::Raw("x".into())));
     }
 
     #[test]

@@ -138,15 +138,19 @@ pub fn support(field: Field) -> Support {
         }
         DocumentAdded | DocumentModified | BookmarkAdded | BookmarkModified | BookmarkVisited
         | FolderAdded | FolderModified => Support::Partial(SECONDS),
+        DocumentAddedForm | DocumentModifiedForm | BookmarkAddedForm | BookmarkModifiedForm
+        | BookmarkVisitedForm | FolderAddedForm | FolderModifiedForm => {
+            Support::Partial("Unix seconds: dates written to the second in UTC only")
+        }
         DocumentExtra | BookmarkExtra | FolderExtra | SeparatorExtra | AliasExtra => {
             Support::Partial(NAMES)
         }
         BookmarkTags => Support::Partial("comma-separated: no commas in tags"),
         FolderFolded => Support::Partial("folded folders only (FOLDED)"),
         Alias => Support::Partial("aliases of bookmarks (Netscape 4 ALIASOF)"),
-        DocumentId | DocumentMetadata | BookmarkIcon | BookmarkMimeType | BookmarkGroups
-        | BookmarkApplications | BookmarkDesktopIcon | BookmarkMetadata | FolderIcon
-        | FolderMetadata | SeparatorMetadata => Support::None,
+        DocumentId | DocumentMetadata | DocumentComments | BookmarkIcon | BookmarkMimeType
+        | BookmarkGroups | BookmarkApplications | BookmarkDesktopIcon | BookmarkMetadata
+        | FolderIcon | FolderMetadata | SeparatorMetadata => Support::None,
         _ => Support::Full,
     }
 }

@@ -260,6 +260,17 @@ impl Writer<'_> {
                 "Netscape dates are whole seconds after 1970 (sub-second part dropped; the epoch itself means unknown)",
             );
         }
+        if let (false, dates::Parsed::Date(back), Some(form)) =
+            (rounded, dates::parse(&text), field.form())
+        {
+            if back.same(value) && !back.same_form(value) {
+                self.lose(
+                    node,
+                    form,
+                    "Netscape dates are Unix seconds: the precision and offset they were written with are not kept (same instant)",
+                );
+            }
+        }
         if let DateValue::Instant(t) = value {
             if t.unix_seconds().unsigned_abs() >= dates::SECONDS_LIMIT as u64 {
                 // Browsers read seconds; markport and other unit-guessing

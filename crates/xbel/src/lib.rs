@@ -61,7 +61,7 @@ pub const MIME_NS: &str = "http://www.freedesktop.org/standards/shared-mime-info
 /// The metadata owner (and namespace) of markport's own block.
 pub const MARKPORT_OWNER: &str = "https://markport.dev/ns/1";
 
-pub use xmltext::{has_unwritable, is_name, is_xml_char};
+pub use xmltext::{check_metadata_content, has_unwritable, is_name, is_xml_char};
 
 /// How sure it is that `input` is XBEL: an `<xbel` root near the start.
 pub fn detect(input: &[u8]) -> Option<u8> {
@@ -104,6 +104,7 @@ pub fn support(field: Field) -> Support {
         | Field::BookmarkTags
         | Field::BookmarkKeyword
         | Field::SeparatorTitle => Support::Partial(TEXT),
+        Field::DocumentComments => Support::Partial("no comment containing `--` or ending in `-`"),
         _ => Support::Full,
     }
 }

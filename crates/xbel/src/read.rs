@@ -351,6 +351,15 @@ fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
                 }
                 break;
             }
+            Event::Comment(c) if stack.len() <= 1 && state.doc.is_empty() => {
+                // The file's own comments (Floccus keeps its sync state in
+                // one): before the root or first in it, before any node.
+                let raw = String::from_utf8_lossy(&c);
+                state
+                    .doc
+                    .comments
+                    .push(raw.replace("\r\n", "\n").replace('\r', "\n"));
+            }
             Event::Decl(_) | Event::PI(_) | Event::Comment(_) => {}
             Event::DocType(d) => {
                 let d = String::from_utf8_lossy(&d);

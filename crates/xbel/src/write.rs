@@ -4,8 +4,8 @@ use std::collections::HashSet;
 use std::io::Write;
 
 use markport_model::{
-    bookmark_fields, folder_fields, separator_fields, Bookmark, DateValue, Document, Error, Field,
-    Folder, LossReport, Metadata, Node, NodeId, Step, WriteOptions,
+    bookmark_fields, document_fields, folder_fields, separator_fields, Bookmark, DateValue,
+    Document, Error, Field, Folder, LossReport, Metadata, Node, NodeId, Step, WriteOptions,
 };
 
 use crate::blocks::{self, BlockWriter};
@@ -35,6 +35,24 @@ const STRICT_NATIVE: &[Field] = &[
 ];
 
 const STRICT_WHY: &str = "--xbel-strict: XBEL 1.0 has no element for it";
+
+/// Fields XBEL 1.0 has no element for that still go where other readers
+/// look: the freedesktop block (GLib, KDE), foreign blocks (their owners)
+/// and comments. Every other such field is in markport's block only.
+const READ_BY_OTHERS: &[Field] = &[
+    Field::DocumentMetadata,
+    Field::DocumentComments,
+    Field::BookmarkMimeType,
+    Field::BookmarkGroups,
+    Field::BookmarkApplications,
+    Field::BookmarkDesktopIcon,
+    Field::BookmarkPrivate,
+    Field::BookmarkMetadata,
+    Field::FolderMetadata,
+    Field::SeparatorMetadata,
+];
+
+const EXTENSION_WHY: &str = "carried only in markport's block, which other XBEL readers ignore";
 
 /// Flush to the output whenever this much is buffered.
 const CHUNK: usize = 1 << 16;
@@ -82,6 +100,14 @@ impl<'a> Writer<'a> {
                 node,
                 field,
                 "a raw metadata block cannot use an owner markport reads as typed fields",
+            );
+        }
+        if blocks.iter().any(|m| !content_writable(m)) {
+            self.loss.record(
+                self.doc,
+                node,
+                field,
+                "a metadata block whose content is not well-formed, balanced XML is left out",
             );
         }
     }
@@ -189,6 +215,18 @@ impl<'a> Writer<'a> {
         self.s.push_str("</info>\n");
     }
 
+    /// Report the fields of a node that only markport's block carries.
+    fn extensions(&mut self, node: Option<NodeId>, fields: impl Iterator<Item = Field>) {
+        if self.strict {
+            return;
+        }
+        for f in fields {
+            if !STRICT_NATIVE.contains(&f) && !READ_BY_OTHERS.contains(&f) {
+                self.loss.record_extension(self.doc, node, f, EXTENSION_WHY);
+            }
+        }
+    }
+
     fn strict_losses(&mut self, node: Option<NodeId>, fields: impl Iterator<Item = Field>) {
         for f in fields {
             if !STRICT_NATIVE.contains(&f) {
@@ -201,6 +239,12 @@ impl<'a> Writer<'a> {
         let more = b.details();
         if self.strict {
             self.strict_losses(Some(id), bookmark_fields(b));
+        }
+        // `<bookmark:private/>` says true; false is in markport's block.
+        self.extensions(Some(id), bookmark_fields(b));
+        if !self.strict && b.private == Some(false) {
+            self.loss
+                .record_extension(self.doc, Some(id), Field::BookmarkPrivate, EXTENSION_WHY);
         }
         self.check_node(Some(id), bookmark_strings(b));
         self.check_reserved(Some(id), Field::BookmarkMetadata, &more.metadata, true);
@@ -256,6 +300,7 @@ impl<'a> Writer<'a> {
         if self.strict {
             self.strict_losses(Some(id), folder_fields(f));
         }
+        self.extensions(Some(id), folder_fields(f));
         self.check_node(Some(id), folder_strings(f));
         self.check_reserved(Some(id), Field::FolderMetadata, &f.metadata, false);
         let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
@@ -297,6 +342,7 @@ impl<'a> Writer<'a> {
                 ];
                 self.check_node(Some(id), strings);
                 self.check_reserved(Some(id), Field::SeparatorMetadata, &sep.metadata, false);
+                self.extensions(Some(id), separator_fields(sep));
                 let inner = format!("{pad}  ");
                 let mut mp = BlockWriter::new(&inner);
                 blocks::markport_separator(&mut mp, sep);
@@ -353,6 +399,8 @@ impl<'a> Writer<'a> {
                         ],
                     );
                     blocks::markport_alias(&mut mp, &a.extra);
+                    let extra = (!a.extra.is_empty()).then_some(Field::AliasExtra);
+                    self.extensions(Some(id), extra.into_iter());
                 }
                 if mp.is_empty() {
                     self.s.push_str("/>\n");
@@ -402,6 +450,14 @@ fn foreign_writable(m: &Metadata, interprets_freedesktop: bool) -> bool {
         .all(|s| !has_unwritable(s))
         && m.owner != MARKPORT_OWNER
         && !(interprets_freedesktop && m.owner == crate::FREEDESKTOP_OWNER)
+        && content_writable(m)
+}
+
+/// Whether a foreign block's content can go between `<metadata>` tags as
+/// it is: written unchecked, `</metadata></info></bookmark><bookmark ...>`
+/// would add a bookmark, and broken XML would make the file unreadable.
+fn content_writable(m: &Metadata) -> bool {
+    crate::xmltext::check_metadata_content(&m.xml, &m.namespaces).is_ok()
 }
 
 /// A foreign block's owner and namespace declarations (its content is
@@ -548,6 +604,7 @@ pub fn write(
         w.strict_losses(None, doc_fields.into_iter().filter(|p| p.1).map(|p| p.0));
     }
     w.check_node(None, document_strings(doc));
+    w.extensions(None, document_fields(doc));
     w.check_reserved(None, Field::DocumentMetadata, &doc.metadata, false);
     w.s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     w.s.push_str(DOCTYPE);
@@ -565,6 +622,25 @@ pub fn write(
     w.attr("id", doc_id);
     w.date_attr("added", doc.added.as_ref());
     w.s.push_str(">\n");
+    let mut comment_lost = false;
+    for c in &doc.comments {
+        // XML forbids `--` inside a comment and `-` just before `-->`.
+        if c.contains("--") || c.ends_with('-') || has_unwritable(c) {
+            comment_lost = true;
+            continue;
+        }
+        w.s.push_str("  <!--");
+        w.s.push_str(c);
+        w.s.push_str("-->\n");
+    }
+    if comment_lost {
+        w.loss.record(
+            doc,
+            None,
+            Field::DocumentComments,
+            "an XML comment cannot contain `--` or end in `-` (or hold characters XML forbids): left out",
+        );
+    }
     w.element("  ", "title", doc.title.as_deref());
     if !strict {
         let mut mp = BlockWriter::new("  ");

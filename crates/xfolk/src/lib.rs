@@ -93,7 +93,7 @@ pub fn support(field: Field) -> Support {
         Bookmark => {
             Support::Partial("private bookmarks and script links are withheld unless asked for")
         }
-        BookmarkHref | BookmarkId | Folder | FolderId => Support::Full,
+        BookmarkHref | BookmarkId | BookmarkAddedForm | Folder | FolderId => Support::Full,
         BookmarkAdded => Support::Partial("a value that is not a date is read back trimmed"),
         DocumentTitle | DocumentDesc | BookmarkTitle | BookmarkDesc | FolderTitle | FolderDesc => {
             Support::Partial(COLLAPSED)

@@ -1,0 +1,188 @@
+//! The loss report and `diff` tell the truth: comments, date forms,
+//! dropped folders, and what only markport's own block carries.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn markport() -> Command {
+    Command::cargo_bin("markport").unwrap()
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../corpus")
+        .join(name)
+}
+
+#[test]
+fn a_floccus_sync_comment_survives_xbel_and_is_reported_lost_elsewhere() {
+    let out = markport()
+        .args(["convert", "--to", "xbel"])
+        .arg(corpus("xbel/floccus-sync.xbel"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("nothing lost"))
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    // Floccus finds its state by searching for this exact text.
+    assert!(
+        text.contains("<!--- highestId :7: for Floccus bookmark sync browser extension -->"),
+        "{text}"
+    );
+    let first = text.find("<!-- exported").unwrap();
+    assert!(first < text.find("highestId").unwrap());
+    markport()
+        .args(["convert", "--to", "netscape"])
+        .arg(corpus("xbel/floccus-sync.xbel"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("lost document.comments"));
+}
+
+#[test]
+fn a_comment_xml_cannot_hold_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    std::fs::write(
+        &json,
+        r#"{"markport":1,"comments":["fine","a -- b","ends-"],"nodes":[]}"#,
+    )
+    .unwrap();
+    let out = markport()
+        .args(["convert", "--to", "xbel"])
+        .arg(&json)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("lost document.comments on 1 node"))
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains("<!--fine-->") && !text.contains("a -- b"),
+        "{text}"
+    );
+}
+
+#[test]
+fn diff_counts_every_dropped_folder_as_the_report_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("flat.xbel");
+    markport()
+        .args(["convert", "--to", "desktop", "-o"])
+        .arg(&out)
+        .arg(corpus("xbel/floccus-sync.xbel"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("lost folder on 2 nodes"));
+    markport()
+        .args(["diff", "--from-b", "desktop"])
+        .arg(corpus("xbel/floccus-sync.xbel"))
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "folder differs on 2 nodes: Reading, Reading/News",
+        ));
+}
+
+#[test]
+fn diff_says_a_date_kept_its_instant_but_not_its_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("dates.html");
+    markport()
+        .args(["convert", "--to", "netscape", "-o"])
+        .arg(&out)
+        .arg(corpus("xbel/dates.xbel"))
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("lost bookmark.added.form")
+                .and(predicate::str::contains("same instant")),
+        );
+    markport()
+        .arg("diff")
+        .arg(corpus("xbel/dates.xbel"))
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "bookmark.added precision/offset differs on",
+        ));
+}
+
+#[test]
+fn what_only_markports_block_carries_is_said_and_fail_on_extension_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.xbel");
+    let input = corpus("xbel/markport-block.xbel");
+    // Not a loss: --fail-on-loss keeps its meaning.
+    markport()
+        .args(["convert", "--to", "xbel", "--fail-on-loss", "-o"])
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(0)
+        .stderr(
+            predicate::str::contains("nothing lost").and(predicate::str::contains(
+                "only in an extension: bookmark.tags on 1 node: carried only in markport's block, which other XBEL readers ignore (Bookmarks Toolbar/Rust)",
+            )),
+        );
+    let report = dir.path().join("report.json");
+    markport()
+        .args([
+            "convert",
+            "--to",
+            "xbel",
+            "--fail-on-extension",
+            "--report",
+            "json",
+        ])
+        .arg("--report-file")
+        .arg(&report)
+        .arg("-o")
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(1);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(json["lost"], false);
+    assert_eq!(json["extended"], true);
+    let fields: Vec<&str> = json["extensions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap())
+        .collect();
+    assert!(fields.contains(&"bookmark.tags") && fields.contains(&"bookmark.keyword"));
+    // Strict output has no block: those fields are losses, not extensions.
+    markport()
+        .args([
+            "convert",
+            "--to",
+            "xbel",
+            "--xbel-strict",
+            "--fail-on-extension",
+            "-o",
+        ])
+        .arg(&out)
+        .arg(&input)
+        .assert()
+        .code(0)
+        .stderr(
+            predicate::str::contains("lost bookmark.tags")
+                .and(predicate::str::contains("only in an extension").not()),
+        );
+    // A file that needs no block passes.
+    markport()
+        .args(["convert", "--to", "xbel", "--fail-on-extension", "-o"])
+        .arg(&out)
+        .arg(corpus("xbel/floccus-sync.xbel"))
+        .assert()
+        .code(0);
+}
