@@ -9,7 +9,8 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 use markport_model::{
     Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
@@ -66,6 +67,52 @@ struct Frame {
     /// `<DL>`s open in this frame; a heading's frame starts with none.
     lists: u32,
     at: usize,
+}
+
+/// An attribute name compared and hashed without ASCII case.
+#[derive(Clone, Copy)]
+struct Caseless<'a>(&'a str);
+
+impl PartialEq for Caseless<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for Caseless<'_> {}
+
+impl Hash for Caseless<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for b in self.0.bytes() {
+            state.write_u8(b.to_ascii_lowercase());
+        }
+        state.write_u8(0xFF);
+    }
+}
+
+/// Which of a tag's attributes repeat an earlier name. A tag has a few
+/// attributes, so the first [`Repeats::SCAN`] are compared with a scan; past
+/// that a set keeps a tag of many attributes linear.
+#[derive(Default)]
+struct Repeats<'a> {
+    set: HashSet<Caseless<'a>>,
+}
+
+impl<'a> Repeats<'a> {
+    const SCAN: usize = 16;
+
+    /// Whether `attrs[i]` repeats an earlier name; called for `i` in order.
+    fn is_repeat(&mut self, attrs: &[RawAttr<'a>], i: usize) -> bool {
+        let name = attrs[i].name;
+        if i < Self::SCAN {
+            return attrs[..i].iter().any(|p| p.name.eq_ignore_ascii_case(name));
+        }
+        if self.set.is_empty() {
+            self.set
+                .extend(attrs[..Self::SCAN].iter().map(|p| Caseless(p.name)));
+        }
+        !self.set.insert(Caseless(name))
+    }
 }
 
 /// An `<A ALIASOF>` waiting for the end of the file to see whether its
@@ -405,8 +452,9 @@ impl<'a> Reader<'a> {
     }
 
     fn heading1(&mut self, attrs: &[RawAttr<'a>], start: usize) {
+        let mut repeats = Repeats::default();
         for (i, a) in attrs.iter().enumerate() {
-            let Some(name) = self.attr_name(attrs, i) else {
+            let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
@@ -426,13 +474,16 @@ impl<'a> Reader<'a> {
 
     /// The upper-cased name of attribute `i`, or `None` for a repeated one
     /// (HTML keeps the first). Borrowed when already upper-case, as in
-    /// nearly every file, so reading allocates nothing for it.
-    fn attr_name(&mut self, attrs: &[RawAttr<'a>], i: usize) -> Option<Cow<'a, str>> {
+    /// nearly every file, so reading allocates nothing for it. Callers go
+    /// through a tag's attributes in order with one [`Repeats`].
+    fn attr_name(
+        &mut self,
+        attrs: &[RawAttr<'a>],
+        i: usize,
+        repeats: &mut Repeats<'a>,
+    ) -> Option<Cow<'a, str>> {
         let a = attrs[i];
-        if attrs[..i]
-            .iter()
-            .any(|p| p.name.eq_ignore_ascii_case(a.name))
-        {
+        if repeats.is_repeat(attrs, i) {
             self.note(
                 a.at,
                 format!("{} is given twice; the first value is used", a.name),
@@ -505,8 +556,9 @@ impl<'a> Reader<'a> {
         // An alias candidate keeps its attributes as written (rare: Netscape 4).
         let keep_raw = attrs.iter().any(|a| a.name.eq_ignore_ascii_case("aliasof"));
         let mut raw = Vec::new();
+        let mut repeats = Repeats::default();
         for (i, a) in attrs.iter().enumerate() {
-            let Some(name) = self.attr_name(attrs, i) else {
+            let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
@@ -586,8 +638,9 @@ impl<'a> Reader<'a> {
         // A heading whose list never came ends at the next heading.
         self.end_listless_heading();
         let mut f = Folder::default();
+        let mut repeats = Repeats::default();
         for (i, a) in attrs.iter().enumerate() {
-            let Some(name) = self.attr_name(attrs, i) else {
+            let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
@@ -637,8 +690,9 @@ impl<'a> Reader<'a> {
 
     fn separator(&mut self, attrs: &[RawAttr<'a>]) {
         let mut s = Separator::default();
+        let mut repeats = Repeats::default();
         for (i, a) in attrs.iter().enumerate() {
-            let Some(name) = self.attr_name(attrs, i) else {
+            let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);

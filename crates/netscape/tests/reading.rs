@@ -273,3 +273,75 @@ fn an_alias_never_shows_itself_or_another_alias() {
     assert_eq!(kinds, [Alias, Alias, Bookmark]);
     roundtrip(&r.document);
 }
+
+/// One line of many unreadable dates: each warning is located by its own
+/// column (counted from a checkpoint, not from the start of the line), and
+/// every date is kept as written.
+#[test]
+fn many_bad_dates_on_one_line_are_each_located() {
+    let n = 5000;
+    let mut input = String::from("<DL><p>");
+    for i in 0..n {
+        input.push_str(&format!("<DT><A HREF=\"h{i}\" ADD_DATE=\"é{i}\">T</A>"));
+    }
+    input.push_str("</DL>");
+    let r = read(&input);
+    let warnings: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("not a date"))
+        .collect();
+    assert_eq!(warnings.len(), n);
+    let (mut column, mut counted) = (1, 0);
+    for (i, (w, (at, _))) in warnings
+        .iter()
+        .zip(input.match_indices("ADD_DATE"))
+        .enumerate()
+    {
+        column += input[counted..at].chars().count() as u32;
+        counted = at;
+        assert_eq!(w.location.unwrap().line, 1);
+        assert_eq!(w.location.unwrap().column, column, "warning {i}");
+    }
+    let last = r.document.find_by_href(&format!("h{}", n - 1)).unwrap();
+    assert_eq!(
+        r.document.node(last).as_bookmark().unwrap().added,
+        Some(DateValue::Raw(format!("é{}", n - 1).into()))
+    );
+}
+
+/// An `<A>` with many attributes keeps every one, and only a repeated name
+/// (any case, early or late) is dropped with a note.
+#[test]
+fn many_attributes_on_one_tag_keep_the_first_of_each_name() {
+    let mut input = String::from("<DL><p><DT><A HREF=\"x\"");
+    for i in 0..5000 {
+        input.push_str(&format!(" DATA-{i}=\"{i}\""));
+    }
+    input.push_str(" data-4000=\"again\" HREF=\"y\" data-3=\"again\">X</A></DL>");
+    let r = read(&input);
+    let b = r
+        .document
+        .node(r.document.children(None)[0])
+        .as_bookmark()
+        .unwrap();
+    assert_eq!(b.href, "x");
+    let extra = &b.details().extra;
+    assert_eq!(extra.len(), 5000);
+    assert_eq!(extra[4000].name, "DATA-4000");
+    assert_eq!(extra[4000].value, "4000");
+    let notes: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("given twice"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "data-4000 is given twice; the first value is used",
+            "HREF is given twice; the first value is used",
+            "data-3 is given twice; the first value is used"
+        ]
+    );
+}
