@@ -131,6 +131,8 @@ struct Seen {
     dt: bool,
     lists: bool,
     anchors: usize,
+    /// `H2`..`H6` folder headings.
+    headings: bool,
     pocket: bool,
 }
 
@@ -290,7 +292,10 @@ impl<'a> Reader<'a> {
                 self.open_list(start);
             }
             Name::H1 if self.h1.is_none() && self.gather.is_none() => self.heading1(attrs, start),
-            Name::H1 | Name::Heading => self.folder(start, attrs),
+            Name::H1 | Name::Heading => {
+                self.seen.headings = true;
+                self.folder(start, attrs)
+            }
             Name::Hr => self.separator(attrs),
             Name::Title => match self.scan.rcdata("title") {
                 Some((s, e)) => {
@@ -743,6 +748,15 @@ impl<'a> Reader<'a> {
     fn finish(mut self) -> Result<Read, Error> {
         self.resolve_aliases();
         let s = &self.seen;
+        // Empty input, garbage or an image would otherwise read as an empty
+        // collection; an empty export still has its DOCTYPE or `<DL>`.
+        if !s.netscape_doctype && !s.dl && !s.dt && s.anchors == 0 && !s.lists && !s.headings {
+            return Err(Error::new(
+                ErrorKind::WrongFormat,
+                "this is not a Netscape bookmark file: it has no bookmark structure at all (no NETSCAPE-Bookmark-file DOCTYPE, <DL>, <DT>, <A> or folder heading)",
+                Some(Location { line: 1, column: 1 }),
+            ));
+        }
         if !s.netscape_doctype && !s.dl && !s.dt && (s.anchors > 0 || s.lists) {
             let looks_like = if s.pocket {
                 "a Pocket HTML export (<ul><li><a time_added=...>)"

@@ -345,3 +345,44 @@ fn many_attributes_on_one_tag_keep_the_first_of_each_name() {
         ]
     );
 }
+
+/// Nothing of a bookmark file at all is an error, not an empty collection;
+/// an empty export (DOCTYPE and an empty list) is still read.
+#[test]
+fn input_without_bookmark_structure_is_the_wrong_format() {
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01";
+    for input in [
+        &b""[..],
+        b"hello, world\n",
+        png,
+        b"<html><body><p>text</p></body></html>",
+    ] {
+        let err = markport_netscape::read(input, &ReadOptions::default()).unwrap_err();
+        assert_eq!(
+            err.kind,
+            markport_model::ErrorKind::WrongFormat,
+            "{input:?}"
+        );
+        assert!(
+            err.message.contains("no bookmark structure"),
+            "{}",
+            err.message
+        );
+        assert!(err.location.is_some());
+    }
+    for empty in [
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<H1>Bookmarks</H1>\n<DL><p>\n</DL><p>\n",
+        "<DL><p></DL>",
+    ] {
+        assert!(read(empty).document.is_empty());
+    }
+}
+
+/// A Pocket export is recognised by content, and reading it names Pocket.
+#[test]
+fn a_pocket_export_is_detected_and_named() {
+    let pocket = "<!DOCTYPE html>\n<html><head><title>Pocket Export</title></head><body>\n<h1>Unread</h1>\n<ul>\n<li><a href=\"https://e/\" time_added=\"1700000000\" tags=\"a,b\">E</a></li>\n</ul>\n</body></html>\n";
+    assert!(markport_netscape::detect(pocket.as_bytes()).is_some());
+    let err = markport_netscape::read(pocket.as_bytes(), &ReadOptions::default()).unwrap_err();
+    assert!(err.message.contains("Pocket"), "{}", err.message);
+}
