@@ -386,3 +386,46 @@ fn a_pocket_export_is_detected_and_named() {
     let err = markport_netscape::read(pocket.as_bytes(), &ReadOptions::default()).unwrap_err();
     assert!(err.message.contains("Pocket"), "{}", err.message);
 }
+
+/// A title with line breaks is written on its element's line (Chromium's
+/// importer reads one line per element), and the change is reported.
+#[test]
+fn titles_with_line_breaks_are_written_on_one_line_and_reported() {
+    use markport_model::{Bookmark, Field, Folder};
+    let mut doc = Document::new();
+    doc.title = Some("My\nbookmarks".into());
+    let f = doc.push(None, Folder::titled("Fol\r\nder"));
+    let mut b = Bookmark::new("https://e/");
+    b.title = Some("Line one\nline two\rthree".into());
+    b.desc = Some("desc".into());
+    doc.push(Some(f), b);
+    let mut out = Vec::new();
+    let loss = markport_netscape::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let text = String::from_utf8(out.clone()).unwrap();
+    assert!(text.contains(">Line one line two three</A>\n"), "{text}");
+    assert!(text.contains(">Fol der</H3>\n"), "{text}");
+    for line in text.lines() {
+        if line.contains("<A ")
+            || line.contains("<H3")
+            || line.contains("<TITLE>")
+            || line.contains("<H1")
+        {
+            assert!(
+                line.contains("</A>")
+                    || line.contains("</H3>")
+                    || line.contains("</TITLE>")
+                    || line.contains("</H1>"),
+                "{line}"
+            );
+        }
+    }
+    let back = markport_netscape::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let found: std::collections::BTreeSet<Field> = diff(&doc, &back).fields().into_iter().collect();
+    let reported: std::collections::BTreeSet<Field> = loss.fields().into_iter().collect();
+    assert_eq!(found, reported);
+    assert!(reported.contains(&Field::BookmarkTitle));
+    assert!(reported.contains(&Field::FolderTitle));
+    assert!(reported.contains(&Field::DocumentTitle));
+}
