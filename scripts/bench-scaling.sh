@@ -4,6 +4,10 @@
 # the ratio. A linear reader shows about 2.0; 4.0 is quadratic. A benchmark,
 # not a test: nothing fails on a bad ratio, read the table.
 # JSON inputs are made by converting the Netscape ones with markport itself.
+# Times under ~0.1 s are noise; use N of 40000 or more to judge a ratio.
+# Known (2026-11): xFolk deep nesting and many attributes are quadratic inside
+# html5ever (tree builder's in_scope_named, tokenizer's finish_attribute
+# duplicate scan), not in markport's walk.
 # Usage: scripts/bench-scaling.sh [N] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
