@@ -159,7 +159,23 @@ fn netscape_files_round_trip_through_netscape_losing_only_sub_second_dates() {
         let back = markport::read(&out, netscape, &ReadOptions::default())
             .unwrap()
             .document;
-        let lost = diff(&doc, &back).fields();
+        // Titles with line breaks are written on one line (Chromium's
+        // importer is line based); nothing else changes.
+        let one_line = |f: &Field| {
+            let t = |t: Option<&str>| t.is_some_and(|t| t.contains(['\n', '\r']));
+            match f {
+                Field::DocumentTitle => t(doc.title.as_deref()),
+                Field::BookmarkTitle | Field::FolderTitle => {
+                    doc.ids().any(|id| t(doc.node(id).title()))
+                }
+                _ => false,
+            }
+        };
+        let lost: Vec<Field> = diff(&doc, &back)
+            .fields()
+            .into_iter()
+            .filter(|f| !one_line(f))
+            .collect();
         // Only Google's microsecond dates lose anything: dates are written in seconds.
         let own_sample = path.starts_with(markport_conformance::root().join("corpus"));
         assert!(

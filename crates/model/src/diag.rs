@@ -20,14 +20,40 @@ impl fmt::Display for Location {
 }
 
 /// Turns byte offsets into [`Location`]s; built once per input so that many
-/// diagnostics cost a binary search each, not a scan.
+/// diagnostics cost a binary search and a short count each, not a scan.
+///
+/// Columns count characters as `String::from_utf8_lossy` would (one per
+/// malformed sequence). A long line would make counting from its start cost
+/// the line's length per diagnostic (quadratic for a line of many bad
+/// values), so the index also keeps a checkpoint every [`LineIndex::STRIDE`]
+/// bytes with its column, and counts only from the nearest one.
 #[derive(Clone, Debug)]
 pub struct LineIndex<'a> {
     input: &'a [u8],
     starts: Vec<usize>,
+    /// (offset, 0-based column) in offset order: every line start, and
+    /// within long lines a point at least every `STRIDE` bytes.
+    marks: Vec<(usize, u32)>,
+}
+
+/// Characters in `bytes` as `from_utf8_lossy` counts them. Exact for any
+/// slice that starts and ends before a byte that is not a continuation byte,
+/// because such a byte never joins the sequence before it.
+fn lossy_chars(bytes: &[u8]) -> usize {
+    bytes
+        .utf8_chunks()
+        .map(|c| c.valid().chars().count() + usize::from(!c.invalid().is_empty()))
+        .sum()
+}
+
+fn is_continuation(b: u8) -> bool {
+    (0x80..0xC0).contains(&b)
 }
 
 impl<'a> LineIndex<'a> {
+    /// Bytes between checkpoints within a line.
+    pub const STRIDE: usize = 256;
+
     /// Index the line starts of `input` (LF, CRLF and lone CR end a line).
     pub fn new(input: &'a [u8]) -> LineIndex<'a> {
         let mut starts = vec![0];
@@ -40,20 +66,42 @@ impl<'a> LineIndex<'a> {
             }
             i += 1;
         }
-        LineIndex { input, starts }
+        let mut marks = Vec::with_capacity(starts.len());
+        for (n, &start) in starts.iter().enumerate() {
+            let end = starts.get(n + 1).copied().unwrap_or(input.len());
+            marks.push((start, 0));
+            let (mut at, mut column) = (start, 0usize);
+            while end - at > Self::STRIDE {
+                let mut next = at + Self::STRIDE;
+                while next < end && is_continuation(input[next]) {
+                    next += 1;
+                }
+                if next >= end {
+                    break;
+                }
+                column += lossy_chars(&input[at..next]);
+                marks.push((next, u32::try_from(column).unwrap_or(u32::MAX)));
+                at = next;
+            }
+        }
+        LineIndex {
+            input,
+            starts,
+            marks,
+        }
     }
 
     /// The location of byte `offset` (clamped to the input).
     pub fn locate(&self, offset: usize) -> Location {
         let offset = offset.min(self.input.len());
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
-        let column = String::from_utf8_lossy(&self.input[start..offset])
-            .chars()
-            .count();
+        // The nearest checkpoint at or before `offset`; the line's start is
+        // one, so it is never on an earlier line.
+        let (at, base) = self.marks[self.marks.partition_point(|&(m, _)| m <= offset) - 1];
+        let column = base as usize + lossy_chars(&self.input[at..offset]);
         Location {
             line: line as u32 + 1,
-            column: column as u32 + 1,
+            column: u32::try_from(column + 1).unwrap_or(u32::MAX),
         }
     }
 }
@@ -197,5 +245,34 @@ mod tests {
         assert_eq!(idx.locate(6), Location { line: 2, column: 2 });
         assert_eq!(idx.locate(10), Location { line: 4, column: 1 });
         assert_eq!(idx.locate(999), Location { line: 4, column: 2 });
+    }
+
+    /// Columns on long lines come from checkpoints; they must agree with
+    /// counting from the line start, also around multi-byte and malformed
+    /// sequences that straddle a checkpoint.
+    #[test]
+    fn checkpoints_count_like_a_scan_from_the_line_start() {
+        let mut text: Vec<u8> = Vec::new();
+        for i in 0..3000 {
+            match i % 7 {
+                0 => text.extend_from_slice("ç".as_bytes()),
+                1 => text.extend_from_slice("日本".as_bytes()),
+                2 => text.push(0xE3), // a truncated sequence
+                3 => text.extend_from_slice(&[0xE3, 0x81]),
+                4 => text.push(0xFF),
+                5 if i % 1000 == 5 => text.push(b'\n'),
+                _ => text.push(b'a'),
+            }
+        }
+        let idx = LineIndex::new(&text);
+        assert!(idx.marks.len() > 20, "long lines get checkpoints");
+        for offset in (0..=text.len()).rev() {
+            let line_start = idx.starts[idx.starts.partition_point(|&s| s <= offset) - 1];
+            let expected = String::from_utf8_lossy(&text[line_start..offset])
+                .chars()
+                .count() as u32
+                + 1;
+            assert_eq!(idx.locate(offset).column, expected, "offset {offset}");
+        }
     }
 }

@@ -107,6 +107,10 @@ pub fn detect(input: &[u8]) -> Option<u8> {
         Some(60)
     } else if lower.contains("<dl") && lower.contains("<a ") {
         Some(40)
+    } else if lower.contains("<a ") && lower.contains("time_added=") {
+        // A Pocket export: claimed so that reading it says what it is
+        // (the reader names Pocket) instead of "unknown format".
+        Some(30)
     } else {
         None
     }

@@ -9,7 +9,8 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 use markport_model::{
     Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
@@ -68,6 +69,52 @@ struct Frame {
     at: usize,
 }
 
+/// An attribute name compared and hashed without ASCII case.
+#[derive(Clone, Copy)]
+struct Caseless<'a>(&'a str);
+
+impl PartialEq for Caseless<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.eq_ignore_ascii_case(other.0)
+    }
+}
+
+impl Eq for Caseless<'_> {}
+
+impl Hash for Caseless<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for b in self.0.bytes() {
+            state.write_u8(b.to_ascii_lowercase());
+        }
+        state.write_u8(0xFF);
+    }
+}
+
+/// Which of a tag's attributes repeat an earlier name. A tag has a few
+/// attributes, so the first [`Repeats::SCAN`] are compared with a scan; past
+/// that a set keeps a tag of many attributes linear.
+#[derive(Default)]
+struct Repeats<'a> {
+    set: HashSet<Caseless<'a>>,
+}
+
+impl<'a> Repeats<'a> {
+    const SCAN: usize = 16;
+
+    /// Whether `attrs[i]` repeats an earlier name; called for `i` in order.
+    fn is_repeat(&mut self, attrs: &[RawAttr<'a>], i: usize) -> bool {
+        let name = attrs[i].name;
+        if i < Self::SCAN {
+            return attrs[..i].iter().any(|p| p.name.eq_ignore_ascii_case(name));
+        }
+        if self.set.is_empty() {
+            self.set
+                .extend(attrs[..Self::SCAN].iter().map(|p| Caseless(p.name)));
+        }
+        !self.set.insert(Caseless(name))
+    }
+}
+
 /// An `<A ALIASOF>` waiting for the end of the file to see whether its
 /// target exists.
 struct AliasCandidate {
@@ -84,6 +131,8 @@ struct Seen {
     dt: bool,
     lists: bool,
     anchors: usize,
+    /// `H2`..`H6` folder headings.
+    headings: bool,
     pocket: bool,
 }
 
@@ -243,7 +292,10 @@ impl<'a> Reader<'a> {
                 self.open_list(start);
             }
             Name::H1 if self.h1.is_none() && self.gather.is_none() => self.heading1(attrs, start),
-            Name::H1 | Name::Heading => self.folder(start, attrs),
+            Name::H1 | Name::Heading => {
+                self.seen.headings = true;
+                self.folder(start, attrs)
+            }
             Name::Hr => self.separator(attrs),
             Name::Title => match self.scan.rcdata("title") {
                 Some((s, e)) => {
@@ -405,8 +457,9 @@ impl<'a> Reader<'a> {
     }
 
     fn heading1(&mut self, attrs: &[RawAttr<'a>], start: usize) {
+        let mut repeats = Repeats::default();
         for (i, a) in attrs.iter().enumerate() {
-            let Some(name) = self.attr_name(attrs, i) else {
+            let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
@@ -426,13 +479,16 @@ impl<'a> Reader<'a> {
 
     /// The upper-cased name of attribute `i`, or `None` for a repeated one
     /// (HTML keeps the first). Borrowed when already upper-case, as in
-    /// nearly every file, so reading allocates nothing for it.
-    fn attr_name(&mut self, attrs: &[RawAttr<'a>], i: usize) -> Option<Cow<'a, str>> {
+    /// nearly every file, so reading allocates nothing for it. Callers go
+    /// through a tag's attributes in order with one [`Repeats`].
+    fn attr_name(
+        &mut self,
+        attrs: &[RawAttr<'a>],
+        i: usize,
+        repeats: &mut Repeats<'a>,
+    ) -> Option<Cow<'a, str>> {
         let a = attrs[i];
-        if attrs[..i]
-            .iter()
-            .any(|p| p.name.eq_ignore_ascii_case(a.name))
-        {
+        if repeats.is_repeat(attrs, i) {
             self.note(
                 a.at,
                 format!("{} is given twice; the first value is used", a.name),
@@ -505,8 +561,9 @@ impl<'a> Reader<'a> {
         // An alias candidate keeps its attributes as written (rare: Netscape 4).
         let keep_raw = attrs.iter().any(|a| a.name.eq_ignore_ascii_case("aliasof"));
         let mut raw = Vec::new();
+        let mut repeats = Repeats::default();
         for (i, a) in attrs.iter().enumerate() {
-            let Some(name) = self.attr_name(attrs, i) else {
+            let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
@@ -586,8 +643,9 @@ impl<'a> Reader<'a> {
         // A heading whose list never came ends at the next heading.
         self.end_listless_heading();
         let mut f = Folder::default();
+        let mut repeats = Repeats::default();
         for (i, a) in attrs.iter().enumerate() {
-            let Some(name) = self.attr_name(attrs, i) else {
+            let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
@@ -637,8 +695,9 @@ impl<'a> Reader<'a> {
 
     fn separator(&mut self, attrs: &[RawAttr<'a>]) {
         let mut s = Separator::default();
+        let mut repeats = Repeats::default();
         for (i, a) in attrs.iter().enumerate() {
-            let Some(name) = self.attr_name(attrs, i) else {
+            let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
@@ -689,6 +748,15 @@ impl<'a> Reader<'a> {
     fn finish(mut self) -> Result<Read, Error> {
         self.resolve_aliases();
         let s = &self.seen;
+        // Empty input, garbage or an image would otherwise read as an empty
+        // collection; an empty export still has its DOCTYPE or `<DL>`.
+        if !s.netscape_doctype && !s.dl && !s.dt && s.anchors == 0 && !s.lists && !s.headings {
+            return Err(Error::new(
+                ErrorKind::WrongFormat,
+                "this is not a Netscape bookmark file: it has no bookmark structure at all (no NETSCAPE-Bookmark-file DOCTYPE, <DL>, <DT>, <A> or folder heading)",
+                Some(Location { line: 1, column: 1 }),
+            ));
+        }
         if !s.netscape_doctype && !s.dl && !s.dt && (s.anchors > 0 || s.lists) {
             let looks_like = if s.pocket {
                 "a Pocket HTML export (<ul><li><a time_added=...>)"

@@ -169,7 +169,7 @@ impl Writer<'_> {
             .find(|a| a.name == H1_EXTRA)
             .map_or(title, |a| a.value.as_str());
         self.out.push_str("<TITLE>");
-        escape_into(&mut self.out, title);
+        self.title(None, Field::DocumentTitle, title);
         self.out.push_str("</TITLE>\n<H1");
         if let Some(d) = &doc.added {
             self.date_attr(None, Field::DocumentAdded, "ADD_DATE", d);
@@ -181,7 +181,20 @@ impl Writer<'_> {
         self.extras(None, Field::DocumentExtra, &extra, HEADER_ATTRS);
         self.check_h1(title);
         self.out.push('>');
-        escape_into(&mut self.out, h1);
+        // The heading shows the title unless the file had its own; either
+        // way it is written on one line like the title.
+        let h1_field = if std::ptr::eq(h1, title) {
+            None
+        } else {
+            Some(Field::DocumentExtra)
+        };
+        match h1_field {
+            Some(field) => self.title(None, field, h1),
+            None => escape_into(
+                &mut self.out,
+                &h1.replace("\r\n", " ").replace(['\n', '\r'], " "),
+            ),
+        }
         self.out.push_str("</H1>\n");
         if let Some(d) = &doc.desc {
             self.dd(None, Field::DocumentDesc, d);
@@ -233,6 +246,23 @@ impl Writer<'_> {
                     "leading and trailing whitespace is trimmed, and an empty value reads as none",
                 );
             }
+        }
+    }
+
+    /// A title, on the line of its element: Chromium's importer reads one
+    /// line per `<DT><A>` or `<H3>` and takes no character reference for a
+    /// line end, so a line break in a title becomes a space, reported.
+    fn title(&mut self, node: Option<NodeId>, field: Field, title: &str) {
+        if title.contains(['\n', '\r']) {
+            self.lose(
+                node,
+                field,
+                "each element is written on one line (importers read a line per element): line breaks in titles become spaces",
+            );
+            let one_line = title.replace("\r\n", " ").replace(['\n', '\r'], " ");
+            escape_into(&mut self.out, &one_line);
+        } else {
+            escape_into(&mut self.out, title);
         }
     }
 
@@ -376,7 +406,7 @@ impl Writer<'_> {
         self.extras(n, Field::FolderExtra, &extra, FOLDER_ATTRS);
         self.out.push('>');
         self.check_text(n, Field::FolderTitle, f.title.as_deref());
-        escape_into(&mut self.out, f.title.as_deref().unwrap_or(""));
+        self.title(n, Field::FolderTitle, f.title.as_deref().unwrap_or(""));
         self.out.push_str("</H3>\n");
         if let Some(d) = &f.desc {
             self.indent(depth);
@@ -555,7 +585,7 @@ impl Writer<'_> {
         }
         self.out.push('>');
         self.check_text(n, Field::BookmarkTitle, b.title.as_deref());
-        escape_into(&mut self.out, b.title.as_deref().unwrap_or(""));
+        self.title(n, Field::BookmarkTitle, b.title.as_deref().unwrap_or(""));
         self.out.push_str("</A>\n");
         if let Some(d) = &b.desc {
             self.indent(depth);

@@ -273,3 +273,159 @@ fn an_alias_never_shows_itself_or_another_alias() {
     assert_eq!(kinds, [Alias, Alias, Bookmark]);
     roundtrip(&r.document);
 }
+
+/// One line of many unreadable dates: each warning is located by its own
+/// column (counted from a checkpoint, not from the start of the line), and
+/// every date is kept as written.
+#[test]
+fn many_bad_dates_on_one_line_are_each_located() {
+    let n = 5000;
+    let mut input = String::from("<DL><p>");
+    for i in 0..n {
+        input.push_str(&format!("<DT><A HREF=\"h{i}\" ADD_DATE=\"é{i}\">T</A>"));
+    }
+    input.push_str("</DL>");
+    let r = read(&input);
+    let warnings: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("not a date"))
+        .collect();
+    assert_eq!(warnings.len(), n);
+    let (mut column, mut counted) = (1, 0);
+    for (i, (w, (at, _))) in warnings
+        .iter()
+        .zip(input.match_indices("ADD_DATE"))
+        .enumerate()
+    {
+        column += input[counted..at].chars().count() as u32;
+        counted = at;
+        assert_eq!(w.location.unwrap().line, 1);
+        assert_eq!(w.location.unwrap().column, column, "warning {i}");
+    }
+    let last = r.document.find_by_href(&format!("h{}", n - 1)).unwrap();
+    assert_eq!(
+        r.document.node(last).as_bookmark().unwrap().added,
+        Some(DateValue::Raw(format!("é{}", n - 1).into()))
+    );
+}
+
+/// An `<A>` with many attributes keeps every one, and only a repeated name
+/// (any case, early or late) is dropped with a note.
+#[test]
+fn many_attributes_on_one_tag_keep_the_first_of_each_name() {
+    let mut input = String::from("<DL><p><DT><A HREF=\"x\"");
+    for i in 0..5000 {
+        input.push_str(&format!(" DATA-{i}=\"{i}\""));
+    }
+    input.push_str(" data-4000=\"again\" HREF=\"y\" data-3=\"again\">X</A></DL>");
+    let r = read(&input);
+    let b = r
+        .document
+        .node(r.document.children(None)[0])
+        .as_bookmark()
+        .unwrap();
+    assert_eq!(b.href, "x");
+    let extra = &b.details().extra;
+    assert_eq!(extra.len(), 5000);
+    assert_eq!(extra[4000].name, "DATA-4000");
+    assert_eq!(extra[4000].value, "4000");
+    let notes: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("given twice"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "data-4000 is given twice; the first value is used",
+            "HREF is given twice; the first value is used",
+            "data-3 is given twice; the first value is used"
+        ]
+    );
+}
+
+/// Nothing of a bookmark file at all is an error, not an empty collection;
+/// an empty export (DOCTYPE and an empty list) is still read.
+#[test]
+fn input_without_bookmark_structure_is_the_wrong_format() {
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01";
+    for input in [
+        &b""[..],
+        b"hello, world\n",
+        png,
+        b"<html><body><p>text</p></body></html>",
+    ] {
+        let err = markport_netscape::read(input, &ReadOptions::default()).unwrap_err();
+        assert_eq!(
+            err.kind,
+            markport_model::ErrorKind::WrongFormat,
+            "{input:?}"
+        );
+        assert!(
+            err.message.contains("no bookmark structure"),
+            "{}",
+            err.message
+        );
+        assert!(err.location.is_some());
+    }
+    for empty in [
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<H1>Bookmarks</H1>\n<DL><p>\n</DL><p>\n",
+        "<DL><p></DL>",
+    ] {
+        assert!(read(empty).document.is_empty());
+    }
+}
+
+/// A Pocket export is recognised by content, and reading it names Pocket.
+#[test]
+fn a_pocket_export_is_detected_and_named() {
+    let pocket = "<!DOCTYPE html>\n<html><head><title>Pocket Export</title></head><body>\n<h1>Unread</h1>\n<ul>\n<li><a href=\"https://e/\" time_added=\"1700000000\" tags=\"a,b\">E</a></li>\n</ul>\n</body></html>\n";
+    assert!(markport_netscape::detect(pocket.as_bytes()).is_some());
+    let err = markport_netscape::read(pocket.as_bytes(), &ReadOptions::default()).unwrap_err();
+    assert!(err.message.contains("Pocket"), "{}", err.message);
+}
+
+/// A title with line breaks is written on its element's line (Chromium's
+/// importer reads one line per element), and the change is reported.
+#[test]
+fn titles_with_line_breaks_are_written_on_one_line_and_reported() {
+    use markport_model::{Bookmark, Field, Folder};
+    let mut doc = Document::new();
+    doc.title = Some("My\nbookmarks".into());
+    let f = doc.push(None, Folder::titled("Fol\r\nder"));
+    let mut b = Bookmark::new("https://e/");
+    b.title = Some("Line one\nline two\rthree".into());
+    b.desc = Some("desc".into());
+    doc.push(Some(f), b);
+    let mut out = Vec::new();
+    let loss = markport_netscape::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let text = String::from_utf8(out.clone()).unwrap();
+    assert!(text.contains(">Line one line two three</A>\n"), "{text}");
+    assert!(text.contains(">Fol der</H3>\n"), "{text}");
+    for line in text.lines() {
+        if line.contains("<A ")
+            || line.contains("<H3")
+            || line.contains("<TITLE>")
+            || line.contains("<H1")
+        {
+            assert!(
+                line.contains("</A>")
+                    || line.contains("</H3>")
+                    || line.contains("</TITLE>")
+                    || line.contains("</H1>"),
+                "{line}"
+            );
+        }
+    }
+    let back = markport_netscape::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    let found: std::collections::BTreeSet<Field> = diff(&doc, &back).fields().into_iter().collect();
+    let reported: std::collections::BTreeSet<Field> = loss.fields().into_iter().collect();
+    assert_eq!(found, reported);
+    assert!(reported.contains(&Field::BookmarkTitle));
+    assert!(reported.contains(&Field::FolderTitle));
+    assert!(reported.contains(&Field::DocumentTitle));
+}

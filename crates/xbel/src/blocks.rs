@@ -15,7 +15,7 @@ use markport_model::{
     Separator,
 };
 
-use crate::read::{decode_attr, decode_text, Owner, ReadError, Scope, State};
+use crate::read::{attributes, decode_text, Owner, ReadError, Scope, State};
 use crate::xmltext::{push_attr, push_text};
 use crate::{BOOKMARK_NS, FREEDESKTOP_OWNER, MARKPORT_OWNER, MIME_NS};
 
@@ -126,15 +126,7 @@ fn element_parts(
     offset: usize,
 ) -> Result<(String, Vec<(String, String)>), ReadError> {
     let qname = String::from_utf8_lossy(e.name().as_ref()).into_owned();
-    let mut attrs = Vec::new();
-    for a in e.attributes().with_checks(true) {
-        let a = a.map_err(|err| ReadError::syntax(offset, format!("bad attribute: {err}")))?;
-        attrs.push((
-            String::from_utf8_lossy(a.key.as_ref()).into_owned(),
-            decode_attr(&a.value, offset)?,
-        ));
-    }
-    Ok((qname, attrs))
+    Ok((qname, attributes(e, offset)?))
 }
 
 impl Element {

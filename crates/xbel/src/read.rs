@@ -2,6 +2,7 @@
 //! stack, so nesting depth costs heap, never call stack.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use quick_xml::escape::{unescape, EscapeError};
 use quick_xml::events::{BytesStart, Event};
@@ -53,9 +54,11 @@ impl Scope {
 
     /// Every declaration in scope, innermost winning, sorted by prefix.
     pub(crate) fn visible(&self) -> Vec<(String, String)> {
+        // A set: an element may declare any number of prefixes.
+        let mut prefixes: HashSet<&str> = HashSet::new();
         let mut seen: Vec<(String, String)> = Vec::new();
         for (_, p, u) in self.decls.iter().rev() {
-            if !seen.iter().any(|s| &s.0 == p) {
+            if prefixes.insert(p) {
                 seen.push((p.clone(), u.clone()));
             }
         }
@@ -177,6 +180,41 @@ impl ReadError {
     }
 }
 
+/// An element's attributes as (qualified name, decoded value), in source
+/// order; a repeated name is an error, as XML requires.
+///
+/// quick-xml's own check (`with_checks`) compares each name with every
+/// earlier one, quadratic in a tag of many attributes; a set keeps it linear.
+pub(crate) fn attributes(
+    e: &BytesStart<'_>,
+    offset: usize,
+) -> Result<Vec<(String, String)>, ReadError> {
+    let mut list: Vec<(String, String)> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
+    for a in e.attributes().with_checks(false) {
+        let a = a.map_err(|err| ReadError::syntax(offset, format!("bad attribute: {err}")))?;
+        let name = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        // A few attributes are the rule: comparing them costs less than hashing.
+        let repeated = if list.len() < 16 {
+            list.iter().any(|(n, _)| *n == name)
+        } else {
+            if names.is_empty() {
+                names.extend(list.iter().map(|(n, _)| n.clone()));
+            }
+            !names.insert(name.clone())
+        };
+        if repeated {
+            return Err(ReadError::syntax(
+                offset,
+                format!("bad attribute: {name} is given twice (XML allows an attribute once)"),
+            ));
+        }
+        let value = decode_attr(&a.value, offset)?;
+        list.push((name, value));
+    }
+    Ok(list)
+}
+
 struct Attrs {
     /// (qualified name, decoded value), in source order.
     list: Vec<(String, String)>,
@@ -184,14 +222,9 @@ struct Attrs {
 
 impl Attrs {
     fn parse(e: &BytesStart<'_>, offset: usize) -> Result<Attrs, ReadError> {
-        let mut list = Vec::new();
-        for a in e.attributes().with_checks(true) {
-            let a = a.map_err(|err| ReadError::syntax(offset, format!("bad attribute: {err}")))?;
-            let name = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-            let value = decode_attr(&a.value, offset)?;
-            list.push((name, value));
-        }
-        Ok(Attrs { list })
+        Ok(Attrs {
+            list: attributes(e, offset)?,
+        })
     }
 
     fn take(&mut self, name: &str) -> Option<String> {

@@ -199,3 +199,32 @@ fn blocks_markport_writes_do_not_change_what_a_foreign_block_sees() {
     let input = b"<xbel><bookmark href=\"x\"><info><metadata owner=\"http://freedesktop.org\"><bookmark:private xmlns:bookmark=\"http://www.freedesktop.org/standards/desktop-bookmarks\"/></metadata><metadata owner=\"o\">bookmark:x</metadata></info></bookmark></xbel>";
     assert_eq!(reported_loss_is_true(input), []);
 }
+
+/// Many attributes on one element are kept, and a repeat among them is still
+/// the error XML requires, wherever it is (the check past the first few uses
+/// a set instead of comparing with every earlier name).
+#[test]
+fn many_attributes_are_read_and_a_late_repeat_is_an_error() {
+    let attrs: String = (0..3000).map(|i| format!(" x{i}=\"v{i}\"")).collect();
+    let text = format!("<xbel version=\"1.0\">\n<bookmark href=\"h\"{attrs}/>\n</xbel>");
+    let doc = read(&text).unwrap().document;
+    let Node::Bookmark(b) = doc.node(doc.find_by_href("h").unwrap()) else {
+        panic!("not a bookmark")
+    };
+    let extra = &b.details().extra;
+    assert_eq!(extra.len(), 3000);
+    assert_eq!(extra[2999].name, "x2999");
+    assert_eq!(extra[2999].value, "v2999");
+
+    for repeat in [" x3=\"again\"", " x2500=\"again\""] {
+        let text =
+            format!("<xbel version=\"1.0\">\n<bookmark href=\"h\"{attrs}{repeat}/>\n</xbel>");
+        let err = read(&text).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Syntax, "{repeat}");
+        assert!(err.message.contains("given twice"), "{}", err.message);
+        assert_eq!(err.location.unwrap().line, 2);
+    }
+    // Early repeats too, where names are compared without the set.
+    let err = read("<xbel version=\"1.0\"><bookmark href=\"a\" href=\"b\"/></xbel>").unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Syntax);
+}

@@ -36,6 +36,14 @@ struct Writer<'d> {
 }
 
 /// Whether a link would run script when followed.
+/// Characters an HTML page cannot carry: NUL (parsers turn it into U+FFFD
+/// or drop it), the other C0 controls but tab, line feed, form feed and
+/// carriage return, and the noncharacters U+FFFE and U+FFFF. The writer
+/// leaves them out and reports the fields that had them.
+pub(crate) fn unwritable(c: char) -> bool {
+    matches!(c, '\0'..='\x08' | '\x0B' | '\x0E'..='\x1F' | '\u{FFFE}' | '\u{FFFF}')
+}
+
 pub(crate) fn is_script_url(href: &str) -> bool {
     let h: String = href
         .trim_start_matches(|c: char| c <= ' ')
@@ -123,8 +131,14 @@ impl Writer<'_> {
         self.loss.record(self.doc, node, field, why);
     }
 
+    /// Escaped text, without the characters a page cannot carry (see
+    /// [`unwritable`]); callers report the fields that had any.
     fn text(&mut self, s: &str) {
-        escape_html(&mut self.out, s);
+        if s.contains(unwritable) {
+            escape_html(&mut self.out, &s.replace(unwritable, ""));
+        } else {
+            escape_html(&mut self.out, s);
+        }
     }
 
     fn close_list(&mut self, open: &mut bool) {
@@ -136,7 +150,11 @@ impl Writer<'_> {
 
     fn head(&mut self) {
         let doc = self.doc;
-        let title = doc.title.as_deref().map(collapse).filter(|t| !t.is_empty());
+        let title = doc
+            .title
+            .as_deref()
+            .map(|t| collapse(&t.replace(unwritable, "")))
+            .filter(|t| !t.is_empty());
         if doc.title.is_some() && title.as_deref() != doc.title.as_deref() {
             self.lose(
                 None,
@@ -167,7 +185,7 @@ impl Writer<'_> {
         self.text(&title);
         self.out.push_str("</h1>\n");
         if let Some(d) = &doc.desc {
-            if !is_block_normal(d) {
+            if !is_block_normal(d) || d.contains(unwritable) {
                 self.lose(
                     None,
                     Field::DocumentDesc,
@@ -262,7 +280,7 @@ impl Writer<'_> {
         self.doc
             .node(id)
             .title()
-            .map(collapse)
+            .map(|t| collapse(&t.replace(unwritable, "")))
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| "Untitled folder".to_owned())
     }
@@ -312,6 +330,11 @@ impl Writer<'_> {
                 Field::FolderTitle,
                 "an untitled folder is published as \"Untitled folder\"",
             ),
+            Some(t) if t.contains(unwritable) => self.lose(
+                Some(id),
+                Field::FolderTitle,
+                "control characters a page cannot carry are left out",
+            ),
             Some(t) if collapse(t) != t || t.is_empty() => self.lose(
                 Some(id),
                 Field::FolderTitle,
@@ -322,7 +345,7 @@ impl Writer<'_> {
         self.text(&title);
         self.out.push_str(&format!("</h{level}>\n"));
         if let Some(d) = &f.desc {
-            if !is_block_normal(d) {
+            if !is_block_normal(d) || d.contains(unwritable) {
                 self.lose(
                     Some(id),
                     Field::FolderDesc,
@@ -363,13 +386,20 @@ impl Writer<'_> {
             );
             return;
         }
-        if b.href.trim().is_empty() {
+        if b.href.replace(unwritable, "").trim().is_empty() {
             self.lose(
                 n,
                 Field::Bookmark,
                 "a bookmark without a link is not an xFolk entry",
             );
             return;
+        }
+        if b.href.contains(unwritable) {
+            self.lose(
+                n,
+                Field::BookmarkHref,
+                "control characters a page cannot carry are left out",
+            );
         }
         if is_script_url(&b.href) && !self.opts.allow_script_urls {
             // Shown, inert, and not an entry: no parser takes it for one.
@@ -385,6 +415,13 @@ impl Writer<'_> {
         }
         self.out.push_str("<li class=\"xfolkentry h-entry\"");
         if let Some(i) = &b.details().id {
+            if i.contains(unwritable) {
+                self.lose(
+                    n,
+                    Field::BookmarkId,
+                    "control characters a page cannot carry are left out",
+                );
+            }
             self.out.push_str(" data-id=\"");
             self.text(i);
             self.out.push('"');
@@ -394,16 +431,18 @@ impl Writer<'_> {
         self.text(&b.href);
         self.out.push_str("\">");
         match b.title.as_deref() {
-            Some(t) if !t.is_empty() && collapse(t) == t => self.text(t),
+            Some(t) if !t.is_empty() && collapse(t) == t && !t.contains(unwritable) => self.text(t),
             other => {
                 let why = if other.is_none() {
                     "an untitled bookmark shows its link as its title"
+                } else if other.is_some_and(|t| t.contains(unwritable)) {
+                    "control characters a page cannot carry are left out"
                 } else {
                     "titles are read with whitespace collapsed"
                 };
                 self.lose(n, Field::BookmarkTitle, why);
                 let shown = other
-                    .map(collapse)
+                    .map(|t| collapse(&t.replace(unwritable, "")))
                     .filter(|t| !t.is_empty())
                     .unwrap_or_else(|| b.href.clone());
                 self.text(&shown);
@@ -411,7 +450,7 @@ impl Writer<'_> {
         }
         self.out.push_str("</a>\n");
         if let Some(d) = &b.desc {
-            if !is_block_normal(d) {
+            if !is_block_normal(d) || d.contains(unwritable) {
                 self.lose(
                     n,
                     Field::BookmarkDesc,
@@ -459,7 +498,10 @@ impl Writer<'_> {
                     DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
                     DateValue::Raw(r) => {
                         // HTML turns CR and NUL into other characters.
-                        if crate::read::date(r, &mut Vec::new()) != *d || r.contains(['\r', '\0']) {
+                        if crate::read::date(r, &mut Vec::new()) != *d
+                            || r.contains('\r')
+                            || r.contains(unwritable)
+                        {
                             self.lose(
                                 n,
                                 Field::BookmarkAdded,

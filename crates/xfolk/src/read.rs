@@ -39,13 +39,73 @@ enum Event {
     },
 }
 
-/// What an open element on the walk's stack is.
-enum Scope {
-    Entry(usize),
-    /// Another microformat root: its properties are its own.
-    Foreign,
-    Folder(usize),
-    Other,
+/// What an open element on the walk's stack is, and what is in effect
+/// inside it. Each frame is its parent's with this element's changes, so
+/// nothing on the walk searches the stack (depth would make it quadratic).
+#[derive(Clone, Copy, Default)]
+struct Frame {
+    /// The nearest entry or other microformat root: `None` outside both,
+    /// `Some(None)` when a foreign root is nearer than any entry.
+    entry: Option<Option<usize>>,
+    folder: Option<usize>,
+    /// The gatherers the text here goes to (indices into the walk's list).
+    title: Option<usize>,
+    desc: Option<usize>,
+    extended: Option<usize>,
+    folder_title: Option<usize>,
+    folder_desc: Option<usize>,
+    /// A section's heading and description are its first such children.
+    wants_heading: bool,
+    wants_desc: bool,
+    /// The gatherers this element started, finished when it closes.
+    owns: [Option<usize>; 4],
+}
+
+impl Frame {
+    fn gatherers(&self) -> impl Iterator<Item = usize> {
+        [
+            self.title,
+            self.desc,
+            self.extended,
+            self.folder_title,
+            self.folder_desc,
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    fn own(&mut self, g: usize) {
+        if let Some(slot) = self.owns.iter_mut().find(|s| s.is_none()) {
+            *slot = Some(g);
+        }
+    }
+}
+
+/// Where gathered text goes when its element closes.
+enum Goal {
+    /// An entry's title, unless its link has a `title` attribute.
+    Title {
+        entry: usize,
+        attr: Option<String>,
+    },
+    Desc(usize),
+    Extended(usize),
+    FolderTitle(usize),
+    FolderDesc(usize),
+}
+
+/// The text of one element, gathered on the walk. Each text node goes to the
+/// innermost gatherer of each kind only: a `.description` inside another of
+/// the same entry adds nothing of its own (its text is already in the outer
+/// one), and text inside a nested entry is that entry's, not its ancestors'.
+/// So every character is gathered a bounded number of times.
+struct Gatherer {
+    goal: Goal,
+    /// With [`PARAGRAPH`] and [`LINE`] marks, for [`blocks`].
+    marked: bool,
+    text: String,
+    /// The first `alt` inside a link, its title's last resort.
+    alt: Option<String>,
 }
 
 fn classes(el: &Element) -> impl Iterator<Item = &str> {
@@ -53,10 +113,6 @@ fn classes(el: &Element) -> impl Iterator<Item = &str> {
         .unwrap_or("")
         .split([' ', '\t', '\n', '\r', '\x0C'])
         .filter(|c| !c.is_empty())
-}
-
-fn has_class(el: &Element, name: &str) -> bool {
-    classes(el).any(|c| c == name)
 }
 
 /// Roots of microformats whose `description` or rel-tags are not the entry's.
@@ -111,6 +167,53 @@ fn marked_text(el: ElementRef) -> String {
         }
     }
     out
+}
+
+/// An element closes: its block mark goes to the text gathered around it,
+/// and what it gathered goes where it belongs.
+fn close(el: &Element, frame: &Frame, gatherers: &mut [Gatherer], events: &mut [Event]) {
+    if BLOCKS.contains(&el.name()) {
+        for g in frame.gatherers() {
+            if gatherers[g].marked {
+                gatherers[g].text.push(PARAGRAPH);
+            }
+        }
+    }
+    for g in frame.owns.into_iter().flatten() {
+        let g = &mut gatherers[g];
+        let text = std::mem::take(&mut g.text);
+        match &mut g.goal {
+            Goal::Title { entry, attr } => {
+                if let Event::Entry { entry: e, .. } = &mut events[*entry] {
+                    let alt = || g.alt.as_deref().map(collapse).filter(|t| !t.is_empty());
+                    e.title = attr
+                        .take()
+                        .or_else(|| Some(collapse(&text)).filter(|t| !t.is_empty()))
+                        .or_else(alt);
+                }
+            }
+            Goal::Desc(i) | Goal::Extended(i) => {
+                let d = blocks(&text);
+                if let (false, Event::Entry { entry: e, .. }) = (d.is_empty(), &mut events[*i]) {
+                    if matches!(g.goal, Goal::Desc(_)) {
+                        e.descs.push(d);
+                    } else {
+                        e.extended.push(d);
+                    }
+                }
+            }
+            Goal::FolderTitle(i) => {
+                if let Event::Folder { folder, .. } = &mut events[*i] {
+                    folder.title = Some(collapse(&text)).filter(|t| !t.is_empty());
+                }
+            }
+            Goal::FolderDesc(i) => {
+                if let Event::Folder { folder, .. } = &mut events[*i] {
+                    folder.desc = Some(blocks(&text)).filter(|d| !d.is_empty());
+                }
+            }
+        }
+    }
 }
 
 fn plain_text(el: ElementRef) -> String {
@@ -199,7 +302,8 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
     let resolver = Resolver { base };
 
     let mut events: Vec<Event> = Vec::new();
-    let mut stack: Vec<Scope> = Vec::new();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut gatherers: Vec<Gatherer> = Vec::new();
     let mut folder_index: HashMap<String, usize> = HashMap::new();
     let mut h1 = None;
     let mut skipped = 0usize;
@@ -207,12 +311,27 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
         let node = match edge {
             ego_tree::iter::Edge::Open(n) => n,
             ego_tree::iter::Edge::Close(n) => {
-                if n.value().is_element() {
-                    stack.pop();
+                if let Node::Element(e) = n.value() {
+                    if let Some(frame) = stack.pop() {
+                        close(e, &frame, &mut gatherers, &mut events);
+                    }
                 }
                 continue;
             }
         };
+        if let Node::Text(t) = node.value() {
+            if let Some(frame) = stack.last() {
+                for g in frame.gatherers() {
+                    let g = &mut gatherers[g];
+                    if g.marked {
+                        g.text.push_str(&t.replace([PARAGRAPH, LINE], " "));
+                    } else {
+                        g.text.push_str(t);
+                    }
+                }
+            }
+            continue;
+        }
         let Some(el) = ElementRef::wrap(node) else {
             continue;
         };
@@ -220,42 +339,84 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
         // Class tokens once per element: the attribute lookup is a scan.
         let cls: Vec<&str> = classes(v).collect();
         let has = |name: &str| cls.contains(&name);
-        let entry = stack.iter().rev().find_map(|s| match s {
-            Scope::Entry(i) => Some(Some(*i)),
-            Scope::Foreign => Some(None),
-            _ => None,
-        });
-        let folder = stack.iter().rev().find_map(|s| match s {
-            Scope::Folder(i) => Some(*i),
-            _ => None,
-        });
+        let parent = stack.last_mut();
+        let mut frame = Frame {
+            wants_heading: false,
+            wants_desc: false,
+            owns: [None; 4],
+            ..parent.as_deref().copied().unwrap_or_default()
+        };
+        // A section's heading and description, claimed by its first
+        // children that are one.
+        if let Some(p) = parent {
+            if let Some(folder) = p.folder.filter(|_| p.wants_heading || p.wants_desc) {
+                if p.wants_heading && matches!(v.name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
+                    p.wants_heading = false;
+                    frame.folder_title = Some(gatherers.len());
+                    frame.own(gatherers.len());
+                    gatherers.push(Gatherer {
+                        goal: Goal::FolderTitle(folder),
+                        marked: false,
+                        text: String::new(),
+                        alt: None,
+                    });
+                }
+                if p.wants_desc && has("folder-description") {
+                    p.wants_desc = false;
+                    frame.folder_desc = Some(gatherers.len());
+                    frame.own(gatherers.len());
+                    gatherers.push(Gatherer {
+                        goal: Goal::FolderDesc(folder),
+                        marked: true,
+                        text: String::new(),
+                        alt: None,
+                    });
+                }
+            }
+        }
+        let entry = frame.entry;
+        let folder = frame.folder;
         // Properties of the nearest open entry.
         if let Some(Some(i)) = entry {
             if let Event::Entry { entry: e, .. } = &mut events[i] {
                 if has("taggedlink") && e.href.is_none() {
                     if let Some(h) = v.attr("href").filter(|h| !h.trim().is_empty()) {
                         e.href = Some(resolver.resolve(h));
+                        // The title is this link's: its text is gathered
+                        // until it closes.
+                        frame.title = Some(gatherers.len());
+                        frame.own(gatherers.len());
+                        gatherers.push(Gatherer {
+                            goal: Goal::Title {
+                                entry: i,
+                                attr: v.attr("title").map(collapse).filter(|t| !t.is_empty()),
+                            },
+                            marked: false,
+                            text: String::new(),
+                            alt: None,
+                        });
                     }
-                    let attr = v.attr("title").map(collapse).filter(|t| !t.is_empty());
-                    let text = Some(plain_text(el)).filter(|t| !t.is_empty());
-                    let alt = || {
-                        el.descendent_elements()
-                            .find_map(|i| i.value().attr("alt"))
-                            .map(collapse)
-                            .filter(|t| !t.is_empty())
-                    };
-                    e.title = attr.or(text).or_else(alt);
                 }
-                let description = has("description");
-                if description || has("extended") {
-                    let d = blocks(&marked_text(el));
-                    if !d.is_empty() {
-                        if description {
-                            e.descs.push(d);
-                        } else {
-                            e.extended.push(d);
-                        }
+                if has("description") {
+                    if frame.desc.is_none() {
+                        frame.desc = Some(gatherers.len());
+                        frame.own(gatherers.len());
+                        gatherers.push(Gatherer {
+                            goal: Goal::Desc(i),
+                            marked: true,
+                            text: String::new(),
+                            alt: None,
+                        });
                     }
+                } else if has("extended") && frame.extended.is_none() {
+                    frame.extended = Some(gatherers.len());
+                    frame.own(gatherers.len());
+                    gatherers.push(Gatherer {
+                        goal: Goal::Extended(i),
+                        marked: true,
+                        text: String::new(),
+                        alt: None,
+                    });
                 }
                 let rel_tag = v.attr("rel").is_some_and(|r| {
                     r.split_ascii_whitespace()
@@ -287,7 +448,13 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                 }
             }
         }
-        let scope = if has("xfolkentry") {
+        if let Some(g) = frame.title {
+            let g = &mut gatherers[g];
+            if g.alt.is_none() {
+                g.alt = v.attr("alt").map(str::to_owned);
+            }
+        }
+        if has("xfolkentry") {
             events.push(Event::Entry {
                 folder,
                 entry: Entry {
@@ -295,39 +462,35 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
                     ..Entry::default()
                 },
             });
-            Scope::Entry(events.len() - 1)
+            frame.entry = Some(Some(events.len() - 1));
+            // A new entry's text is its own.
+            frame.title = None;
+            frame.desc = None;
+            frame.extended = None;
         } else if cls.iter().any(|c| FOREIGN_ROOTS.contains(c)) {
-            Scope::Foreign
+            frame.entry = Some(None);
         } else if v.name() == "section" && has("folder") {
             // markport's own pages: a section per folder, its parent named
             // when the page had to stop nesting them.
             let key = v.attr("data-folder").map(str::to_owned);
             if let Some(&i) = key.as_ref().and_then(|k| folder_index.get(k)) {
-                Scope::Folder(i)
+                frame.folder = Some(i);
             } else {
                 let parent = v
                     .attr("data-parent")
                     .and_then(|p| folder_index.get(p).copied())
                     .or(folder);
-                let heading = el
-                    .child_elements()
-                    .find(|c| matches!(c.value().name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6"));
-                let mut f = Folder {
-                    title: heading.map(plain_text).filter(|t| !t.is_empty()),
+                let f = Folder {
                     id: v.attr("data-id").map(str::to_owned),
                     ..Folder::default()
                 };
-                if let Some(d) = el
-                    .child_elements()
-                    .find(|c| has_class(c.value(), "folder-description"))
-                {
-                    f.desc = Some(blocks(&marked_text(d))).filter(|d| !d.is_empty());
-                }
                 events.push(Event::Folder { parent, folder: f });
                 if let Some(k) = key {
                     folder_index.insert(k, events.len() - 1);
                 }
-                Scope::Folder(events.len() - 1)
+                frame.folder = Some(events.len() - 1);
+                frame.wants_heading = true;
+                frame.wants_desc = true;
             }
         } else {
             if v.name() == "h1" && h1.is_none() {
@@ -336,9 +499,20 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
             if has("intro") && intro.is_none() && entry.is_none() {
                 intro = Some(blocks(&marked_text(el)));
             }
-            Scope::Other
+        }
+        let mark = if v.name() == "br" {
+            Some(LINE)
+        } else {
+            BLOCKS.contains(&v.name()).then_some(PARAGRAPH)
         };
-        stack.push(scope);
+        if let Some(mark) = mark {
+            for g in frame.gatherers() {
+                if gatherers[g].marked {
+                    gatherers[g].text.push(mark);
+                }
+            }
+        }
+        stack.push(frame);
     }
 
     let found = events

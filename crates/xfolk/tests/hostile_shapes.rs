@@ -1,0 +1,74 @@
+//! Pages shaped to make a reader slow: what they read as, content asserted.
+
+use markport_model::{Document, ReadOptions};
+
+fn read(page: &str) -> Document {
+    markport_xfolk::read(page.as_bytes(), &ReadOptions::default())
+        .unwrap()
+        .document
+}
+
+/// Entries nested in entries: each keeps its own link and title; the text of
+/// an inner entry is not its outer entry's.
+#[test]
+fn nested_entries_each_keep_their_own_title() {
+    let n = 3000;
+    let mut page = String::from("<html><body>");
+    for i in 0..n {
+        page.push_str(&format!(
+            "<div class=\"xfolkentry\"><a class=\"taggedlink\" href=\"http://e/{i}\">t{i}</a>"
+        ));
+    }
+    page.push_str(&"</div>".repeat(n));
+    let doc = read(&page);
+    let titles: Vec<_> = doc
+        .preorder()
+        .filter_map(|id| doc.node(id).as_bookmark())
+        .map(|b| (b.href.clone(), b.title.clone().unwrap()))
+        .collect();
+    assert_eq!(titles.len(), n);
+    assert_eq!(titles[0], ("http://e/0".to_owned(), "t0".to_owned()));
+    assert_eq!(titles[n - 1].1, format!("t{}", n - 1));
+}
+
+/// Descriptions nested in one entry: their text counts once, in the
+/// outermost, with the paragraphs their blocks make.
+#[test]
+fn nested_descriptions_count_their_text_once() {
+    let n = 3000;
+    let mut page =
+        String::from("<div class=\"xfolkentry\"><a class=\"taggedlink\" href=\"http://e/\">T</a>");
+    for i in 0..n {
+        page.push_str(&format!("<div class=\"description\">d{i}"));
+    }
+    page.push_str(&"</div>".repeat(n));
+    page.push_str("</div>");
+    let doc = read(&page);
+    let b = doc
+        .node(doc.find_by_href("http://e/").unwrap())
+        .as_bookmark()
+        .unwrap();
+    let expected: Vec<String> = (0..n).map(|i| format!("d{i}")).collect();
+    assert_eq!(b.desc.as_deref(), Some(expected.join("\n\n").as_str()));
+}
+
+/// A description with a nested entry in it: the outer entry's description
+/// has its own text, the inner entry its own title and description.
+#[test]
+fn an_entry_inside_a_description_keeps_its_text() {
+    let page = "<div class=\"xfolkentry\"><a class=\"taggedlink\" href=\"http://a/\">A</a>\
+        <p class=\"description\">outer <span class=\"xfolkentry\"><a class=\"taggedlink\" href=\"http://b/\">B</a>\
+        <span class=\"description\">inner</span></span> after</p></div>";
+    let doc = read(page);
+    let a = doc
+        .node(doc.find_by_href("http://a/").unwrap())
+        .as_bookmark()
+        .unwrap();
+    let b = doc
+        .node(doc.find_by_href("http://b/").unwrap())
+        .as_bookmark()
+        .unwrap();
+    assert_eq!(a.desc.as_deref(), Some("outer after"));
+    assert_eq!(b.title.as_deref(), Some("B"));
+    assert_eq!(b.desc.as_deref(), Some("inner"));
+}

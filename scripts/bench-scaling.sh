@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Scaling check for every reader: for each hostile input shape, generate it
+# at size N and 2N, time `markport info` on both (best of RUNS), and print
+# the ratio. A linear reader shows about 2.0; 4.0 is quadratic. A benchmark,
+# not a test: nothing fails on a bad ratio, read the table.
+# JSON inputs are made by converting the Netscape ones with markport itself.
+# Times under ~0.1 s are noise; use N of 40000 or more to judge a ratio.
+# Known (2026-11): xFolk deep nesting and many attributes are quadratic inside
+# html5ever (tree builder's in_scope_named, tokenizer's finish_attribute
+# duplicate scan), not in markport's walk.
+# Usage: scripts/bench-scaling.sh [N] [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+n=${1:-20000}
+runs=${2:-3}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cargo build -q --release -p markport-cli
+bin=target/release/markport
+source scripts/timing.sh
+
+# gen FORMAT SHAPE SIZE FILE: one hostile input.
+gen() {
+    python3 - "$1" "$2" "$3" "$4" <<'EOF'
+import sys
+fmt, shape, n, path = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+o = []
+w = o.append
+if fmt == "xbel" or fmt == "desktop":
+    ns = ' xmlns:bookmark="http://www.freedesktop.org/standards/desktop-bookmarks" xmlns:mime="http://www.freedesktop.org/standards/shared-mime-info"'
+    w('<?xml version="1.0" encoding="UTF-8"?>\n<xbel version="1.0"%s>\n' % ns)
+    meta = ('<info><metadata owner="http://freedesktop.org"><mime:mime-type type="text/plain"/>'
+            '<bookmark:applications><bookmark:application name="a" exec="a %u" modified="2024-01-01T00:00:00Z" count="1"/>'
+            '</bookmark:applications></metadata></info>')
+    added = ' added="2024-01-01T00:00:00Z" modified="2024-01-01T00:00:00Z" visited="2024-01-01T00:00:00Z"'
+    if shape == "deep":  # desktop files have no folders; nesting is XBEL's
+        w('<folder><title>f</title>' * n + '<bookmark href="file:///x"/>' + '</folder>' * n)
+    elif shape == "long-line":
+        for i in range(n):
+            w('<bookmark href="file:///f%d"%s><title>t%d</title>%s</bookmark>' % (i, added, i, meta if fmt == "desktop" else ""))
+    elif shape == "many-attributes":
+        w('<bookmark href="file:///x"%s%s/>' % (added, "".join(' x%d="v"' % i for i in range(n))))
+    elif shape == "many-warnings":
+        for i in range(n):
+            w('<bookmark href="file:///f%d" added="bad%d" modified="bad" visited="bad">%s</bookmark>' % (i, i, meta if fmt == "desktop" else ""))
+    elif shape == "huge-title":
+        w('<bookmark href="file:///x"%s><title>%s</title>%s</bookmark>' % (added, "t&amp;" * n * 50, meta if fmt == "desktop" else ""))
+    elif shape == "many-aliases":
+        w('<bookmark href="file:///x" id="b1"/>' + '<alias ref="b1"/>' * n)
+    w('</xbel>\n')
+elif fmt == "netscape":
+    w('<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<DL><p>\n')
+    if shape == "deep":
+        w('<DT><H3>f</H3><DL><p>\n' * n + '<DT><A HREF="x">x</A>\n' + '</DL><p>\n' * n)
+    elif shape == "long-line":
+        w("".join('<DT><A HREF="h%d" ADD_DATE="1700000000">t%d</A><DD>d' % (i, i) for i in range(n)))
+    elif shape == "many-attributes":
+        w('<DT><A HREF="x"%s>x</A>\n' % "".join(' X%d="v"' % i for i in range(n)))
+    elif shape == "many-warnings":
+        w("".join('<DT><A HREF="h%d" ADD_DATE="bad%d">t</A>' % (i, i) for i in range(n)))
+    elif shape == "huge-title":
+        w('<DT><A HREF="x">%s</A>\n' % ("t&amp;" * n * 50))
+    elif shape == "many-aliases":
+        w('<DT><A HREF="x" ALIASID="1">t</A>\n' + '<DT><A HREF="x" ALIASOF="1">t</A>\n' * n)
+    w('</DL><p>\n')
+elif fmt == "xfolk":
+    w('<!DOCTYPE html><html><head><title>x</title></head><body>\n')
+    if shape == "deep":
+        w("".join('<div class="xfolkentry"><a class="taggedlink" href="http://e/%d">t%d</a>' % (i, i) for i in range(n)) + '</div>' * n)
+    elif shape == "deep-descriptions":
+        w('<div class="xfolkentry"><a class="taggedlink" href="http://e/">t</a>'
+          + "".join('<div class="description">d%d' % i for i in range(n)) + '</div>' * n + '</div>')
+    elif shape == "deep-plain":
+        w('<div class="xfolkentry"><a class="taggedlink" href="http://e/">t</a></div>' + '<div>' * n + '</div>' * n)
+    elif shape == "long-line":
+        w("".join('<div class="xfolkentry"><a class="taggedlink" href="http://e/%d">t%d</a><p class="description">d</p></div>' % (i, i) for i in range(n)))
+    elif shape == "many-attributes":
+        w('<div class="xfolkentry"><a class="taggedlink" href="http://e/"%s>t</a></div>' % "".join(' x%d="v"' % i for i in range(n)))
+    elif shape == "many-warnings":
+        w("".join('<div class="xfolkentry"><a class="taggedlink" href="http://e/%d">t</a><time datetime="bad%d">x</time></div>' % (i, i) for i in range(n)))
+    elif shape == "huge-title":
+        w('<div class="xfolkentry"><a class="taggedlink" href="http://e/">%s</a></div>' % ("t&amp; " * n * 50))
+    w('</body></html>\n')
+open(path, "w").write("".join(o))
+EOF
+}
+
+shapes() {
+    case $1 in
+        xbel) echo deep long-line many-attributes many-warnings huge-title many-aliases ;;
+        desktop) echo long-line many-attributes many-warnings huge-title ;;
+        netscape) echo deep long-line many-attributes many-warnings huge-title many-aliases ;;
+        xfolk) echo deep deep-descriptions deep-plain long-line many-attributes many-warnings huge-title ;;
+        json) echo deep long-line many-attributes huge-title many-aliases ;;
+    esac
+}
+
+printf '%-9s %-18s %9s %9s %6s\n' reader shape "N s" "2N s" ratio
+for fmt in xbel desktop netscape xfolk json; do
+    for shape in $(shapes "$fmt"); do
+        times=()
+        for size in "$n" "$((2 * n))"; do
+            f="$work/$fmt-$shape-$size"
+            if [ "$fmt" = json ]; then
+                gen netscape "$shape" "$size" "$f.html"
+                "$bin" convert --from netscape --to json -o "$f" "$f.html" >/dev/null 2>&1
+            else
+                gen "$fmt" "$shape" "$size" "$f"
+            fi
+            read -r t _ < <(best "$bin" info --from "$fmt" "$f")
+            times+=("$t")
+        done
+        ratio=$(awk -v a="${times[0]}" -v b="${times[1]}" 'BEGIN{ if (a < 0.01) a = 0.01; printf "%.1f", b / a }')
+        printf '%-9s %-18s %9s %9s %6s\n' "$fmt" "$shape" "${times[0]}" "${times[1]}" "$ratio"
+    done
+done
