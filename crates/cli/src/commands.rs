@@ -185,8 +185,8 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     };
     let loss = (to.write)(&read.document, &a.write.options(), out.writer())
         .map_err(|e| Failure(format!("writing {}: {}", to.name, e)))?;
-    let failed = (a.fail_on_loss && !loss.is_empty())
-        || (a.fail_on_extension && loss.has_extensions());
+    let failed =
+        (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
     out.finish(!failed)?;
     let input_name = display_name(&a.input);
     let output_name = match a.output.as_deref().filter(|o| !is_std(o)) {

@@ -64,11 +64,18 @@ impl Timestamp {
         Timestamp::from_unix(secs, 0)
     }
 
-    /// The current time, to the microsecond.
+    /// The current time, to the microsecond, remembered as written with six
+    /// fractional digits (as GLib writes it), so a store that records it
+    /// writes back the same form.
     pub fn now() -> Timestamp {
         let now = chrono::Utc::now();
         let nanos = now.timestamp_subsec_micros() * 1000;
-        Timestamp::from_unix(now.timestamp(), nanos).expect("the clock is in range")
+        let t = Timestamp::from_unix(now.timestamp(), nanos).expect("the clock is in range");
+        if nanos == 0 {
+            t
+        } else {
+            t.with_precision(Precision::Fraction(6))
+        }
     }
 
     /// Seconds since 1970-01-01T00:00:00Z (floor).
