@@ -124,7 +124,7 @@ pub(crate) fn run(a: DesktopArgs) -> u8 {
     match try_run(a) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e}");
+            crate::say::err(format_args!("error: {e}\n"));
             exit::ERROR
         }
     }
@@ -159,11 +159,11 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
                 std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
             }
             let waiting = |lock: &Path| {
-                eprintln!(
-                    "note: waiting for another process to release {} (up to {} s; --wait)",
+                crate::say::err(format_args!(
+                    "note: waiting for another process to release {} (up to {} s; --wait)\n",
                     lock.display(),
                     wait.as_secs_f64()
-                );
+                ));
             };
             let opts = spec::UpdateOptions {
                 wait,
@@ -259,9 +259,9 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
             let (_watcher, rx) = match watcher {
                 Ok(w) => (Some(w), Some(rx)),
                 Err(e) => {
-                    eprintln!(
-                        "note: no file-system notification ({e}); polling every {interval} ms"
-                    );
+                    crate::say::err(format_args!(
+                        "note: no file-system notification ({e}); polling every {interval} ms\n"
+                    ));
                     (None, None)
                 }
             };

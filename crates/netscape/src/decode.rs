@@ -4,12 +4,14 @@
 //! wrote no declaration at all, Mac browsers declared `x-mac-roman` or iCab's
 //! own `X-MAC-SYSTEM`, Japanese exports Shift_JIS. The order is the one that
 //! gets each of them right: a byte order mark, then a `<META>` charset before
-//! the first bookmark, then UTF-8 when the bytes are valid UTF-8, then
-//! windows-1252 (what the undeclared files of that era are) with a warning.
+//! the first bookmark, then UTF-8 when the bytes are valid UTF-8, then the
+//! charset `chardetng` (Firefox's detector) guesses, with a warning that names
+//! the guess and how sure it is: windows-1252 for the undeclared files of
+//! IE's era, Shift_JIS, GBK or EUC-KR for East Asian ones.
 
 use std::borrow::Cow;
 
-use encoding_rs::{Encoding, UTF_8, WINDOWS_1252};
+use encoding_rs::{Encoding, UTF_8};
 use markport_model::{Diagnostic, Error, ErrorKind, LineIndex};
 
 /// The decoded text and how its charset was chosen.
@@ -100,18 +102,27 @@ pub(crate) fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decode
         }),
         Err(e) => {
             let lines = LineIndex::new(input);
+            let (encoding, confident) = guess(input);
             diagnostics.push(Diagnostic::warning(
-                "no charset is declared and the file is not UTF-8; read as windows-1252 (give --encoding if it is another charset)",
+                format!(
+                    "no charset is declared and the file is not UTF-8; read as {}, the charset it most looks like ({} confidence; give --encoding if it is another)",
+                    encoding.name(),
+                    if confident { "high" } else { "low" }
+                ),
                 Some(lines.locate(e.valid_up_to())),
             ));
-            let (text, _) = WINDOWS_1252.decode_without_bom_handling(input);
-            Ok(Decoded {
-                text,
-                encoding: WINDOWS_1252,
-                diagnostics,
-            })
+            let (text, had_errors) = encoding.decode_without_bom_handling(input);
+            Ok(decoded(text, encoding, had_errors, diagnostics))
         }
     }
+}
+
+/// The charset undeclared, non-UTF-8 bytes most look like, and whether the
+/// detector is confident. UTF-8 is not a candidate: the bytes are not UTF-8.
+fn guess(input: &[u8]) -> (&'static Encoding, bool) {
+    let mut detector = chardetng::EncodingDetector::new();
+    detector.feed(input, true);
+    detector.guess_assess(None, false)
 }
 
 /// The decoded text, with a warning when bytes had to be replaced.
@@ -232,6 +243,29 @@ mod tests {
             name(b"<A HREF=x>\xE9</A><META charset=shift_jis>"),
             "windows-1252"
         );
+    }
+
+    #[test]
+    fn undeclared_east_asian_files_are_guessed_and_the_guess_is_said() {
+        let titles = "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>ブックマーク</TITLE>\n<DL><p>\n<DT><H3>ニュース</H3>\n<DL><p>\n<DT><A HREF=\"https://www.asahi.com/\">朝日新聞デジタル：朝日新聞社のニュースサイト</A>\n<DT><A HREF=\"https://www3.nhk.or.jp/news/\">ＮＨＫニュース　最新のニュースと天気</A>\n</DL><p>\n</DL><p>\n";
+        let chinese = "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>书签</TITLE>\n<DL><p>\n<DT><A HREF=\"https://www.xinhuanet.com/\">新华网_让新闻离你更近，中国最大的新闻网站之一</A>\n<DT><A HREF=\"https://www.people.com.cn/\">人民网，网上的人民日报，权威发布新闻资讯</A>\n</DL><p>\n";
+        let korean = "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>북마크</TITLE>\n<DL><p>\n<DT><A HREF=\"https://www.naver.com/\">네이버 메인에서 다양한 정보와 유용한 컨텐츠를 만나 보세요</A>\n<DT><A HREF=\"https://www.hani.co.kr/\">한겨레 신문 뉴스와 오늘의 주요 기사</A>\n</DL><p>\n";
+        for (text, enc) in [
+            (titles, encoding_rs::SHIFT_JIS),
+            (chinese, encoding_rs::GBK),
+            (korean, encoding_rs::EUC_KR),
+        ] {
+            let (bytes, _, unmappable) = enc.encode(text);
+            assert!(!unmappable);
+            let d = decode(&bytes, None).unwrap();
+            assert_eq!(d.encoding, enc, "{}", enc.name());
+            assert_eq!(d.text, text, "{}", enc.name());
+            let said = &d.diagnostics[0].message;
+            assert!(
+                said.contains(&format!("read as {}", enc.name())) && said.contains("confidence"),
+                "{said}"
+            );
+        }
     }
 
     #[test]
