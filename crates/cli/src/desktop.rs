@@ -65,6 +65,10 @@ enum DesktopCommand {
         /// Show only bookmarks in this group (and private ones of the group).
         #[arg(long)]
         group: Option<String>,
+        /// Print a JSON array of the bookmarks, each as in markport's JSON
+        /// model (docs/formats/json.md), instead of tab-separated lines.
+        #[arg(long)]
+        json: bool,
         #[command(flatten)]
         file: FileArg,
     },
@@ -175,10 +179,16 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
             .map_err(|e| format!("{}: {e}", path.display()))?;
             Ok(exit::OK)
         }
-        DesktopCommand::List { app, group, file } => {
+        DesktopCommand::List {
+            app,
+            group,
+            json,
+            file,
+        } => {
             let doc = load(&file_of(&file))?;
             let groups: Vec<String> = group.iter().cloned().collect();
             let mut out = std::io::stdout().lock();
+            let mut listed = Vec::new();
             for id in doc.preorder() {
                 let Node::Bookmark(b) = doc.node(id) else {
                     continue;
@@ -190,6 +200,10 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
                     .as_ref()
                     .is_some_and(|g| !b.details().groups.contains(g))
                 {
+                    continue;
+                }
+                if json {
+                    listed.push(doc.node(id));
                     continue;
                 }
                 let apps: Vec<String> = b
@@ -210,6 +224,12 @@ fn try_run(a: DesktopArgs) -> Result<u8, String> {
                         ""
                     }
                 );
+            }
+            if json {
+                serde_json::to_writer_pretty(&mut out, &listed)
+                    .map_err(std::io::Error::from)
+                    .and_then(|()| writeln!(out))
+                    .map_err(|e| format!("<stdout>: {e}"))?;
             }
             Ok(exit::OK)
         }

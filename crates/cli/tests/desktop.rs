@@ -564,3 +564,39 @@ fn non_utf8_paths_are_accepted() {
         .success();
     assert_eq!(out.get_output().stdout, b"eog /tmp/caf\xe9.txt\n");
 }
+
+#[test]
+fn list_json_gives_the_visible_bookmarks_in_the_model_shape() {
+    let file = corpus("recently-used.xbel");
+    let text = markport()
+        .args(["desktop", "list", "--file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let lines: Vec<String> = String::from_utf8(text.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| l.split('\t').next().unwrap().to_owned())
+        .collect();
+    let json = markport()
+        .args(["desktop", "list", "--json", "--file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(json.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let hrefs: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            assert_eq!(b["type"], "bookmark");
+            b["href"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert!(!hrefs.is_empty());
+    assert_eq!(hrefs, lines);
+    assert!(v[0]["applications"]
+        .as_array()
+        .is_some_and(|a| !a.is_empty()));
+}
