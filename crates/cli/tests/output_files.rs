@@ -299,27 +299,21 @@ fn a_closed_pipe_ends_every_command_quietly() {
 
 #[test]
 fn a_closed_stdout_is_an_error_and_a_full_stderr_no_panic() {
-    let out = Process::new("sh")
-        .arg("-c")
-        .arg("exec \"$0\" formats >&-")
-        .arg(bin())
-        .output()
-        .unwrap();
+    // The redirections need a shell; `$0` is the binary.
+    let sh = |script: &str| {
+        Process::new("sh")
+            .arg("-c")
+            .arg(script)
+            .arg(bin())
+            .output()
+            .unwrap()
+    };
+    let out = sh("exec \"$0\" formats >&-");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("standard output is closed"));
-    let out = Process::new("sh")
-        .arg("-c")
-        .arg("exec \"$0\" convert /no/such/file.xbel 2>/dev/full")
-        .arg(bin())
-        .output()
-        .unwrap();
+    let out = sh("exec \"$0\" convert /no/such/file.xbel 2>/dev/full");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let out = Process::new("sh")
-        .arg("-c")
-        .arg("exec \"$0\" formats >/dev/full")
-        .arg(bin())
-        .output()
-        .unwrap();
+    let out = sh("exec \"$0\" formats >/dev/full");
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("<stdout>"));
 }
