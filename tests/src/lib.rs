@@ -171,3 +171,13 @@ fn missing(what: &str, why: &str) -> bool {
     eprintln!("skipped: {what} is not installed ({why}); .ci/setup.d/ says how to install it");
     false
 }
+
+/// Read a sample as the format named `format` (panics with the path when it
+/// does not read: a sample that does not read is a broken test input).
+pub fn read_sample(format: &str, path: &Path) -> markport::Document {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let reader = markport::format(format).unwrap_or_else(|| panic!("no format {format}"));
+    markport::read(&bytes, reader, &markport::ReadOptions::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .document
+}

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use markport::{diff, Field, ReadOptions, WriteOptions, FORMATS};
-use markport_conformance::{corpus_samples, peer_inputs, shared};
+use markport_conformance::{corpus_samples, peer_inputs, read_sample, shared};
 
 fn check(files: &[(String, PathBuf)], opts: &WriteOptions) -> Vec<String> {
     let mut failures = Vec::new();
@@ -79,14 +79,7 @@ fn the_report_is_true_with_every_writer_option_set() {
 #[test]
 fn same_format_round_trips_of_xbel_and_json_lose_nothing_xml_can_hold() {
     for (format, path) in all_inputs() {
-        let bytes = std::fs::read(&path).unwrap();
-        let doc = markport::read(
-            &bytes,
-            markport::format(&format).unwrap(),
-            &ReadOptions::default(),
-        )
-        .unwrap()
-        .document;
+        let doc = read_sample(&format, &path);
         for name in ["xbel", "json"] {
             let w = markport::format(name).unwrap();
             let trip = markport::roundtrip(&doc, w, &WriteOptions::default()).unwrap();
@@ -197,14 +190,7 @@ fn glib_probes_go_through_every_writer_with_exactly_the_reported_loss() {
 fn dropped_folders_and_separators_count_as_many_in_diff_as_in_the_report() {
     let mut checked = 0;
     for (format, path) in all_inputs() {
-        let bytes = std::fs::read(&path).unwrap();
-        let doc = markport::read(
-            &bytes,
-            markport::format(&format).unwrap(),
-            &ReadOptions::default(),
-        )
-        .unwrap()
-        .document;
+        let doc = read_sample(&format, &path);
         for name in ["desktop", "xfolk"] {
             let w = markport::format(name).unwrap();
             let trip = markport::roundtrip(&doc, w, &WriteOptions::default()).unwrap();

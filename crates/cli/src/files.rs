@@ -37,8 +37,7 @@ pub(crate) fn display_name(path: &Path) -> Cow<'_, str> {
 pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
     if is_std(path) {
         let mut stdin = io::stdin().lock();
-        #[cfg(unix)]
-        if is_terminal(&stdin) {
+        if io::IsTerminal::is_terminal(&stdin) {
             crate::say::err(format_args!(
                 "markport: reading bookmarks from the terminal; end with Ctrl-D (or name a file)\n"
             ));
@@ -50,11 +49,6 @@ pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
         return Ok(buf);
     }
     std::fs::read(path).map_err(|e| Failure(format!("{}: cannot read: {e}", path.display())))
-}
-
-#[cfg(unix)]
-fn is_terminal(s: &impl std::io::IsTerminal) -> bool {
-    s.is_terminal()
 }
 
 /// The format to read `bytes` as: `--from`, else sniffed from content, else

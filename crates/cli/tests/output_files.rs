@@ -179,40 +179,23 @@ fn a_report_file_that_collides_is_refused_before_anything_is_written() {
     let input = dir.path().join("in.xbel");
     std::fs::copy(corpus("xbel/nested.xbel"), &input).unwrap();
     let original = std::fs::read(&input).unwrap();
-    // Same as -o.
-    markport()
-        .arg("convert")
-        .arg(&input)
-        .arg("-o")
-        .arg(&out)
-        .arg("--report-file")
-        .arg(&out)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("is the output file"));
+    let convert_reporting_to = |report: &Path| {
+        markport()
+            .arg("convert")
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .arg("--report-file")
+            .arg(report)
+            .assert()
+            .code(2)
+    };
+    convert_reporting_to(&out).stderr(predicate::str::contains("is the output file"));
     // Same as the input, through a link.
     let link = dir.path().join("link.xbel");
     symlink(&input, &link).unwrap();
-    markport()
-        .arg("convert")
-        .arg(&input)
-        .arg("-o")
-        .arg(&out)
-        .arg("--report-file")
-        .arg(&link)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("over the input file"));
-    // Unwritable.
-    markport()
-        .arg("convert")
-        .arg(&input)
-        .arg("-o")
-        .arg(&out)
-        .arg("--report-file")
-        .arg(dir.path().join("no/such/dir/report.txt"))
-        .assert()
-        .code(2)
+    convert_reporting_to(&link).stderr(predicate::str::contains("over the input file"));
+    convert_reporting_to(&dir.path().join("no/such/dir/report.txt"))
         .stderr(predicate::str::contains("no directory"));
     // Standard output twice.
     markport()
