@@ -5,10 +5,7 @@
 # not a test: nothing fails on a bad ratio, read the table.
 # JSON inputs are made by converting the Netscape ones with markport itself.
 # Times under ~0.1 s are noise; use N of 40000 or more to judge a ratio.
-# Known (2026-11): xFolk deep nesting and many attributes are quadratic inside
-# html5ever (tree builder's in_scope_named, tokenizer's finish_attribute
-# duplicate scan), not in markport's walk.
-# Usage: scripts/bench-scaling.sh [N] [RUNS]
+# Usage: scripts/bench-scaling.sh [N] [RUNS]   (FORMATS="xfolk json" to pick)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
@@ -96,7 +93,7 @@ shapes() {
 }
 
 printf '%-9s %-18s %9s %9s %6s\n' reader shape "N s" "2N s" ratio
-for fmt in xbel desktop netscape xfolk json; do
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json}; do
     for shape in $(shapes "$fmt"); do
         times=()
         for size in "$n" "$((2 * n))"; do

@@ -119,9 +119,11 @@ fn text_of(v: &Value) -> Option<String> {
 }
 
 fn desc_matches(got: Option<&str>, raw: &Value) -> bool {
-    let want = raw
-        .as_str()
-        .map(|r| markport::netscape::decode_html_text(r).trim().to_string());
+    let want = raw.as_str().map(|r| {
+        markport::markup::entities::decode(r, markport::markup::entities::Context::Text)
+            .trim()
+            .to_string()
+    });
     got.map(str::to_string) == want.filter(|w| !w.is_empty())
 }
 

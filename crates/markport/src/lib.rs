@@ -45,6 +45,7 @@ use std::io::Write;
 
 /// The desktop-bookmark format's own API (and the spec's operations).
 pub use markport_desktop as desktop;
+pub use markport_markup as markup;
 pub use markport_model as model;
 pub use markport_model::{
     diff, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, LossReport, Read,

@@ -5,3 +5,20 @@
 //! XML's character classes and element writing. The format crates sit on
 //! this one floor above it, as pandoc keeps `Text.Pandoc.XML` apart from its
 //! readers.
+//!
+//! ```
+//! use markport_markup::{charset, entities};
+//!
+//! let page = "<meta charset=windows-1252><a href=x>caf\u{e9}</a>";
+//! let bytes = encoding_rs::WINDOWS_1252.encode(page).0;
+//! let decoded = charset::decode(&bytes, None).unwrap();
+//! assert_eq!(decoded.encoding, encoding_rs::WINDOWS_1252);
+//! assert!(decoded.text.contains("café"));
+//! assert_eq!(entities::decode("R&amp;D &eacute;", entities::Context::Text), "R&D é");
+//! ```
+#![warn(missing_docs)]
+
+pub mod charset;
+pub mod entities;
+pub mod html;
+pub mod walk;

@@ -15,8 +15,9 @@
 //!   `PRIVATE`, `TOREAD`, roles, `ALIASOF` aliases); unknown attributes are
 //!   kept in order and written back. `<DD>` descriptions are the source text
 //!   up to the next item, so markup in them never becomes a bookmark.
-//! * Streaming and linear: a tokenizer of its own with byte offsets (so every
-//!   diagnostic has a line and column) and a folder stack, no recursion.
+//! * Streaming and linear: the markup layer's tokenizer, with byte offsets
+//!   (so every diagnostic has a line and column), and a folder stack, no
+//!   recursion.
 //!   Broken input gives diagnostics and the rest of the file; a page that is
 //!   not a bookmark file at all gives an error that says what it looks like.
 //! * Writes what Chrome and Firefox write: DOCTYPE, UTF-8 `<META>`, `<TITLE>`,
@@ -53,17 +54,14 @@
 #![warn(missing_docs)]
 
 mod dates;
-mod decode;
 mod read;
 mod scan;
-mod text;
 mod write;
 
 use markport_model::{
     Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
 };
 
-pub use decode::encoding_for_label;
 pub use write::MAX_INDENT_DEPTH;
 
 /// The document `extra` entry that keeps the `<H1>` heading when it differs
@@ -72,29 +70,6 @@ pub const H1_EXTRA: &str = "<H1>";
 
 /// The folder `ID` Safari gives its reading list.
 pub const READING_LIST_ID: &str = "com.apple.ReadingList";
-
-/// Decode HTML character references and line ends the way the reader does
-/// (HTML5's rules), for comparing read values with source text.
-pub fn decode_html_text(raw: &str) -> std::borrow::Cow<'_, str> {
-    text::decode(raw, text::Context::Text)
-}
-
-/// Decode the bytes of an HTML file the way the reader does (byte order
-/// mark, `<META>` charset, UTF-8, else windows-1252; `forced` overrides),
-/// with the diagnostics that choice produced. Other HTML readers use it too.
-pub fn decode_html_bytes<'a>(
-    input: &'a [u8],
-    forced: Option<&str>,
-) -> Result<(std::borrow::Cow<'a, str>, Vec<markport_model::Diagnostic>), Error> {
-    let d = decode::decode(input, forced)?;
-    Ok((d.text, d.diagnostics))
-}
-
-/// Escape text for HTML text or a double-quoted attribute value: `& < > " '`
-/// as references, and CR as `&#13;`, so that it reads back exactly.
-pub fn escape_html(out: &mut String, text: &str) {
-    text::escape_into(out, text)
-}
 
 /// How sure it is that `input` is Netscape bookmark HTML: its DOCTYPE, or
 /// `<DT>` items with links or headings.

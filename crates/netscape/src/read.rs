@@ -18,10 +18,10 @@ use markport_model::{
 };
 
 use crate::dates::{self, Parsed};
-use crate::decode;
 use crate::scan::{Name, RawAttr, Scanner, Token};
-use crate::text::{self, trim_html, Context};
 use crate::H1_EXTRA;
+use markport_markup::charset as decode;
+use markport_markup::entities::{self as text, trim_html, Context};
 
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
     let decoded = decode::decode(input, opts.encoding.as_deref())?;

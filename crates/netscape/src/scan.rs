@@ -1,11 +1,11 @@
-//! A streaming HTML tokenizer for bookmark files.
+//! The elements of a bookmark file, over the markup layer's tokenizer.
 //!
-//! It follows HTML5's tokenization rules for what bookmark files contain
-//! (tags, attributes in any quoting, comments, DOCTYPEs, RCDATA titles) and
-//! gives what a general tokenizer does not: the byte offset of every token,
-//! so diagnostics carry line and column and a `<DD>` description can be taken
-//! as the source text it is (markup inside stays text). Searching uses
-//! `memchr`, so a multi-megabyte `ICON` value costs one pass.
+//! The reader acts on a dozen element names; naming them once here keeps the
+//! reader's matches on an enum instead of on strings.
+
+use markport_markup::html;
+
+pub(crate) use html::{Problem, RawAttr};
 
 /// The elements the reader acts on; everything else is [`Name::Other`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub(crate) enum Name {
 }
 
 impl Name {
-    fn of(raw: &str) -> Name {
+    pub(crate) fn of(raw: &str) -> Name {
         let b = raw.as_bytes();
         let eq = |s: &str| b.eq_ignore_ascii_case(s.as_bytes());
         match b.len() {
@@ -49,15 +49,7 @@ impl Name {
     }
 }
 
-/// An attribute as written: name and raw (undecoded) value.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct RawAttr<'a> {
-    pub name: &'a str,
-    pub value: &'a str,
-    /// Where the attribute's name starts.
-    pub at: usize,
-}
-
+/// A token with its element named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Token {
     /// A start tag; its attributes are in the vector given to [`Scanner::next`].
@@ -77,285 +69,55 @@ pub(crate) enum Token {
     },
     /// `<!DOCTYPE ...>`; `netscape` when it names the Netscape bookmark file.
     Doctype {
-        start: usize,
         netscape: bool,
     },
     /// A comment or other markup declaration, skipped.
     Comment,
 }
 
-/// Something the scanner recovered from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Problem {
-    pub at: usize,
-    pub message: String,
-}
-
+/// The markup layer's scanner, giving [`Token`]s.
 pub(crate) struct Scanner<'a> {
+    inner: html::Scanner<'a>,
     src: &'a str,
-    pos: usize,
     pub problems: Vec<Problem>,
-}
-
-/// Whether a quoted value runs over a line that starts with a tag: then its
-/// closing quote is missing and the quote found belongs to a later tag.
-/// (Values may span lines, as Scuttle's descriptions do, but no line of one
-/// starts with markup.)
-fn swallows_markup(value: &[u8]) -> bool {
-    let mut rest = value;
-    while let Some(nl) = memchr::memchr(b'\n', rest) {
-        rest = &rest[nl + 1..];
-        let line = rest
-            .iter()
-            .position(|&c| !matches!(c, b' ' | b'\t' | b'\r'));
-        if let Some(p) = line {
-            if rest[p] == b'<'
-                && rest
-                    .get(p + 1)
-                    .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/')
-            {
-                return true;
-            }
-        }
-    }
-    false
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0C')
 }
 
 impl<'a> Scanner<'a> {
     pub fn new(src: &'a str) -> Scanner<'a> {
         Scanner {
+            inner: html::Scanner::new(src),
             src,
-            pos: 0,
             problems: Vec::new(),
         }
     }
 
-    fn problem(&mut self, at: usize, message: impl Into<String>) {
-        self.problems.push(Problem {
-            at,
-            message: message.into(),
-        });
-    }
-
-    /// The next token, or `None` at the end. Attributes of a start tag are
-    /// put in `attrs` (cleared first).
     pub fn next(&mut self, attrs: &mut Vec<RawAttr<'a>>) -> Option<Token> {
-        let b = self.src.as_bytes();
-        let start = self.pos;
-        if start >= b.len() {
-            return None;
-        }
-        // Text runs to the next `<` that starts markup.
-        let mut at = start;
-        loop {
-            let Some(i) = memchr::memchr(b'<', &b[at..]) else {
-                self.pos = b.len();
-                return Some(Token::Text {
-                    start,
-                    end: b.len(),
-                });
-            };
-            let lt = at + i;
-            let next = b.get(lt + 1).copied();
-            let markup = match next {
-                Some(c) if c.is_ascii_alphabetic() => true,
-                Some(b'!' | b'?') => true,
-                Some(b'/') => b
-                    .get(lt + 2)
-                    .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'>'),
-                _ => false,
-            };
-            if !markup {
-                at = lt + 1;
-                continue;
-            }
-            if lt > start {
-                self.pos = lt;
-                return Some(Token::Text { start, end: lt });
-            }
-            break;
-        }
-        // At a `<` that starts markup.
-        match b[start + 1] {
-            b'!' => Some(self.declaration(start)),
-            b'?' => {
-                self.pos = self.close_of(start + 2);
-                Some(Token::Comment)
-            }
-            b'/' => {
-                if b[start + 2] == b'>' {
-                    self.pos = start + 3;
-                    return Some(Token::Comment);
-                }
-                let name_end = self.name_end(start + 2);
-                let name = Name::of(&self.src[start + 2..name_end]);
-                let close = self.close_of(name_end);
-                if close >= b.len() && b.last() != Some(&b'>') {
-                    self.problem(start, "the file ends inside an end tag (truncated?)");
-                }
-                self.pos = close;
-                Some(Token::End {
-                    name,
-                    start,
-                    end: close,
-                })
-            }
-            _ => self.start_tag(start, attrs),
-        }
+        let tok = self.inner.next(attrs);
+        self.problems.append(&mut self.inner.problems);
+        Some(match tok? {
+            html::Token::Start { name, start, end } => Token::Start {
+                name: Name::of(name),
+                start,
+                end,
+            },
+            html::Token::End { name, start, end } => Token::End {
+                name: Name::of(name),
+                start,
+                end,
+            },
+            html::Token::Text { start, end } => Token::Text { start, end },
+            html::Token::Doctype { start, end } => Token::Doctype {
+                netscape: self.src.as_bytes()[start..end]
+                    .windows(16)
+                    .any(|w| w.eq_ignore_ascii_case(b"netscape-bookmar")),
+            },
+            html::Token::Comment => Token::Comment,
+        })
     }
 
-    fn name_end(&self, from: usize) -> usize {
-        let b = self.src.as_bytes();
-        let mut i = from;
-        while i < b.len() && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
-            i += 1;
-        }
-        i
-    }
-
-    /// Just past the next `>` at or after `from` (or the end).
-    fn close_of(&self, from: usize) -> usize {
-        let b = self.src.as_bytes();
-        memchr::memchr(b'>', &b[from.min(b.len())..]).map_or(b.len(), |i| from + i + 1)
-    }
-
-    fn declaration(&mut self, start: usize) -> Token {
-        let b = self.src.as_bytes();
-        if b[start..].starts_with(b"<!--") {
-            match memchr::memmem::find(&b[start + 4..], b"-->") {
-                Some(i) => self.pos = start + 4 + i + 3,
-                None => {
-                    self.problem(
-                        start,
-                        "a comment is never closed; the rest of the file is inside it",
-                    );
-                    self.pos = b.len();
-                }
-            }
-            return Token::Comment;
-        }
-        let close = self.close_of(start + 2);
-        self.pos = close;
-        let inner = &b[start + 2..close.saturating_sub(1).max(start + 2)];
-        if inner.len() >= 7 && inner[..7].eq_ignore_ascii_case(b"doctype") {
-            let rest = &inner[7..];
-            let netscape = rest
-                .windows(16)
-                .any(|w| w.eq_ignore_ascii_case(b"netscape-bookmar"));
-            return Token::Doctype { start, netscape };
-        }
-        Token::Comment
-    }
-
-    fn start_tag(&mut self, start: usize, attrs: &mut Vec<RawAttr<'a>>) -> Option<Token> {
-        attrs.clear();
-        let src = self.src;
-        let b = src.as_bytes();
-        let name_end = self.name_end(start + 1);
-        let name = Name::of(&src[start + 1..name_end]);
-        let mut i = name_end;
-        loop {
-            while i < b.len() && (is_space(b[i]) || b[i] == b'/') {
-                i += 1;
-            }
-            if i >= b.len() {
-                self.problem(
-                    start,
-                    "the file ends inside a tag (truncated?); the tag is ignored",
-                );
-                self.pos = b.len();
-                return None;
-            }
-            if b[i] == b'>' {
-                self.pos = i + 1;
-                return Some(Token::Start {
-                    name,
-                    start,
-                    end: i + 1,
-                });
-            }
-            let at = i;
-            // The first character may be `=` (HTML5); the name runs to space, `/`, `>` or `=`.
-            i += 1;
-            while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
-                i += 1;
-            }
-            let attr_name = &src[at..i];
-            let mut j = i;
-            while j < b.len() && is_space(b[j]) {
-                j += 1;
-            }
-            let mut value = "";
-            if j < b.len() && b[j] == b'=' {
-                j += 1;
-                while j < b.len() && is_space(b[j]) {
-                    j += 1;
-                }
-                match b.get(j) {
-                    Some(&q @ (b'"' | b'\'')) => match memchr::memchr(q, &b[j + 1..])
-                        .filter(|&k| !swallows_markup(&b[j + 1..j + 1 + k]))
-                    {
-                        Some(k) => {
-                            value = &src[j + 1..j + 1 + k];
-                            i = j + 1 + k + 1;
-                        }
-                        None => {
-                            // An unclosed quote would swallow the rest of the
-                            // file; end the value at its line instead.
-                            let eol = memchr::memchr2(b'\n', b'\r', &b[j + 1..])
-                                .map_or(b.len(), |k| j + 1 + k);
-                            self.problem(
-                                at,
-                                format!(
-                                    "the value of {attr_name} has no closing quote; it is ended at the end of its line"
-                                ),
-                            );
-                            value = &src[j + 1..eol];
-                            i = eol;
-                        }
-                    },
-                    _ => {
-                        let mut k = j;
-                        while k < b.len() && !is_space(b[k]) && b[k] != b'>' {
-                            k += 1;
-                        }
-                        value = &src[j..k];
-                        i = k;
-                    }
-                }
-            }
-            attrs.push(RawAttr {
-                name: attr_name,
-                value,
-                at,
-            });
-        }
-    }
-
-    /// For an RCDATA element (`TITLE`): the raw text up to its end tag, and
-    /// the position past it. `None` if the end tag never comes.
+    /// See [`html::Scanner::rcdata`].
     pub fn rcdata(&mut self, name: &str) -> Option<(usize, usize)> {
-        let b = self.src.as_bytes();
-        let start = self.pos;
-        let mut at = start;
-        while let Some(i) = memchr::memmem::find(&b[at..], b"</") {
-            let lt = at + i;
-            let n = &b[lt + 2..];
-            if n.len() >= name.len()
-                && n[..name.len()].eq_ignore_ascii_case(name.as_bytes())
-                && n.get(name.len())
-                    .is_none_or(|&c| is_space(c) || c == b'>' || c == b'/')
-            {
-                self.pos = self.close_of(lt + 2 + name.len());
-                return Some((start, lt));
-            }
-            at = lt + 2;
-        }
-        None
+        self.inner.rcdata(name)
     }
 }
 
@@ -363,83 +125,24 @@ impl<'a> Scanner<'a> {
 mod tests {
     use super::*;
 
-    fn tokens(src: &str) -> Vec<(Token, Vec<(String, String)>)> {
+    #[test]
+    fn names_and_the_netscape_doctype() {
+        let src = "<!DOCTYPE NETSCAPE-Bookmark-file-1><dl><DT><a HREF=x>t</A><h3>f</H3><menu>";
         let mut s = Scanner::new(src);
         let mut attrs = Vec::new();
-        let mut out = Vec::new();
+        let mut toks = Vec::new();
         while let Some(t) = s.next(&mut attrs) {
-            let a = if matches!(t, Token::Start { .. }) {
-                attrs
-                    .iter()
-                    .map(|a| (a.name.to_string(), a.value.to_string()))
-                    .collect()
-            } else {
-                vec![]
-            };
-            out.push((t, a));
+            toks.push(t);
         }
-        out
-    }
-
-    #[test]
-    fn attributes_in_every_quoting() {
-        let t = tokens(r#"<A HREF="x y" add_date='1' FOLDED icon=data:x>t</a>"#);
-        assert_eq!(
-            t[0].1,
-            vec![
-                ("HREF".into(), "x y".into()),
-                ("add_date".into(), "1".into()),
-                ("FOLDED".into(), "".into()),
-                ("icon".into(), "data:x".into())
-            ]
-        );
-        assert!(matches!(t[0].0, Token::Start { name: Name::A, .. }));
-        let Token::Text { start, end } = t[1].0 else {
-            panic!("text follows")
-        };
-        assert_eq!(
-            &r#"<A HREF="x y" add_date='1' FOLDED icon=data:x>t</a>"#[start..end],
-            "t"
-        );
-        assert!(matches!(t[2].0, Token::End { name: Name::A, .. }));
-    }
-
-    #[test]
-    fn lone_angle_brackets_are_text() {
-        let t = tokens("a < b <3 </ c <");
-        assert_eq!(t.len(), 1);
-    }
-
-    #[test]
-    fn doctype_and_comments() {
-        let t = tokens("<!doctype Netscape-Bookmark-file-1><!-- <A HREF=x> --><?php ?>");
-        assert!(matches!(t[0].0, Token::Doctype { netscape: true, .. }));
-        assert_eq!(t.len(), 3);
-    }
-
-    #[test]
-    fn unclosed_quote_ends_at_line_end() {
-        let mut s = Scanner::new("<A HREF=\"x>t</A>\n<DT><A HREF=\"y\">u</A>");
-        let mut attrs = Vec::new();
-        let first = s.next(&mut attrs);
-        assert!(matches!(first, Some(Token::Start { .. })) || first.is_none());
-        assert_eq!(s.problems.len(), 1);
-        let mut hrefs = 0;
-        while let Some(t) = s.next(&mut attrs) {
-            if matches!(t, Token::Start { name: Name::A, .. }) {
-                hrefs += 1;
-                assert_eq!(attrs[0].value, "y");
-            }
-        }
-        assert_eq!(hrefs, 1);
-    }
-
-    #[test]
-    fn truncated_tag_is_a_problem_not_a_panic() {
-        for src in ["<A HREF=\"x", "<A", "</", "<!--", "<!DOCTYPE", "<A HREF="] {
-            let mut s = Scanner::new(src);
-            let mut attrs = Vec::new();
-            while s.next(&mut attrs).is_some() {}
-        }
+        assert_eq!(toks[0], Token::Doctype { netscape: true });
+        let names: Vec<Name> = toks
+            .iter()
+            .filter_map(|t| match t {
+                Token::Start { name, .. } | Token::End { name, .. } => Some(*name),
+                _ => None,
+            })
+            .collect();
+        use Name::*;
+        assert_eq!(names, [Dl, Dt, A, A, Heading, Heading, List]);
     }
 }

@@ -17,8 +17,8 @@ use markport_model::{
 };
 
 use crate::dates;
-use crate::text::{escape_into, trim_html};
 use crate::{H1_EXTRA, READING_LIST_ID};
+use markport_markup::entities::{escape_into, trim_html};
 
 /// Deeper levels are written at this indent, so output size stays linear.
 pub const MAX_INDENT_DEPTH: usize = 40;

@@ -12,7 +12,10 @@
 //!   legacy `extended`), joined by a blank line; tags the last path segment of
 //!   `rel="tag"` links; dates from `<time datetime>` or
 //!   `abbr.published|created|posted`; folders from the sections markport's
-//!   own pages publish. HTML or XHTML, broken or not (html5ever), in one walk.
+//!   own pages publish. HTML or XHTML, broken or not, in one linear walk
+//!   (the markup layer's, with HTML5's implied end tags): a page nested
+//!   100,000 elements deep or a tag with 100,000 attributes reads in time
+//!   proportional to its size.
 //! * Writing: a standalone HTML5 page with a folder `nav`, a `section` per
 //!   folder, `li.xfolkentry` entries with the mf2 classes too (`h-entry`,
 //!   `u-bookmark-of`, `p-category`, ...), embedded CSS (phone, dark mode,

@@ -9,11 +9,11 @@
 
 use std::io::Write;
 
+use markport_markup::entities::escape_into as escape_html;
 use markport_model::{
     bookmark_fields, document_fields, folder_fields, Bookmark, DateValue, Document, Error, Field,
     Folder, LossReport, Node, NodeId, Step, WriteOptions,
 };
-use markport_netscape::escape_html;
 
 use crate::tags::segment_for;
 use crate::text::{collapse, is_block_normal, paragraphs};

@@ -1,15 +1,17 @@
-//! The reader: one walk over the parsed page, in document order, with a
-//! stack of the entries (and other microformats) open at each point, so each
-//! property goes to its nearest enclosing entry in linear time.
+//! The reader: one walk over the page (the markup layer's [`Walker`], linear
+//! however the page is shaped), in document order, with a stack of frames
+//! saying which entry, folder and gatherers are in effect at each point, so
+//! each property goes to its nearest enclosing entry; then a build step that
+//! turns what the walk found into the document.
 
 use std::collections::HashMap;
 
+use markport_markup::html::RawAttr;
+use markport_markup::walk::{attr, Event, Walker};
 use markport_model::{
-    Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, NodeId, Read, ReadOptions,
-    Timestamp,
+    Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, NodeId, Read,
+    ReadOptions, Timestamp,
 };
-use scraper::node::Element;
-use scraper::{ElementRef, Html, Node};
 use url::Url;
 
 use crate::tags::tag_of;
@@ -28,7 +30,8 @@ struct Entry {
     id: Option<String>,
 }
 
-enum Event {
+/// What the walk found, in document order: the build step's input.
+enum Found {
     Folder {
         parent: Option<usize>,
         folder: Folder,
@@ -39,45 +42,41 @@ enum Event {
     },
 }
 
-/// What an open element on the walk's stack is, and what is in effect
-/// inside it. Each frame is its parent's with this element's changes, so
-/// nothing on the walk searches the stack (depth would make it quadratic).
+/// The gatherer kinds a frame can have in effect, one slot each.
+const SLOTS: usize = 8;
+const TITLE: usize = 0;
+const DESC: usize = 1;
+const EXTENDED: usize = 2;
+const FOLDER_TITLE: usize = 3;
+const FOLDER_DESC: usize = 4;
+const PAGE_H1: usize = 5;
+const INTRO: usize = 6;
+const PAGE_TITLE: usize = 7;
+
+/// What an open element is, and what is in effect inside it. Each frame is
+/// its parent's with this element's changes, so nothing on the walk searches
+/// the stack (depth would make it quadratic).
 #[derive(Clone, Copy, Default)]
 struct Frame {
     /// The nearest entry or other microformat root: `None` outside both,
     /// `Some(None)` when a foreign root is nearer than any entry.
     entry: Option<Option<usize>>,
     folder: Option<usize>,
-    /// The gatherers the text here goes to (indices into the walk's list).
-    title: Option<usize>,
-    desc: Option<usize>,
-    extended: Option<usize>,
-    folder_title: Option<usize>,
-    folder_desc: Option<usize>,
+    /// The innermost gatherer of each kind (indices into the walk's list):
+    /// text here goes to each of them.
+    gather: [Option<usize>; SLOTS],
     /// A section's heading and description are its first such children.
     wants_heading: bool,
     wants_desc: bool,
     /// The gatherers this element started, finished when it closes.
-    owns: [Option<usize>; 4],
+    owns: [Option<usize>; SLOTS],
+    /// Whether the element is a block: its edges are paragraph breaks.
+    block: bool,
 }
 
 impl Frame {
     fn gatherers(&self) -> impl Iterator<Item = usize> {
-        [
-            self.title,
-            self.desc,
-            self.extended,
-            self.folder_title,
-            self.folder_desc,
-        ]
-        .into_iter()
-        .flatten()
-    }
-
-    fn own(&mut self, g: usize) {
-        if let Some(slot) = self.owns.iter_mut().find(|s| s.is_none()) {
-            *slot = Some(g);
-        }
+        self.gather.into_iter().flatten()
     }
 }
 
@@ -92,6 +91,9 @@ enum Goal {
     Extended(usize),
     FolderTitle(usize),
     FolderDesc(usize),
+    PageTitle,
+    PageHeading,
+    Intro,
 }
 
 /// The text of one element, gathered on the walk. Each text node goes to the
@@ -106,13 +108,6 @@ struct Gatherer {
     text: String,
     /// The first `alt` inside a link, its title's last resort.
     alt: Option<String>,
-}
-
-fn classes(el: &Element) -> impl Iterator<Item = &str> {
-    el.attr("class")
-        .unwrap_or("")
-        .split([' ', '\t', '\n', '\r', '\x0C'])
-        .filter(|c| !c.is_empty())
 }
 
 /// Roots of microformats whose `description` or rel-tags are not the entry's.
@@ -146,78 +141,47 @@ const BLOCKS: &[&str] = &[
     "hr",
 ];
 
-/// An element's text with paragraph and line marks, for [`blocks`].
-fn marked_text(el: ElementRef) -> String {
-    let mut out = String::new();
-    for edge in el.traverse() {
-        match edge {
-            ego_tree::iter::Edge::Open(n) => match n.value() {
-                Node::Text(t) => out.push_str(&t.replace([PARAGRAPH, LINE], " ")),
-                Node::Element(e) if e.name() == "br" => out.push(LINE),
-                Node::Element(e) if BLOCKS.contains(&e.name()) => out.push(PARAGRAPH),
-                _ => {}
-            },
-            ego_tree::iter::Edge::Close(n) => {
-                if let Node::Element(e) = n.value() {
-                    if BLOCKS.contains(&e.name()) {
-                        out.push(PARAGRAPH);
-                    }
-                }
-            }
-        }
-    }
-    out
+const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
+
+/// The attributes the reader looks at, decoded once per element.
+struct Attrs {
+    classes: Vec<String>,
+    href: Option<String>,
+    title: Option<String>,
+    rel_tag: bool,
+    alt: Option<String>,
+    datetime: Option<String>,
+    data_id: Option<String>,
 }
 
-/// An element closes: its block mark goes to the text gathered around it,
-/// and what it gathered goes where it belongs.
-fn close(el: &Element, frame: &Frame, gatherers: &mut [Gatherer], events: &mut [Event]) {
-    if BLOCKS.contains(&el.name()) {
-        for g in frame.gatherers() {
-            if gatherers[g].marked {
-                gatherers[g].text.push(PARAGRAPH);
-            }
+impl Attrs {
+    fn of(raw: &[RawAttr]) -> Attrs {
+        let get = |n: &str| attr(raw, n).map(|v| v.into_owned());
+        let classes = attr(raw, "class")
+            .map(|c| {
+                c.split([' ', '\t', '\n', '\r', '\x0C'])
+                    .filter(|c| !c.is_empty())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default();
+        Attrs {
+            classes,
+            href: get("href"),
+            title: get("title"),
+            rel_tag: attr(raw, "rel").is_some_and(|r| {
+                r.split_ascii_whitespace()
+                    .any(|t| t.eq_ignore_ascii_case("tag"))
+            }),
+            alt: get("alt"),
+            datetime: get("datetime"),
+            data_id: get("data-id"),
         }
     }
-    for g in frame.owns.into_iter().flatten() {
-        let g = &mut gatherers[g];
-        let text = std::mem::take(&mut g.text);
-        match &mut g.goal {
-            Goal::Title { entry, attr } => {
-                if let Event::Entry { entry: e, .. } = &mut events[*entry] {
-                    let alt = || g.alt.as_deref().map(collapse).filter(|t| !t.is_empty());
-                    e.title = attr
-                        .take()
-                        .or_else(|| Some(collapse(&text)).filter(|t| !t.is_empty()))
-                        .or_else(alt);
-                }
-            }
-            Goal::Desc(i) | Goal::Extended(i) => {
-                let d = blocks(&text);
-                if let (false, Event::Entry { entry: e, .. }) = (d.is_empty(), &mut events[*i]) {
-                    if matches!(g.goal, Goal::Desc(_)) {
-                        e.descs.push(d);
-                    } else {
-                        e.extended.push(d);
-                    }
-                }
-            }
-            Goal::FolderTitle(i) => {
-                if let Event::Folder { folder, .. } = &mut events[*i] {
-                    folder.title = Some(collapse(&text)).filter(|t| !t.is_empty());
-                }
-            }
-            Goal::FolderDesc(i) => {
-                if let Event::Folder { folder, .. } = &mut events[*i] {
-                    folder.desc = Some(blocks(&text)).filter(|d| !d.is_empty());
-                }
-            }
-        }
-    }
-}
 
-fn plain_text(el: ElementRef) -> String {
-    collapse(&el.text().collect::<String>())
+    fn has(&self, class: &str) -> bool {
+        self.classes.iter().any(|c| c == class)
+    }
 }
 
 /// A date as pages write it: any W3C form, or Midgard's `YYYYMMDD`.
@@ -259,9 +223,322 @@ impl Resolver {
     }
 }
 
+/// The page's head: what is known before the first entry.
+#[derive(Default)]
+struct Head {
+    title: Option<String>,
+    title_seen: bool,
+    /// Only the first `<base>` counts, as in browsers.
+    base_seen: bool,
+    generator: bool,
+    /// Whether the body has begun: `<title>` and `<base>` count only before.
+    in_body: bool,
+}
+
+/// The walk's state.
+struct Reader<'a> {
+    lines: Option<LineIndex<'a>>,
+    src: &'a str,
+    doc_url: Option<Url>,
+    resolver: Resolver,
+    head: Head,
+    found: Vec<Found>,
+    stack: Vec<Frame>,
+    gatherers: Vec<Gatherer>,
+    folder_index: HashMap<String, usize>,
+    h1: Option<String>,
+    intro: Option<String>,
+    h1_started: bool,
+    intro_started: bool,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'a> Reader<'a> {
+    fn locate(&mut self, at: usize) -> markport_model::Location {
+        let src = self.src;
+        self.lines
+            .get_or_insert_with(|| LineIndex::new(src.as_bytes()))
+            .locate(at)
+    }
+
+    fn gatherer(&mut self, frame: &mut Frame, slot: usize, goal: Goal, marked: bool) {
+        let g = self.gatherers.len();
+        self.gatherers.push(Gatherer {
+            goal,
+            marked,
+            text: String::new(),
+            alt: None,
+        });
+        frame.gather[slot] = Some(g);
+        frame.owns[slot] = Some(g);
+    }
+
+    /// What the head says: `<base>`, `<title>`, the generator `<meta>`.
+    fn head_element(&mut self, key: &str, raw: &[RawAttr]) {
+        match key {
+            "base" if !self.head.in_body && !self.head.base_seen => {
+                self.head.base_seen = true;
+                if let Some(h) = attr(raw, "href") {
+                    let joined = match &self.doc_url {
+                        Some(d) => d.join(&h).ok(),
+                        None => Url::parse(&h).ok(),
+                    };
+                    if joined.is_some() {
+                        self.resolver.base = joined;
+                    }
+                }
+            }
+            "meta" if attr(raw, "name").as_deref() == Some("generator") => {
+                self.head.generator |= attr(raw, "content").as_deref() == Some(crate::GENERATOR);
+            }
+            "title" | "meta" | "base" | "link" | "style" | "script" | "noscript" | "template" => {}
+            _ => self.head.in_body = true,
+        }
+    }
+
+    fn start(&mut self, name: &str, raw: &[RawAttr], at: usize) {
+        let key = name.to_ascii_lowercase();
+        let key = key.as_str();
+        self.head_element(key, raw);
+        let v = Attrs::of(raw);
+        let parent = self.stack.last().copied();
+        let mut frame = Frame {
+            wants_heading: false,
+            wants_desc: false,
+            owns: [None; SLOTS],
+            block: BLOCKS.contains(&key),
+            ..parent.unwrap_or_default()
+        };
+        if key == "title" && !self.head.in_body && !self.head.title_seen {
+            self.head.title_seen = true;
+            self.gatherer(&mut frame, PAGE_TITLE, Goal::PageTitle, false);
+        }
+        // A section's heading and description, claimed by its first
+        // children that are one.
+        if let (Some(p), Some(folder)) = (self.stack.last_mut(), parent.and_then(|p| p.folder)) {
+            let heading = p.wants_heading && HEADINGS.contains(&key);
+            let desc = p.wants_desc && v.has("folder-description");
+            p.wants_heading &= !heading;
+            p.wants_desc &= !desc;
+            if heading {
+                self.gatherer(&mut frame, FOLDER_TITLE, Goal::FolderTitle(folder), false);
+            }
+            if desc {
+                self.gatherer(&mut frame, FOLDER_DESC, Goal::FolderDesc(folder), true);
+            }
+        }
+        let entry = frame.entry;
+        let folder = frame.folder;
+        if let Some(Some(i)) = entry {
+            self.entry_properties(i, key, &v, &mut frame, at);
+        }
+        if let Some(g) = frame.gather[TITLE] {
+            let g = &mut self.gatherers[g];
+            if g.alt.is_none() {
+                g.alt.clone_from(&v.alt);
+            }
+        }
+        if v.has("xfolkentry") {
+            self.found.push(Found::Entry {
+                folder,
+                entry: Entry {
+                    id: v.data_id.clone(),
+                    ..Entry::default()
+                },
+            });
+            frame.entry = Some(Some(self.found.len() - 1));
+            // A new entry's text is its own.
+            frame.gather[TITLE] = None;
+            frame.gather[DESC] = None;
+            frame.gather[EXTENDED] = None;
+        } else if v
+            .classes
+            .iter()
+            .any(|c| FOREIGN_ROOTS.contains(&c.as_str()))
+        {
+            frame.entry = Some(None);
+        } else if key == "section" && v.has("folder") {
+            self.section(raw, &v, folder, &mut frame);
+        } else {
+            if key == "h1" && !self.h1_started {
+                self.h1_started = true;
+                self.gatherer(&mut frame, PAGE_H1, Goal::PageHeading, false);
+            }
+            if v.has("intro") && !self.intro_started && entry.is_none() {
+                self.intro_started = true;
+                self.gatherer(&mut frame, INTRO, Goal::Intro, true);
+            }
+        }
+        let mark = if key == "br" {
+            Some(LINE)
+        } else {
+            frame.block.then_some(PARAGRAPH)
+        };
+        if let Some(mark) = mark {
+            for g in frame.gatherers() {
+                if self.gatherers[g].marked {
+                    self.gatherers[g].text.push(mark);
+                }
+            }
+        }
+        self.stack.push(frame);
+    }
+
+    /// An element inside entry `i`: its link, description, tags, date.
+    fn entry_properties(&mut self, i: usize, key: &str, v: &Attrs, frame: &mut Frame, at: usize) {
+        let Found::Entry { entry: e, .. } = &mut self.found[i] else {
+            return;
+        };
+        let mut title = None;
+        if v.has("taggedlink") && e.href.is_none() {
+            if let Some(h) = v.href.as_deref().filter(|h| !h.trim().is_empty()) {
+                e.href = Some(self.resolver.resolve(h));
+                title = Some(v.title.as_deref().map(collapse).filter(|t| !t.is_empty()));
+            }
+        }
+        if v.rel_tag {
+            if let Some(tag) = v
+                .href
+                .as_deref()
+                .map(|h| self.resolver.resolve(h))
+                .and_then(|h| tag_of(&h))
+            {
+                if !e.tags.contains(&tag) {
+                    e.tags.push(tag);
+                }
+            }
+        }
+        let written = if e.added.is_some() {
+            None
+        } else if key == "time" {
+            v.datetime.as_deref()
+        } else if key == "abbr" && (v.has("published") || v.has("created") || v.has("posted")) {
+            v.title.as_deref()
+        } else {
+            None
+        };
+        if let Some(d) = written {
+            let mut diags = Vec::new();
+            let value = date(d, &mut diags);
+            if let Found::Entry { entry: e, .. } = &mut self.found[i] {
+                e.added = Some(value);
+            }
+            for mut diag in diags {
+                diag.location = Some(self.locate(at));
+                self.diags.push(diag);
+            }
+        }
+        if let Some(attr) = title {
+            // The title is this link's: its text is gathered until it closes.
+            self.gatherer(frame, TITLE, Goal::Title { entry: i, attr }, false);
+        }
+        if v.has("description") {
+            if frame.gather[DESC].is_none() {
+                self.gatherer(frame, DESC, Goal::Desc(i), true);
+            }
+        } else if v.has("extended") && frame.gather[EXTENDED].is_none() {
+            self.gatherer(frame, EXTENDED, Goal::Extended(i), true);
+        }
+    }
+
+    /// markport's own pages: a section per folder, its parent named when the
+    /// page had to stop nesting them.
+    fn section(&mut self, raw: &[RawAttr], v: &Attrs, folder: Option<usize>, frame: &mut Frame) {
+        let key = attr(raw, "data-folder").map(|k| k.into_owned());
+        if let Some(&i) = key.as_ref().and_then(|k| self.folder_index.get(k)) {
+            frame.folder = Some(i);
+            return;
+        }
+        let parent = attr(raw, "data-parent")
+            .and_then(|p| self.folder_index.get(p.as_ref()).copied())
+            .or(folder);
+        let f = Folder {
+            id: v.data_id.clone(),
+            ..Folder::default()
+        };
+        self.found.push(Found::Folder { parent, folder: f });
+        if let Some(k) = key {
+            self.folder_index.insert(k, self.found.len() - 1);
+        }
+        frame.folder = Some(self.found.len() - 1);
+        frame.wants_heading = true;
+        frame.wants_desc = true;
+    }
+
+    fn text(&mut self, t: &str) {
+        let Some(frame) = self.stack.last() else {
+            return;
+        };
+        for g in frame.gatherers() {
+            let g = &mut self.gatherers[g];
+            if g.marked {
+                g.text.push_str(&t.replace([PARAGRAPH, LINE], " "));
+            } else {
+                g.text.push_str(t);
+            }
+        }
+    }
+
+    /// An element closes: its block mark goes to the text gathered around
+    /// it, and what it gathered goes where it belongs.
+    fn end(&mut self) {
+        let Some(frame) = self.stack.pop() else {
+            return;
+        };
+        if frame.block {
+            for g in frame.gatherers() {
+                if self.gatherers[g].marked {
+                    self.gatherers[g].text.push(PARAGRAPH);
+                }
+            }
+        }
+        for g in frame.owns.into_iter().flatten() {
+            let g = &mut self.gatherers[g];
+            let text = std::mem::take(&mut g.text);
+            match &mut g.goal {
+                Goal::Title { entry, attr } => {
+                    if let Found::Entry { entry: e, .. } = &mut self.found[*entry] {
+                        let alt = || g.alt.as_deref().map(collapse).filter(|t| !t.is_empty());
+                        e.title = attr
+                            .take()
+                            .or_else(|| Some(collapse(&text)).filter(|t| !t.is_empty()))
+                            .or_else(alt);
+                    }
+                }
+                Goal::Desc(i) | Goal::Extended(i) => {
+                    let d = blocks(&text);
+                    if let (false, Found::Entry { entry: e, .. }) =
+                        (d.is_empty(), &mut self.found[*i])
+                    {
+                        if matches!(g.goal, Goal::Desc(_)) {
+                            e.descs.push(d);
+                        } else {
+                            e.extended.push(d);
+                        }
+                    }
+                }
+                Goal::FolderTitle(i) => {
+                    if let Found::Folder { folder, .. } = &mut self.found[*i] {
+                        folder.title = Some(collapse(&text)).filter(|t| !t.is_empty());
+                    }
+                }
+                Goal::FolderDesc(i) => {
+                    if let Found::Folder { folder, .. } = &mut self.found[*i] {
+                        folder.desc = Some(blocks(&text)).filter(|d| !d.is_empty());
+                    }
+                }
+                Goal::PageTitle => self.head.title = Some(collapse(&text)),
+                Goal::PageHeading => self.h1 = Some(collapse(&text)),
+                Goal::Intro => self.intro = Some(blocks(&text)),
+            }
+        }
+    }
+}
+
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
-    let (text, mut diags) = markport_netscape::decode_html_bytes(input, opts.encoding.as_deref())?;
-    let html = Html::parse_document(&text);
+    let decoded = markport_markup::charset::decode(input, opts.encoding.as_deref())?;
+    let text = decoded.text;
+    let mut diags = decoded.diagnostics;
     let doc_url = opts.base_url.as_deref().and_then(|u| match Url::parse(u) {
         Ok(u) => Some(u),
         Err(e) => {
@@ -272,252 +549,50 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
             None
         }
     });
-    let mut base = doc_url.clone();
-    let mut generator = false;
-    let mut title = None;
-    let mut intro = None;
-    for el in html.root_element().descendent_elements() {
-        let v = el.value();
-        match v.name() {
-            "base" => {
-                if let Some(h) = v.attr("href") {
-                    let joined = match &doc_url {
-                        Some(d) => d.join(h).ok(),
-                        None => Url::parse(h).ok(),
-                    };
-                    if joined.is_some() {
-                        base = joined;
-                    }
-                }
-                break;
-            }
-            "meta" if v.attr("name") == Some("generator") => {
-                generator |= v.attr("content") == Some(crate::GENERATOR);
-            }
-            "title" if title.is_none() => title = Some(plain_text(el)),
-            "body" => break,
-            _ => {}
+    let mut r = Reader {
+        lines: None,
+        src: &text,
+        resolver: Resolver {
+            base: doc_url.clone(),
+        },
+        doc_url,
+        head: Head::default(),
+        found: Vec::new(),
+        stack: Vec::new(),
+        gatherers: Vec::new(),
+        folder_index: HashMap::new(),
+        h1: None,
+        intro: None,
+        h1_started: false,
+        intro_started: false,
+        diags,
+    };
+    let mut walk = Walker::new(&text);
+    while let Some(ev) = walk.next() {
+        match ev {
+            Event::Start { name, attrs, at } => r.start(name, attrs, at),
+            Event::Text { text, .. } => r.text(&text),
+            Event::End { .. } => r.end(),
         }
     }
-    let resolver = Resolver { base };
-
-    let mut events: Vec<Event> = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut gatherers: Vec<Gatherer> = Vec::new();
-    let mut folder_index: HashMap<String, usize> = HashMap::new();
-    let mut h1 = None;
+    for p in walk.problems() {
+        let at = r.locate(p.at);
+        r.diags.push(Diagnostic::warning(p.message, Some(at)));
+    }
+    let Reader {
+        found: events,
+        head,
+        h1,
+        intro,
+        mut diags,
+        ..
+    } = r;
+    let title = head.title;
+    let generator = head.generator;
     let mut skipped = 0usize;
-    for edge in html.root_element().traverse() {
-        let node = match edge {
-            ego_tree::iter::Edge::Open(n) => n,
-            ego_tree::iter::Edge::Close(n) => {
-                if let Node::Element(e) = n.value() {
-                    if let Some(frame) = stack.pop() {
-                        close(e, &frame, &mut gatherers, &mut events);
-                    }
-                }
-                continue;
-            }
-        };
-        if let Node::Text(t) = node.value() {
-            if let Some(frame) = stack.last() {
-                for g in frame.gatherers() {
-                    let g = &mut gatherers[g];
-                    if g.marked {
-                        g.text.push_str(&t.replace([PARAGRAPH, LINE], " "));
-                    } else {
-                        g.text.push_str(t);
-                    }
-                }
-            }
-            continue;
-        }
-        let Some(el) = ElementRef::wrap(node) else {
-            continue;
-        };
-        let v = el.value();
-        // Class tokens once per element: the attribute lookup is a scan.
-        let cls: Vec<&str> = classes(v).collect();
-        let has = |name: &str| cls.contains(&name);
-        let parent = stack.last_mut();
-        let mut frame = Frame {
-            wants_heading: false,
-            wants_desc: false,
-            owns: [None; 4],
-            ..parent.as_deref().copied().unwrap_or_default()
-        };
-        // A section's heading and description, claimed by its first
-        // children that are one.
-        if let Some(p) = parent {
-            if let Some(folder) = p.folder.filter(|_| p.wants_heading || p.wants_desc) {
-                if p.wants_heading && matches!(v.name(), "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
-                    p.wants_heading = false;
-                    frame.folder_title = Some(gatherers.len());
-                    frame.own(gatherers.len());
-                    gatherers.push(Gatherer {
-                        goal: Goal::FolderTitle(folder),
-                        marked: false,
-                        text: String::new(),
-                        alt: None,
-                    });
-                }
-                if p.wants_desc && has("folder-description") {
-                    p.wants_desc = false;
-                    frame.folder_desc = Some(gatherers.len());
-                    frame.own(gatherers.len());
-                    gatherers.push(Gatherer {
-                        goal: Goal::FolderDesc(folder),
-                        marked: true,
-                        text: String::new(),
-                        alt: None,
-                    });
-                }
-            }
-        }
-        let entry = frame.entry;
-        let folder = frame.folder;
-        // Properties of the nearest open entry.
-        if let Some(Some(i)) = entry {
-            if let Event::Entry { entry: e, .. } = &mut events[i] {
-                if has("taggedlink") && e.href.is_none() {
-                    if let Some(h) = v.attr("href").filter(|h| !h.trim().is_empty()) {
-                        e.href = Some(resolver.resolve(h));
-                        // The title is this link's: its text is gathered
-                        // until it closes.
-                        frame.title = Some(gatherers.len());
-                        frame.own(gatherers.len());
-                        gatherers.push(Gatherer {
-                            goal: Goal::Title {
-                                entry: i,
-                                attr: v.attr("title").map(collapse).filter(|t| !t.is_empty()),
-                            },
-                            marked: false,
-                            text: String::new(),
-                            alt: None,
-                        });
-                    }
-                }
-                if has("description") {
-                    if frame.desc.is_none() {
-                        frame.desc = Some(gatherers.len());
-                        frame.own(gatherers.len());
-                        gatherers.push(Gatherer {
-                            goal: Goal::Desc(i),
-                            marked: true,
-                            text: String::new(),
-                            alt: None,
-                        });
-                    }
-                } else if has("extended") && frame.extended.is_none() {
-                    frame.extended = Some(gatherers.len());
-                    frame.own(gatherers.len());
-                    gatherers.push(Gatherer {
-                        goal: Goal::Extended(i),
-                        marked: true,
-                        text: String::new(),
-                        alt: None,
-                    });
-                }
-                let rel_tag = v.attr("rel").is_some_and(|r| {
-                    r.split_ascii_whitespace()
-                        .any(|t| t.eq_ignore_ascii_case("tag"))
-                });
-                if rel_tag {
-                    if let Some(tag) = v
-                        .attr("href")
-                        .map(|h| resolver.resolve(h))
-                        .and_then(|h| tag_of(&h))
-                    {
-                        if !e.tags.contains(&tag) {
-                            e.tags.push(tag);
-                        }
-                    }
-                }
-                if e.added.is_none() {
-                    if v.name() == "time" {
-                        if let Some(d) = v.attr("datetime") {
-                            e.added = Some(date(d, &mut diags));
-                        }
-                    } else if v.name() == "abbr"
-                        && (has("published") || has("created") || has("posted"))
-                    {
-                        if let Some(d) = v.attr("title") {
-                            e.added = Some(date(d, &mut diags));
-                        }
-                    }
-                }
-            }
-        }
-        if let Some(g) = frame.title {
-            let g = &mut gatherers[g];
-            if g.alt.is_none() {
-                g.alt = v.attr("alt").map(str::to_owned);
-            }
-        }
-        if has("xfolkentry") {
-            events.push(Event::Entry {
-                folder,
-                entry: Entry {
-                    id: v.attr("data-id").map(str::to_owned),
-                    ..Entry::default()
-                },
-            });
-            frame.entry = Some(Some(events.len() - 1));
-            // A new entry's text is its own.
-            frame.title = None;
-            frame.desc = None;
-            frame.extended = None;
-        } else if cls.iter().any(|c| FOREIGN_ROOTS.contains(c)) {
-            frame.entry = Some(None);
-        } else if v.name() == "section" && has("folder") {
-            // markport's own pages: a section per folder, its parent named
-            // when the page had to stop nesting them.
-            let key = v.attr("data-folder").map(str::to_owned);
-            if let Some(&i) = key.as_ref().and_then(|k| folder_index.get(k)) {
-                frame.folder = Some(i);
-            } else {
-                let parent = v
-                    .attr("data-parent")
-                    .and_then(|p| folder_index.get(p).copied())
-                    .or(folder);
-                let f = Folder {
-                    id: v.attr("data-id").map(str::to_owned),
-                    ..Folder::default()
-                };
-                events.push(Event::Folder { parent, folder: f });
-                if let Some(k) = key {
-                    folder_index.insert(k, events.len() - 1);
-                }
-                frame.folder = Some(events.len() - 1);
-                frame.wants_heading = true;
-                frame.wants_desc = true;
-            }
-        } else {
-            if v.name() == "h1" && h1.is_none() {
-                h1 = Some(plain_text(el));
-            }
-            if has("intro") && intro.is_none() && entry.is_none() {
-                intro = Some(blocks(&marked_text(el)));
-            }
-        }
-        let mark = if v.name() == "br" {
-            Some(LINE)
-        } else {
-            BLOCKS.contains(&v.name()).then_some(PARAGRAPH)
-        };
-        if let Some(mark) = mark {
-            for g in frame.gatherers() {
-                if gatherers[g].marked {
-                    gatherers[g].text.push(mark);
-                }
-            }
-        }
-        stack.push(frame);
-    }
-
     let found = events
         .iter()
-        .filter(|e| matches!(e, Event::Entry { .. }))
+        .filter(|e| matches!(e, Found::Entry { .. }))
         .count();
     if found == 0 && !generator {
         return Err(Error::new(
@@ -534,11 +609,11 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
     let mut ids: Vec<Option<NodeId>> = Vec::with_capacity(events.len());
     for ev in events {
         match ev {
-            Event::Folder { parent, folder } => {
+            Found::Folder { parent, folder } => {
                 let p = parent.and_then(|i| ids[i]);
                 ids.push(Some(doc.push(p, folder)));
             }
-            Event::Entry { folder, entry } => {
+            Found::Entry { folder, entry } => {
                 let Some(href) = entry.href else {
                     skipped += 1;
                     ids.push(None);

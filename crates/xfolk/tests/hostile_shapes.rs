@@ -1,4 +1,7 @@
 //! Pages shaped to make a reader slow: what they read as, content asserted.
+//! The sizes are the issue's: 100,000 deep or wide. (An HTML5 tree builder
+//! takes minutes on the deep ones and the wide tag; the reader's own walk is
+//! linear. Times are measured in scripts/bench-scaling.sh, not here.)
 
 use markport_model::{Document, ReadOptions};
 
@@ -12,7 +15,7 @@ fn read(page: &str) -> Document {
 /// an inner entry is not its outer entry's.
 #[test]
 fn nested_entries_each_keep_their_own_title() {
-    let n = 3000;
+    let n = 100_000;
     let mut page = String::from("<html><body>");
     for i in 0..n {
         page.push_str(&format!(
@@ -35,7 +38,7 @@ fn nested_entries_each_keep_their_own_title() {
 /// outermost, with the paragraphs their blocks make.
 #[test]
 fn nested_descriptions_count_their_text_once() {
-    let n = 3000;
+    let n = 100_000;
     let mut page =
         String::from("<div class=\"xfolkentry\"><a class=\"taggedlink\" href=\"http://e/\">T</a>");
     for i in 0..n {
@@ -71,4 +74,41 @@ fn an_entry_inside_a_description_keeps_its_text() {
     assert_eq!(a.desc.as_deref(), Some("outer after"));
     assert_eq!(b.title.as_deref(), Some("B"));
     assert_eq!(b.desc.as_deref(), Some("inner"));
+}
+
+/// An entry after 100,000 unclosed plain elements is still read, and a
+/// second entry after them is not inside the first.
+#[test]
+fn deep_plain_markup_around_entries() {
+    let n = 100_000;
+    let page = format!(
+        "<div class=\"xfolkentry\"><a class=\"taggedlink\" href=\"http://a/\">A</a>{}<span class=\"description\">deep</span>{}</div>\
+         <div class=\"xfolkentry\"><a class=\"taggedlink\" href=\"http://b/\">B</a></div>",
+        "<div><span><em>".repeat(n / 3),
+        "</em></span></div>".repeat(n / 3),
+    );
+    let doc = read(&page);
+    let hrefs: Vec<_> = doc
+        .preorder()
+        .filter_map(|id| doc.node(id).as_bookmark())
+        .map(|b| (b.href.as_str(), b.desc.as_deref()))
+        .collect();
+    assert_eq!(hrefs, [("http://a/", Some("deep")), ("http://b/", None)]);
+}
+
+/// A link with 100,000 attributes: the ones that matter are found, the
+/// first of a duplicated name wins, as in browsers.
+#[test]
+fn a_tag_with_a_hundred_thousand_attributes() {
+    let n = 100_000;
+    let junk: String = (0..n).map(|i| format!(" data-x{i}=\"v{i}\"")).collect();
+    let page = format!(
+        "<div class=\"xfolkentry\"><a{junk} class=\"taggedlink\" href=\"http://e/\" href=\"http://no/\" title=\"T\">t</a></div>"
+    );
+    let doc = read(&page);
+    let b = doc
+        .node(doc.find_by_href("http://e/").unwrap())
+        .as_bookmark()
+        .unwrap();
+    assert_eq!(b.title.as_deref(), Some("T"));
 }

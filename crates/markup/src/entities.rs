@@ -12,14 +12,16 @@ use markup5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
 
 /// Where a value stands: in an attribute `&copy=` is not a reference (HTML5's
 /// rule for query strings like `?a=1&copy=2`).
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Context {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Context {
+    /// Element content.
     Text,
+    /// An attribute value.
     Attribute,
 }
 
 /// Decode character references and turn CRLF and lone CR into LF.
-pub(crate) fn decode(raw: &str, ctx: Context) -> Cow<'_, str> {
+pub fn decode(raw: &str, ctx: Context) -> Cow<'_, str> {
     let b = raw.as_bytes();
     let Some(first) = memchr::memchr2(b'&', b'\r', b) else {
         return Cow::Borrowed(raw);
@@ -142,13 +144,13 @@ fn chars(a: u32, c: u32) -> Chars {
 
 /// ASCII whitespace as HTML defines it; titles are trimmed of it only (a
 /// title may well end in a no-break space).
-pub(crate) fn trim_html(s: &str) -> &str {
+pub fn trim_html(s: &str) -> &str {
     s.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\x0C' | '\r'))
 }
 
 /// Escape for text and for double-quoted attribute values: the five
 /// characters every importer decodes, and CR, which would read back as LF.
-pub(crate) fn escape_into(out: &mut String, s: &str) {
+pub fn escape_into(out: &mut String, s: &str) {
     let mut copied = 0;
     for (i, b) in s.bytes().enumerate() {
         let rep = match b {

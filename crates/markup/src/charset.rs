@@ -15,9 +15,12 @@ use encoding_rs::{Encoding, UTF_8};
 use markport_model::{Diagnostic, Error, ErrorKind, LineIndex};
 
 /// The decoded text and how its charset was chosen.
-pub(crate) struct Decoded<'a> {
+pub struct Decoded<'a> {
+    /// The text, borrowed when the input was UTF-8 already.
     pub text: Cow<'a, str>,
+    /// The charset it was read in.
     pub encoding: &'static Encoding,
+    /// How that charset was chosen, when it was not declared plainly.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -37,7 +40,10 @@ pub fn encoding_for_label(label: &str) -> Option<&'static Encoding> {
     Some(enc)
 }
 
-pub(crate) fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decoded<'a>, Error> {
+/// Decode an HTML file's bytes: byte order mark, then `<META>` charset
+/// before the first link, then UTF-8, then the guess; `forced` (a charset
+/// label) overrides all of them.
+pub fn decode<'a>(input: &'a [u8], forced: Option<&str>) -> Result<Decoded<'a>, Error> {
     let mut diagnostics = Vec::new();
     if let Some(label) = forced {
         let enc = encoding_for_label(label).ok_or_else(|| {
