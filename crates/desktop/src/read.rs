@@ -17,13 +17,10 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
     let mut diagnostics = read.diagnostics;
     let source = read.document;
     let mut doc = Document::new();
-    doc.title = source.title.clone();
-    doc.desc = source.desc.clone();
-    doc.id = source.id.clone();
-    doc.added = source.added.clone();
-    doc.modified = source.modified.clone();
-    doc.metadata = source.metadata.clone();
-    doc.extra = source.extra.clone();
+    doc.header = source.header.clone();
+    // The spec's files have no place for comments; the desktop writer
+    // reports them lost, so reading keeps none either.
+    doc.header.comments.clear();
     let (mut folders, mut separators, mut aliases) = (0, 0, 0);
     for id in source.preorder() {
         match source.node(id) {

@@ -399,7 +399,7 @@ impl<'a> Reader<'a> {
             return;
         }
         let slot = match owner {
-            Owner::Root => &mut self.doc.desc,
+            Owner::Root => &mut self.doc.header.desc,
             Owner::Node(id) => match self.doc.node_mut(id) {
                 Node::Bookmark(b) => &mut b.desc,
                 Node::Folder(f) => &mut f.desc,
@@ -464,9 +464,9 @@ impl<'a> Reader<'a> {
             };
             let value = text::decode(a.value, Context::Attribute);
             match &*name {
-                "ADD_DATE" => self.doc.added = self.date(&value, a),
-                "LAST_MODIFIED" => self.doc.modified = self.date(&value, a),
-                _ => self.doc.extra.push(Attribute::new(name, value)),
+                "ADD_DATE" => self.doc.header.added = self.date(&value, a),
+                "LAST_MODIFIED" => self.doc.header.modified = self.date(&value, a),
+                _ => self.doc.header.extra.push(Attribute::new(name, value)),
             }
         }
         self.owner = Owner::Root;
@@ -777,12 +777,12 @@ impl<'a> Reader<'a> {
         match (title, self.h1.take()) {
             (Some(t), Some(h)) => {
                 if h != t {
-                    self.doc.extra.push(Attribute::new(H1_EXTRA, h));
+                    self.doc.header.extra.push(Attribute::new(H1_EXTRA, h));
                 }
-                self.doc.title = Some(t);
+                self.doc.header.title = Some(t);
             }
-            (Some(t), None) => self.doc.title = Some(t),
-            (None, Some(h)) => self.doc.title = (!h.is_empty()).then_some(h),
+            (Some(t), None) => self.doc.header.title = Some(t),
+            (None, Some(h)) => self.doc.header.title = (!h.is_empty()).then_some(h),
             (None, None) => {}
         }
         Ok(Read {

@@ -94,7 +94,7 @@ fn a_declared_latin1_file_is_decoded() {
     let doc = markport_xbel::read(&bytes, &ReadOptions::default())
         .unwrap()
         .document;
-    assert_eq!(doc.title.as_deref(), Some("café"));
+    assert_eq!(doc.header.title.as_deref(), Some("café"));
 }
 
 #[test]

@@ -527,10 +527,10 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
         ));
     }
     let mut doc = Document::new();
-    doc.title = title
+    doc.header.title = title
         .filter(|t| !t.is_empty())
         .or(h1.filter(|t| !t.is_empty()));
-    doc.desc = intro.filter(|d| !d.is_empty());
+    doc.header.desc = intro.filter(|d| !d.is_empty());
     let mut ids: Vec<Option<NodeId>> = Vec::with_capacity(events.len());
     for ev in events {
         match ev {
