@@ -12,7 +12,7 @@ use markport::ReadOptions;
 use markport_conformance::{shared, walk, NOT_BOOKMARK_FILES};
 use serde_json::Value;
 
-fn read(path: &Path) -> Result<markport::Read, markport::Error> {
+fn read(path: &Path) -> Result<markport::Parsed, markport::Error> {
     let bytes = std::fs::read(path).expect("readable peer file");
     markport::read(
         &bytes,

@@ -9,8 +9,8 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use markport_model::{
-    Document, Error, ErrorKind, Field, Header, Location, LossReport, Metadata, Node, NodeId, Read,
-    ReadOptions, Support, WriteOptions,
+    Document, Error, ErrorKind, Field, Header, Location, LossReport, Metadata, Node, NodeId,
+    Parsed, ReadOptions, Support, WriteOptions,
 };
 
 /// The version this crate writes and reads.
@@ -64,7 +64,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 }
 
 /// Read markport JSON.
-pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
+pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
     let parsed: JsonDoc<Header, Vec<JsonNode<Node>>> =
         serde_json::from_slice(input).map_err(|e| {
             let kind = if e.is_syntax() || e.is_eof() {
@@ -113,7 +113,7 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
         };
         ids.push(doc.push(parent, n.node));
     }
-    Ok(Read {
+    Ok(Parsed {
         document: doc,
         diagnostics: Vec::new(),
     })

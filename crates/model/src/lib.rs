@@ -74,7 +74,7 @@ pub use value::{Holder, Value};
 
 /// What a reader produces: the document and what it noticed on the way.
 #[derive(Clone, Debug, Default)]
-pub struct Read {
+pub struct Parsed {
     /// The document.
     pub document: Document,
     /// Everything recovered from, in source order.

@@ -60,7 +60,7 @@ mod text;
 mod write;
 
 use markport_model::{
-    Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
+    Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
 pub use decode::encoding_for_label;
@@ -117,7 +117,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 }
 
 /// Read Netscape bookmark HTML. See the crate documentation for what is read.
-pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     read::read(input, opts)
 }
 

@@ -14,16 +14,16 @@ use std::hash::{Hash, Hasher};
 
 use markport_model::{
     Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
-    LineIndex, Location, Node, NodeId, Read, ReadOptions, Role, Separator,
+    LineIndex, Location, Node, NodeId, Parsed, ReadOptions, Role, Separator,
 };
 
-use crate::dates::{self, Parsed};
+use crate::dates;
 use crate::decode;
 use crate::scan::{Name, RawAttr, Scanner, Token};
 use crate::text::{self, trim_html, Context};
 use crate::H1_EXTRA;
 
-pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let decoded = decode::decode(input, opts.encoding.as_deref())?;
     let mut r = Reader::new(&decoded.text);
     r.diags.extend(decoded.diagnostics);
@@ -504,9 +504,9 @@ impl<'a> Reader<'a> {
 
     fn date(&mut self, value: &str, a: &RawAttr<'a>) -> Option<DateValue> {
         match dates::parse(value) {
-            Parsed::Unknown => None,
-            Parsed::Date(d) => Some(d),
-            Parsed::Unreadable(d) => {
+            dates::Parsed::Unknown => None,
+            dates::Parsed::Date(d) => Some(d),
+            dates::Parsed::Unreadable(d) => {
                 self.warn(
                     a.at,
                     format!("{}={value:?} is not a date; kept as written", a.name),
@@ -745,7 +745,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn finish(mut self) -> Result<Read, Error> {
+    fn finish(mut self) -> Result<Parsed, Error> {
         self.resolve_aliases();
         let s = &self.seen;
         // Empty input, garbage or an image would otherwise read as an empty
@@ -785,7 +785,7 @@ impl<'a> Reader<'a> {
             (None, Some(h)) => self.doc.header.title = (!h.is_empty()).then_some(h),
             (None, None) => {}
         }
-        Ok(Read {
+        Ok(Parsed {
             document: self.doc,
             diagnostics: self.diags,
         })

@@ -2,7 +2,7 @@
 
 use markport_model::{diff, DateValue, Document, Node, ReadOptions, Role, WriteOptions};
 
-fn read(input: &str) -> markport_model::Read {
+fn read(input: &str) -> markport_model::Parsed {
     markport_netscape::read(input.as_bytes(), &ReadOptions::default()).expect("reads")
 }
 

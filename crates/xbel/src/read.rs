@@ -10,7 +10,7 @@ use quick_xml::Reader;
 
 use markport_model::{
     Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
-    LineIndex, Metadata, Node, NodeId, Read, Role, Separator,
+    LineIndex, Metadata, Node, NodeId, Parsed, Role, Separator,
 };
 
 use crate::blocks::{self, BlockOwner};
@@ -313,7 +313,7 @@ fn utf8(input: &[u8]) -> Result<Cow<'_, str>, Error> {
 }
 
 /// Read an XBEL document.
-pub fn read(input: &[u8]) -> Result<Read, Error> {
+pub fn read(input: &[u8]) -> Result<Parsed, Error> {
     let text = decode_input(input)?;
     let mut state = State {
         lines: LineIndex::new(text.as_bytes()),
@@ -328,7 +328,7 @@ pub fn read(input: &[u8]) -> Result<Read, Error> {
         }
     }
     check_aliases(&mut state);
-    Ok(Read {
+    Ok(Parsed {
         document: state.doc,
         diagnostics: state.diagnostics,
     })

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use markport_model::{
-    Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, NodeId, Read, ReadOptions,
-    Timestamp,
+    Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, NodeId, Parsed,
+    ReadOptions, Timestamp,
 };
 use scraper::node::Element;
 use scraper::{ElementRef, Html, Node};
@@ -259,7 +259,7 @@ impl Resolver {
     }
 }
 
-pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let (text, mut diags) = markport_netscape::decode_html_bytes(input, opts.encoding.as_deref())?;
     let html = Html::parse_document(&text);
     let doc_url = opts.base_url.as_deref().and_then(|u| match Url::parse(u) {
@@ -568,7 +568,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
             None,
         ));
     }
-    Ok(Read {
+    Ok(Parsed {
         document: doc,
         diagnostics: diags,
     })
