@@ -144,8 +144,11 @@ fn check(input: &Path, dump: &Value) -> Result<(), String> {
     if items.len() != glib.len() {
         return Err(format!("{} bookmarks, GLib {}", items.len(), glib.len()));
     }
-    if dump["title"].as_str().map(str::to_string) != doc.title {
-        return Err(format!("title {:?}, GLib {}", doc.title, dump["title"]));
+    if dump["title"].as_str().map(str::to_string) != doc.header.title {
+        return Err(format!(
+            "title {:?}, GLib {}",
+            doc.header.title, dump["title"]
+        ));
     }
     for (b, g) in items.iter().zip(&glib) {
         compare(b, g, &dump["load_time_window"])?;

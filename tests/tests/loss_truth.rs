@@ -137,7 +137,7 @@ fn netscape_files_round_trip_through_netscape_losing_only_sub_second_dates() {
         let one_line = |f: &Field| {
             let t = |t: Option<&str>| t.is_some_and(|t| t.contains(['\n', '\r']));
             match f {
-                Field::DocumentTitle => t(doc.title.as_deref()),
+                Field::DocumentTitle => t(doc.header.title.as_deref()),
                 Field::BookmarkTitle | Field::FolderTitle => {
                     doc.ids().any(|id| t(doc.node(id).title()))
                 }

@@ -12,7 +12,7 @@ use markport::ReadOptions;
 use markport_conformance::{shared, walk, NOT_BOOKMARK_FILES};
 use serde_json::Value;
 
-fn read(path: &Path) -> Result<markport::Read, markport::Error> {
+fn read(path: &Path) -> Result<markport::Parsed, markport::Error> {
     let bytes = std::fs::read(path).expect("readable peer file");
     markport::read(
         &bytes,
@@ -157,14 +157,15 @@ fn check_file(path: &Path, expected: &Value) -> Result<(), String> {
     let title = text_of(&r["doc_title"]).filter(|t| !t.is_empty());
     let h1 = text_of(&r["h1"]);
     let h1_extra = doc
+        .header
         .extra
         .iter()
         .find(|a| a.name == markport::netscape::H1_EXTRA)
         .map(|a| a.value.clone());
     match (&title, &h1) {
         (Some(t), h) => {
-            if doc.title.as_deref() != Some(t) {
-                return Err(format!("title {:?}, expected {t:?}", doc.title));
+            if doc.header.title.as_deref() != Some(t) {
+                return Err(format!("title {:?}, expected {t:?}", doc.header.title));
             }
             let want_extra = h.clone().filter(|h| h != t);
             if h1_extra != want_extra {
@@ -173,8 +174,11 @@ fn check_file(path: &Path, expected: &Value) -> Result<(), String> {
         }
         (None, h) => {
             let want = h.clone().filter(|h| !h.is_empty());
-            if doc.title != want {
-                return Err(format!("title {:?}, expected the H1 {want:?}", doc.title));
+            if doc.header.title != want {
+                return Err(format!(
+                    "title {:?}, expected the H1 {want:?}",
+                    doc.header.title
+                ));
             }
         }
     }
@@ -182,9 +186,9 @@ fn check_file(path: &Path, expected: &Value) -> Result<(), String> {
         for (k, v) in attrs {
             let v = v.as_str().unwrap_or("");
             let ok = match k.as_str() {
-                "LAST_MODIFIED" => same_date(doc.modified.as_ref(), v),
-                "ADD_DATE" => same_date(doc.added.as_ref(), v),
-                _ => has_extra(&doc.extra, k, v),
+                "LAST_MODIFIED" => same_date(doc.header.modified.as_ref(), v),
+                "ADD_DATE" => same_date(doc.header.added.as_ref(), v),
+                _ => has_extra(&doc.header.extra, k, v),
             };
             if !ok {
                 return Err(format!("H1 attribute {k}={v:?} not read"));

@@ -15,7 +15,7 @@ use serde_json::Value;
 /// A collection worth publishing: the project's Firefox and Pinboard samples.
 fn collection() -> Document {
     let mut doc = Document::new();
-    doc.title = Some("Published bookmarks".into());
+    doc.header.title = Some("Published bookmarks".into());
     for sample in [
         "netscape/firefox.html",
         "netscape/pinboard.html",

@@ -10,8 +10,8 @@ use markport::{diff, Field, ReadOptions, WriteOptions};
 #[test]
 fn control_characters_are_left_out_and_reported_exactly() {
     let mut doc = Document::new();
-    doc.title = Some("Doc\u{0}title".into());
-    doc.desc = Some("intro\u{1}".into());
+    doc.header.title = Some("Doc\u{0}title".into());
+    doc.header.desc = Some("intro\u{1}".into());
     let mut f = Folder::titled("Fol\u{0}der");
     f.desc = Some("folder \u{FFFF}desc".into());
     let f = doc.push(None, f);

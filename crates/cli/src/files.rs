@@ -103,7 +103,7 @@ pub(crate) fn load(
     path: &Path,
     from: Option<&str>,
     opts: &ReadOptions,
-) -> Result<(&'static Format, markport::Read), Failure> {
+) -> Result<(&'static Format, markport::Parsed), Failure> {
     let bytes = read_input(path)?;
     let format = input_format(from, path, &bytes)?;
     let read = markport::read(&bytes, format, opts).map_err(|e| located(path, format, &e))?;

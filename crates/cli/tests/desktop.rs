@@ -109,6 +109,10 @@ fn eight_processes_registering_at_once_lose_nothing() {
                             &uri,
                             "--app",
                             &format!("app{w}"),
+                            // The test is about losing nothing; on a loaded
+                            // machine a process may wait its turn long.
+                            "--wait",
+                            "600",
                             "--file",
                         ])
                         .arg(&file)

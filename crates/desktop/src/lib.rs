@@ -50,7 +50,7 @@ mod uri;
 mod write;
 
 use markport_model::{
-    Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
+    Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
 pub use mime::mime_for;
@@ -71,7 +71,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 }
 
 /// Read a desktop-bookmark file. See the crate documentation.
-pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     read::read(input, opts)
 }
 

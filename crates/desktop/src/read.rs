@@ -1,7 +1,7 @@
 //! The reader: XBEL with the freedesktop metadata (the XBEL reader maps it
 //! into the model), then the desktop-bookmark spec's semantics on top.
 
-use markport_model::{DateValue, Diagnostic, Document, Error, Node, Read, ReadOptions};
+use markport_model::{DateValue, Diagnostic, Document, Error, Node, Parsed, ReadOptions};
 
 /// A date the XBEL reader kept raw, read again with GLib's ISO 8601 forms.
 fn glib_date(d: &mut Option<DateValue>) {
@@ -12,18 +12,15 @@ fn glib_date(d: &mut Option<DateValue>) {
     }
 }
 
-pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let read = markport_xbel::read(input, opts)?;
     let mut diagnostics = read.diagnostics;
     let source = read.document;
     let mut doc = Document::new();
-    doc.title = source.title.clone();
-    doc.desc = source.desc.clone();
-    doc.id = source.id.clone();
-    doc.added = source.added.clone();
-    doc.modified = source.modified.clone();
-    doc.metadata = source.metadata.clone();
-    doc.extra = source.extra.clone();
+    doc.header = source.header.clone();
+    // The spec's files have no place for comments; the desktop writer
+    // reports them lost, so reading keeps none either.
+    doc.header.comments.clear();
     let (mut folders, mut separators, mut aliases) = (0, 0, 0);
     for id in source.preorder() {
         match source.node(id) {
@@ -76,7 +73,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
             ));
         }
     }
-    Ok(Read {
+    Ok(Parsed {
         document: doc,
         diagnostics,
     })

@@ -263,10 +263,10 @@ pub(crate) fn write(
         }
     }
     w.out.push_str(HEADER);
-    if let Some(t) = &doc.title {
+    if let Some(t) = &doc.header.title {
         w.text_element("  ", "title", t, None, Field::DocumentTitle);
     }
-    if let Some(d) = &doc.desc {
+    if let Some(d) = &doc.header.desc {
         w.text_element("  ", "desc", d, None, Field::DocumentDesc);
     }
     w.loss.record_unsupported(

@@ -9,32 +9,20 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use markport_model::{
-    Attribute, DateValue, Document, Error, ErrorKind, Field, Location, LossReport, Metadata, Node,
-    NodeId, Read, ReadOptions, Support, WriteOptions,
+    Document, Error, ErrorKind, Field, Header, Location, LossReport, Metadata, Node, NodeId,
+    Parsed, ReadOptions, Support, WriteOptions,
 };
 
 /// The version this crate writes and reads.
 pub const VERSION: u32 = 1;
 
 #[derive(Serialize, Deserialize)]
-struct JsonDoc<N> {
+struct JsonDoc<H, N> {
     markport: u32,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    title: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    desc: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    id: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    added: Option<DateValue>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    modified: Option<DateValue>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    metadata: Vec<Metadata>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    extra: Vec<Attribute>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    comments: Vec<String>,
+    /// The document's own fields, each under its own name (`H = &Header`
+    /// when writing, so nothing is copied).
+    #[serde(flatten)]
+    header: H,
     #[serde(default)]
     nodes: N,
 }
@@ -76,19 +64,20 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 }
 
 /// Read markport JSON.
-pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
-    let parsed: JsonDoc<Vec<JsonNode<Node>>> = serde_json::from_slice(input).map_err(|e| {
-        let kind = if e.is_syntax() || e.is_eof() {
-            ErrorKind::Syntax
-        } else {
-            ErrorKind::Invalid
-        };
-        let location = (e.line() > 0).then(|| Location {
-            line: e.line() as u32,
-            column: e.column() as u32,
-        });
-        Error::new(kind, format!("markport JSON: {e}"), location)
-    })?;
+pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
+    let parsed: JsonDoc<Header, Vec<JsonNode<Node>>> =
+        serde_json::from_slice(input).map_err(|e| {
+            let kind = if e.is_syntax() || e.is_eof() {
+                ErrorKind::Syntax
+            } else {
+                ErrorKind::Invalid
+            };
+            let location = (e.line() > 0).then(|| Location {
+                line: e.line() as u32,
+                column: e.column() as u32,
+            });
+            Error::new(kind, format!("markport JSON: {e}"), location)
+        })?;
     if parsed.markport != VERSION {
         return Err(Error::new(
             ErrorKind::Invalid,
@@ -99,16 +88,9 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
             None,
         ));
     }
-    check_metadata("metadata", &parsed.metadata)?;
+    check_metadata("metadata", &parsed.header.metadata)?;
     let mut doc = Document::new();
-    doc.title = parsed.title;
-    doc.desc = parsed.desc;
-    doc.id = parsed.id;
-    doc.added = parsed.added;
-    doc.modified = parsed.modified;
-    doc.metadata = parsed.metadata;
-    doc.extra = parsed.extra;
-    doc.comments = parsed.comments;
+    doc.header = parsed.header;
     let mut ids: Vec<NodeId> = Vec::with_capacity(parsed.nodes.len());
     for (i, n) in parsed.nodes.into_iter().enumerate() {
         let blocks: &[Metadata] = match &n.node {
@@ -131,7 +113,7 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
         };
         ids.push(doc.push(parent, n.node));
     }
-    Ok(Read {
+    Ok(Parsed {
         document: doc,
         diagnostics: Vec::new(),
     })
@@ -161,14 +143,7 @@ pub fn write(
 ) -> Result<LossReport, Error> {
     let json = JsonDoc {
         markport: VERSION,
-        title: doc.title.clone(),
-        desc: doc.desc.clone(),
-        id: doc.id.clone(),
-        added: doc.added.clone(),
-        modified: doc.modified.clone(),
-        metadata: doc.metadata.clone(),
-        extra: doc.extra.clone(),
-        comments: doc.comments.clone(),
+        header: &doc.header,
         nodes: Nodes(doc),
     };
     serde_json::to_writer_pretty(&mut *out, &json)

@@ -48,7 +48,7 @@ pub use markport_desktop as desktop;
 pub use markport_markup as markup;
 pub use markport_model as model;
 pub use markport_model::{
-    diff, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, LossReport, Read,
+    diff, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, LossReport, Parsed,
     ReadOptions, Severity, Support, WriteOptions,
 };
 /// The Netscape bookmark HTML format's own API.
@@ -63,7 +63,7 @@ pub use registry::{
 pub use resolve::{resolve_format, Chosen, Resolved};
 
 /// Read `input` as `format`. With `opts.strict`, the first warning is an error.
-pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Read, Error> {
+pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed, Error> {
     let read = (format.read)(input, opts)?;
     if opts.strict {
         if let Some(d) = read

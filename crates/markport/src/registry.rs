@@ -4,11 +4,11 @@
 use std::io::Write;
 
 use markport_model::{
-    Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
+    Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
 /// A reader: bytes in, document and diagnostics out.
-pub type ReadFn = fn(&[u8], &ReadOptions) -> Result<Read, Error>;
+pub type ReadFn = fn(&[u8], &ReadOptions) -> Result<Parsed, Error>;
 /// A writer: document in, bytes out, and what could not be carried.
 pub type WriteFn = fn(&Document, &WriteOptions, &mut dyn Write) -> Result<LossReport, Error>;
 

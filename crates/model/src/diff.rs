@@ -17,8 +17,8 @@ use serde::Serialize;
 use crate::document::{Document, NodeId};
 use crate::field::Field;
 use crate::loss::MAX_PATHS;
-use crate::node::{Bookmark, Folder, Node, NodeKind};
-use crate::time::DateValue;
+use crate::node::{Node, NodeKind};
+use crate::value::Holder;
 
 /// One field that differs, on how many nodes, and where (paths in the first document).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -101,28 +101,19 @@ impl Collector<'_> {
         }
     }
 
-    /// A date field: the instant, and when that is the same, how it was
-    /// written (the field's [`Field::form`]).
-    fn date(
-        &mut self,
-        field: Field,
-        node: Option<NodeId>,
-        x: &Option<DateValue>,
-        y: &Option<DateValue>,
-    ) {
-        if !same_date(x, y) {
-            self.add(field, node);
-        } else if let (Some(p), Some(q), Some(form)) = (x, y, field.form()) {
-            self.check(form, node, p.same_form(q));
+    /// Every field of two holders of one scope: the value, and for a date
+    /// whose instant is the same, how it was written (the field's [`Field::form`]).
+    fn compare(&mut self, node: Option<NodeId>, x: Holder<'_>, y: Holder<'_>) {
+        for field in Field::of(x.scope()) {
+            let (Some(p), Some(q)) = (field.get(x), field.get(y)) else {
+                continue;
+            };
+            if !p.same(&q) {
+                self.add(field, node);
+            } else if let Some(form) = field.form() {
+                self.check(form, node, p.same_form(&q));
+            }
         }
-    }
-}
-
-fn same_date(a: &Option<DateValue>, b: &Option<DateValue>) -> bool {
-    match (a, b) {
-        (None, None) => true,
-        (Some(x), Some(y)) => x.same(y),
-        _ => false,
     }
 }
 
@@ -263,78 +254,13 @@ fn pair_bookmarks(
     (pairs, unpaired_a, unpaired_b)
 }
 
-fn compare_bookmarks(c: &mut Collector<'_>, id: NodeId, x: &Bookmark, y: &Bookmark) {
-    let n = Some(id);
-    let (xd, yd) = (x.details(), y.details());
-    c.check(Field::BookmarkHref, n, x.href == y.href);
-    c.check(Field::BookmarkTitle, n, x.title == y.title);
-    c.check(Field::BookmarkDesc, n, x.desc == y.desc);
-    c.check(Field::BookmarkId, n, xd.id == yd.id);
-    c.date(Field::BookmarkAdded, n, &x.added, &y.added);
-    c.date(Field::BookmarkModified, n, &x.modified, &y.modified);
-    c.date(Field::BookmarkVisited, n, &xd.visited, &yd.visited);
-    c.check(Field::BookmarkIcon, n, xd.icon == yd.icon);
-    c.check(Field::BookmarkFavicon, n, x.favicon == y.favicon);
-    c.check(
-        Field::BookmarkFaviconUri,
-        n,
-        xd.favicon_uri == yd.favicon_uri,
-    );
-    c.check(Field::BookmarkTags, n, x.tags == y.tags);
-    c.check(Field::BookmarkKeyword, n, xd.keyword == yd.keyword);
-    c.check(Field::BookmarkPostData, n, xd.post_data == yd.post_data);
-    c.check(Field::BookmarkFeedUrl, n, xd.feed_url == yd.feed_url);
-    c.check(Field::BookmarkCharset, n, xd.charset == yd.charset);
-    c.check(Field::BookmarkPrivate, n, x.private == y.private);
-    c.check(Field::BookmarkToRead, n, x.to_read == y.to_read);
-    c.check(Field::BookmarkMimeType, n, xd.mime_type == yd.mime_type);
-    c.check(Field::BookmarkGroups, n, xd.groups == yd.groups);
-    let apps_same = xd.applications.len() == yd.applications.len()
-        && xd.applications.iter().zip(&yd.applications).all(|(p, q)| {
-            p.name == q.name
-                && p.exec == q.exec
-                && p.count == q.count
-                && same_date(&p.modified, &q.modified)
-                && same_date(&p.timestamp, &q.timestamp)
-        });
-    c.check(Field::BookmarkApplications, n, apps_same);
-    c.check(
-        Field::BookmarkDesktopIcon,
-        n,
-        xd.desktop_icon == yd.desktop_icon,
-    );
-    c.check(Field::BookmarkMetadata, n, xd.metadata == yd.metadata);
-    c.check(Field::BookmarkExtra, n, xd.extra == yd.extra);
-}
-
-fn compare_folders(c: &mut Collector<'_>, id: NodeId, x: &Folder, y: &Folder) {
-    let n = Some(id);
-    c.check(Field::FolderTitle, n, x.title == y.title);
-    c.check(Field::FolderDesc, n, x.desc == y.desc);
-    c.check(Field::FolderId, n, x.id == y.id);
-    c.date(Field::FolderAdded, n, &x.added, &y.added);
-    c.date(Field::FolderModified, n, &x.modified, &y.modified);
-    c.check(Field::FolderFolded, n, x.folded == y.folded);
-    c.check(Field::FolderIcon, n, x.icon == y.icon);
-    c.check(Field::FolderRole, n, x.role == y.role);
-    c.check(Field::FolderMetadata, n, x.metadata == y.metadata);
-    c.check(Field::FolderExtra, n, x.extra == y.extra);
-}
-
 /// Compare two documents field by field.
 pub fn diff(a: &Document, b: &Document) -> Diff {
     let mut c = Collector {
         a,
         found: HashMap::new(),
     };
-    c.check(Field::DocumentTitle, None, a.title == b.title);
-    c.check(Field::DocumentDesc, None, a.desc == b.desc);
-    c.check(Field::DocumentId, None, a.id == b.id);
-    c.date(Field::DocumentAdded, None, &a.added, &b.added);
-    c.date(Field::DocumentModified, None, &a.modified, &b.modified);
-    c.check(Field::DocumentMetadata, None, a.metadata == b.metadata);
-    c.check(Field::DocumentExtra, None, a.extra == b.extra);
-    c.check(Field::DocumentComments, None, a.comments == b.comments);
+    c.compare(None, Holder::from(&a.header), Holder::from(&b.header));
 
     let place_a = placements(a);
     let place_b = placements(b);
@@ -358,9 +284,7 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
         pairs
     };
     for (x, y) in folder_pairs {
-        if let (Node::Folder(p), Node::Folder(q)) = (a.node(x), b.node(y)) {
-            compare_folders(&mut c, x, p, q);
-        }
+        c.compare(Some(x), a.node(x).into(), b.node(y).into());
         if folders_align && place_a[&x].0 != place_b[&y].0 {
             c.add(Field::Folder, Some(x));
         }
@@ -376,9 +300,7 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
         c.add(Field::Bookmark, None);
     }
     for (x, y) in pairs {
-        if let (Node::Bookmark(p), Node::Bookmark(q)) = (a.node(x), b.node(y)) {
-            compare_bookmarks(&mut c, x, p, q);
-        }
+        c.compare(Some(x), a.node(x).into(), b.node(y).into());
         if folders_align && place_a[&x].0 != place_b[&y].0 {
             c.add(Field::Folder, Some(x));
         }
@@ -401,11 +323,7 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
         pairs
     };
     for (x, y) in separator_pairs {
-        if let (Node::Separator(p), Node::Separator(q)) = (a.node(x), b.node(y)) {
-            c.check(Field::SeparatorTitle, Some(x), p.title == q.title);
-            c.check(Field::SeparatorMetadata, Some(x), p.metadata == q.metadata);
-            c.check(Field::SeparatorExtra, Some(x), p.extra == q.extra);
-        }
+        c.compare(Some(x), a.node(x).into(), b.node(y).into());
         if separators_align && folders_align && place_a[&x] != place_b[&y] {
             c.add(Field::Separator, Some(x));
         }
@@ -420,8 +338,8 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
         if let (Node::Alias(p), Node::Alias(q)) = (a.node(x), b.node(y)) {
             let placed = !folders_align || place_a[&x].0 == place_b[&y].0;
             c.check(Field::Alias, Some(x), p.target == q.target && placed);
-            c.check(Field::AliasExtra, Some(x), p.extra == q.extra);
         }
+        c.compare(Some(x), a.node(x).into(), b.node(y).into());
     }
 
     let mut differences: Vec<Difference> = c.found.into_values().collect();
@@ -432,12 +350,13 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::node::{Folder, Separator};
+    use crate::node::{Bookmark, Folder, Separator};
+    use crate::time::DateValue;
     use crate::time::Timestamp;
 
     fn doc() -> Document {
         let mut d = Document::new();
-        d.title = Some("Mine".into());
+        d.header.title = Some("Mine".into());
         let t = d.push(None, Folder::titled("Toolbar"));
         let news = d.push(Some(t), Folder::titled("News"));
         let mut b = Bookmark::new("https://bbc.co.uk/").with_title("BBC");
@@ -475,7 +394,7 @@ mod tests {
     fn flattening_is_a_folder_difference_and_dropping_separators_a_separator_one() {
         let a = doc();
         let mut b = Document::new();
-        b.title = Some("Mine".into());
+        b.header.title = Some("Mine".into());
         for id in a.preorder() {
             if let Node::Bookmark(bm) = a.node(id) {
                 b.push(None, bm.clone());

@@ -5,8 +5,8 @@
 //! walking, cloning, comparing and dropping a document nested 100,000 folders
 //! deep needs no stack proportional to the depth.
 
-use crate::node::{Attribute, Metadata, Node, NodeKind};
-use crate::time::DateValue;
+use crate::header::Header;
+use crate::node::{Node, NodeKind};
 
 /// Where a node sits in its [`Document`]'s arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,30 +42,8 @@ impl Entry {
 /// A bookmark collection.
 #[derive(Clone, Debug, Default)]
 pub struct Document {
-    /// XBEL `xbel/title`; desktop `xbel/title`; Netscape `TITLE` (and `H1`);
-    /// xFolk the page `title`/`h1`.
-    pub title: Option<String>,
-    /// XBEL `xbel/desc`; desktop `xbel/desc`; Netscape the `DD` after `H1`;
-    /// xFolk the intro paragraph.
-    pub desc: Option<String>,
-    /// XBEL `xbel/@id`.
-    pub id: Option<String>,
-    /// XBEL `xbel/@added`; Netscape `H1 ADD_DATE`.
-    pub added: Option<DateValue>,
-    /// XBEL: markport block; Netscape `H1 LAST_MODIFIED`.
-    pub modified: Option<DateValue>,
-    /// Root `<info><metadata>` blocks of owners markport does not interpret.
-    pub metadata: Vec<Metadata>,
-    /// Header attributes markport has no field for (Netscape `H1` attributes).
-    pub extra: Vec<Attribute>,
-    /// Comments at the top of the file, in order, each as its text between
-    /// `<!--` and `-->`. Floccus keeps its sync state in one
-    /// (`<!--- highestId :105: ... -->`). XBEL: comments before the root
-    /// element and directly inside it before the first bookmark, folder,
-    /// separator or alias (written back right after `<xbel>`; one containing
-    /// `--` or ending in `-` cannot be and is reported); JSON `comments`;
-    /// desktop, Netscape, xFolk: none (reported lost).
-    pub comments: Vec<String>,
+    /// The collection's own fields.
+    pub header: Header,
     entries: Vec<Entry>,
     /// The children of each folder that has any, in the order their first
     /// child was pushed.
@@ -77,14 +55,7 @@ pub struct Document {
 /// came to store it (which folder got its first child first) does not count.
 impl PartialEq for Document {
     fn eq(&self, other: &Document) -> bool {
-        self.title == other.title
-            && self.desc == other.desc
-            && self.id == other.id
-            && self.added == other.added
-            && self.modified == other.modified
-            && self.metadata == other.metadata
-            && self.extra == other.extra
-            && self.comments == other.comments
+        self.header == other.header
             && self.roots == other.roots
             && self.entries.len() == other.entries.len()
             && self.ids().all(|id| {

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 macro_rules! fields {
-    ($($variant:ident => $name:literal, $about:literal;)*) => {
+    ($($variant:ident => $scope:ident, $name:literal, $about:literal;)*) => {
         /// One piece of information a document can carry: the unit of
         /// [`census`](crate::Document::census), [`diff`](crate::diff) and loss reports.
         ///
@@ -26,6 +26,11 @@ macro_rules! fields {
                 match self { $(Field::$variant => $name,)* }
             }
 
+            /// What the field belongs to: the document's header or a kind of node.
+            pub fn scope(self) -> Scope {
+                match self { $(Field::$variant => Scope::$scope,)* }
+            }
+
             /// A short description for people.
             pub fn about(self) -> &'static str {
                 match self { $(Field::$variant => $about,)* }
@@ -35,62 +40,62 @@ macro_rules! fields {
 }
 
 fields! {
-    DocumentTitle => "document.title", "The collection's title.";
-    DocumentDesc => "document.desc", "The collection's description.";
-    DocumentId => "document.id", "The collection's id.";
-    DocumentAdded => "document.added", "When the collection was created.";
-    DocumentAddedForm => "document.added.form", "How the collection's creation date was written (precision and offset; the instant is document.added).";
-    DocumentModified => "document.modified", "When the collection last changed.";
-    DocumentModifiedForm => "document.modified.form", "How the collection's change date was written (precision and offset).";
-    DocumentMetadata => "document.metadata", "Foreign metadata blocks on the collection.";
-    DocumentExtra => "document.extra", "Unmodelled attributes of the collection.";
-    DocumentComments => "document.comments", "Comments at the top of the file (Floccus keeps its sync state in one).";
-    Bookmark => "bookmark", "The bookmarks themselves (entries present, one per link).";
-    BookmarkHref => "bookmark.href", "A bookmark's link.";
-    BookmarkTitle => "bookmark.title", "A bookmark's title.";
-    BookmarkDesc => "bookmark.desc", "A bookmark's description.";
-    BookmarkId => "bookmark.id", "A bookmark's id.";
-    BookmarkAdded => "bookmark.added", "When a bookmark was added.";
-    BookmarkAddedForm => "bookmark.added.form", "How a bookmark's added date was written (precision and offset; the instant is bookmark.added).";
-    BookmarkModified => "bookmark.modified", "When a bookmark last changed.";
-    BookmarkModifiedForm => "bookmark.modified.form", "How a bookmark's change date was written (precision and offset).";
-    BookmarkVisited => "bookmark.visited", "When a bookmark was last visited.";
-    BookmarkVisitedForm => "bookmark.visited.form", "How a bookmark's visit date was written (precision and offset).";
-    BookmarkIcon => "bookmark.icon", "A bookmark's icon reference (XBEL 1.1).";
-    BookmarkFavicon => "bookmark.favicon", "A bookmark's favicon data.";
-    BookmarkFaviconUri => "bookmark.favicon-uri", "Where a bookmark's favicon came from.";
-    BookmarkTags => "bookmark.tags", "A bookmark's tags.";
-    BookmarkKeyword => "bookmark.keyword", "A bookmark's address-bar keyword.";
-    BookmarkPostData => "bookmark.post-data", "Form data a keyword bookmark posts.";
-    BookmarkFeedUrl => "bookmark.feed-url", "The feed a bookmark subscribes to.";
-    BookmarkCharset => "bookmark.charset", "The charset a bookmark's page last used.";
-    BookmarkPrivate => "bookmark.private", "Whether a bookmark is private.";
-    BookmarkToRead => "bookmark.to-read", "Whether a bookmark is marked to read later.";
-    BookmarkMimeType => "bookmark.mime-type", "A bookmark target's MIME type.";
-    BookmarkGroups => "bookmark.groups", "A desktop bookmark's groups.";
-    BookmarkApplications => "bookmark.applications", "Applications that registered a desktop bookmark.";
-    BookmarkDesktopIcon => "bookmark.desktop-icon", "A desktop bookmark's icon.";
-    BookmarkMetadata => "bookmark.metadata", "Foreign metadata blocks on a bookmark.";
-    BookmarkExtra => "bookmark.extra", "Unmodelled attributes of a bookmark.";
-    Folder => "folder", "The folder structure: which folders exist and what they hold.";
-    FolderTitle => "folder.title", "A folder's title.";
-    FolderDesc => "folder.desc", "A folder's description.";
-    FolderId => "folder.id", "A folder's id.";
-    FolderAdded => "folder.added", "When a folder was created.";
-    FolderAddedForm => "folder.added.form", "How a folder's creation date was written (precision and offset).";
-    FolderModified => "folder.modified", "When a folder last changed.";
-    FolderModifiedForm => "folder.modified.form", "How a folder's change date was written (precision and offset).";
-    FolderFolded => "folder.folded", "Whether a folder is shown closed.";
-    FolderIcon => "folder.icon", "A folder's icon reference (XBEL 1.1).";
-    FolderRole => "folder.role", "A folder's browser role (toolbar, menu, ...).";
-    FolderMetadata => "folder.metadata", "Foreign metadata blocks on a folder.";
-    FolderExtra => "folder.extra", "Unmodelled attributes of a folder.";
-    Separator => "separator", "Separators and where they stand.";
-    SeparatorTitle => "separator.title", "A separator's label.";
-    SeparatorMetadata => "separator.metadata", "Foreign metadata blocks on a separator.";
-    SeparatorExtra => "separator.extra", "Unmodelled attributes of a separator.";
-    Alias => "alias", "Aliases and what they point at.";
-    AliasExtra => "alias.extra", "Unmodelled attributes of an alias.";
+    DocumentTitle => Document, "document.title", "The collection's title.";
+    DocumentDesc => Document, "document.desc", "The collection's description.";
+    DocumentId => Document, "document.id", "The collection's id.";
+    DocumentAdded => Document, "document.added", "When the collection was created.";
+    DocumentAddedForm => Document, "document.added.form", "How the collection's creation date was written (precision and offset; the instant is document.added).";
+    DocumentModified => Document, "document.modified", "When the collection last changed.";
+    DocumentModifiedForm => Document, "document.modified.form", "How the collection's change date was written (precision and offset).";
+    DocumentMetadata => Document, "document.metadata", "Foreign metadata blocks on the collection.";
+    DocumentExtra => Document, "document.extra", "Unmodelled attributes of the collection.";
+    DocumentComments => Document, "document.comments", "Comments at the top of the file (Floccus keeps its sync state in one).";
+    Bookmark => Bookmark, "bookmark", "The bookmarks themselves (entries present, one per link).";
+    BookmarkHref => Bookmark, "bookmark.href", "A bookmark's link.";
+    BookmarkTitle => Bookmark, "bookmark.title", "A bookmark's title.";
+    BookmarkDesc => Bookmark, "bookmark.desc", "A bookmark's description.";
+    BookmarkId => Bookmark, "bookmark.id", "A bookmark's id.";
+    BookmarkAdded => Bookmark, "bookmark.added", "When a bookmark was added.";
+    BookmarkAddedForm => Bookmark, "bookmark.added.form", "How a bookmark's added date was written (precision and offset; the instant is bookmark.added).";
+    BookmarkModified => Bookmark, "bookmark.modified", "When a bookmark last changed.";
+    BookmarkModifiedForm => Bookmark, "bookmark.modified.form", "How a bookmark's change date was written (precision and offset).";
+    BookmarkVisited => Bookmark, "bookmark.visited", "When a bookmark was last visited.";
+    BookmarkVisitedForm => Bookmark, "bookmark.visited.form", "How a bookmark's visit date was written (precision and offset).";
+    BookmarkIcon => Bookmark, "bookmark.icon", "A bookmark's icon reference (XBEL 1.1).";
+    BookmarkFavicon => Bookmark, "bookmark.favicon", "A bookmark's favicon data.";
+    BookmarkFaviconUri => Bookmark, "bookmark.favicon-uri", "Where a bookmark's favicon came from.";
+    BookmarkTags => Bookmark, "bookmark.tags", "A bookmark's tags.";
+    BookmarkKeyword => Bookmark, "bookmark.keyword", "A bookmark's address-bar keyword.";
+    BookmarkPostData => Bookmark, "bookmark.post-data", "Form data a keyword bookmark posts.";
+    BookmarkFeedUrl => Bookmark, "bookmark.feed-url", "The feed a bookmark subscribes to.";
+    BookmarkCharset => Bookmark, "bookmark.charset", "The charset a bookmark's page last used.";
+    BookmarkPrivate => Bookmark, "bookmark.private", "Whether a bookmark is private.";
+    BookmarkToRead => Bookmark, "bookmark.to-read", "Whether a bookmark is marked to read later.";
+    BookmarkMimeType => Bookmark, "bookmark.mime-type", "A bookmark target's MIME type.";
+    BookmarkGroups => Bookmark, "bookmark.groups", "A desktop bookmark's groups.";
+    BookmarkApplications => Bookmark, "bookmark.applications", "Applications that registered a desktop bookmark.";
+    BookmarkDesktopIcon => Bookmark, "bookmark.desktop-icon", "A desktop bookmark's icon.";
+    BookmarkMetadata => Bookmark, "bookmark.metadata", "Foreign metadata blocks on a bookmark.";
+    BookmarkExtra => Bookmark, "bookmark.extra", "Unmodelled attributes of a bookmark.";
+    Folder => Folder, "folder", "The folder structure: which folders exist and what they hold.";
+    FolderTitle => Folder, "folder.title", "A folder's title.";
+    FolderDesc => Folder, "folder.desc", "A folder's description.";
+    FolderId => Folder, "folder.id", "A folder's id.";
+    FolderAdded => Folder, "folder.added", "When a folder was created.";
+    FolderAddedForm => Folder, "folder.added.form", "How a folder's creation date was written (precision and offset).";
+    FolderModified => Folder, "folder.modified", "When a folder last changed.";
+    FolderModifiedForm => Folder, "folder.modified.form", "How a folder's change date was written (precision and offset).";
+    FolderFolded => Folder, "folder.folded", "Whether a folder is shown closed.";
+    FolderIcon => Folder, "folder.icon", "A folder's icon reference (XBEL 1.1).";
+    FolderRole => Folder, "folder.role", "A folder's browser role (toolbar, menu, ...).";
+    FolderMetadata => Folder, "folder.metadata", "Foreign metadata blocks on a folder.";
+    FolderExtra => Folder, "folder.extra", "Unmodelled attributes of a folder.";
+    Separator => Separator, "separator", "Separators and where they stand.";
+    SeparatorTitle => Separator, "separator.title", "A separator's label.";
+    SeparatorMetadata => Separator, "separator.metadata", "Foreign metadata blocks on a separator.";
+    SeparatorExtra => Separator, "separator.extra", "Unmodelled attributes of a separator.";
+    Alias => Alias, "alias", "Aliases and what they point at.";
+    AliasExtra => Alias, "alias.extra", "Unmodelled attributes of an alias.";
 }
 
 impl Field {
@@ -144,6 +149,33 @@ impl<'de> Deserialize<'de> for Field {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Field, D::Error> {
         let s = String::deserialize(d)?;
         s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What a [`Field`] belongs to: the document's [`Header`](crate::Header) or
+/// one kind of node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Scope {
+    /// The document's own fields.
+    Document,
+    /// [`Bookmark`](crate::Bookmark)s.
+    Bookmark,
+    /// [`Folder`](crate::Folder)s.
+    Folder,
+    /// [`Separator`](crate::Separator)s.
+    Separator,
+    /// [`Alias`](crate::Alias)es.
+    Alias,
+}
+
+impl Field {
+    /// The fields of `scope`, in [`Field::ALL`] order.
+    pub fn of(scope: Scope) -> impl Iterator<Item = Field> {
+        Field::ALL
+            .iter()
+            .copied()
+            .filter(move |f| f.scope() == scope)
     }
 }
 

@@ -50,16 +50,19 @@ mod diag;
 mod diff;
 mod document;
 mod field;
+mod header;
 mod loss;
 mod node;
 mod options;
 mod time;
+mod value;
 
 pub use census::{bookmark_fields, document_fields, folder_fields, separator_fields, Census};
 pub use diag::{Diagnostic, Error, ErrorKind, LineIndex, Location, Severity};
 pub use diff::{diff, Diff, Difference};
 pub use document::{Document, NodeId, Step, Walk};
-pub use field::{Field, Support};
+pub use field::{Field, Scope, Support};
+pub use header::Header;
 pub use loss::{Loss, LossReport, MAX_PATHS};
 pub use node::{
     Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopIcon, Folder, Metadata, Node,
@@ -67,10 +70,11 @@ pub use node::{
 };
 pub use options::{ReadOptions, WriteOptions};
 pub use time::{DateValue, Precision, Timestamp};
+pub use value::{Holder, Value};
 
 /// What a reader produces: the document and what it noticed on the way.
 #[derive(Clone, Debug, Default)]
-pub struct Read {
+pub struct Parsed {
     /// The document.
     pub document: Document,
     /// Everything recovered from, in source order.

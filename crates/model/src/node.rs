@@ -5,8 +5,11 @@
 //! "markport block" means XBEL's `<info><metadata owner="https://markport.dev/ns/1">`
 //! (see `docs/formats/xbel.md`). JSON carries every field under its own name.
 
-use serde::{Deserialize, Serialize};
+use std::sync::LazyLock;
 
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::field::{Field, Scope};
 use crate::time::DateValue;
 
 /// One node of the tree.
@@ -111,7 +114,7 @@ impl From<Folder> for Node {
 /// that keeps a 100,000-bookmark collection a few times the size of its file.
 /// In JSON both are one flat object.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
-#[serde(from = "BookmarkRepr")]
+#[serde(default)]
 pub struct Bookmark {
     /// The link, exactly as written in the source (never normalised).
     /// XBEL `bookmark/@href`; desktop `bookmark/@href`; Netscape `A/@HREF`;
@@ -146,7 +149,11 @@ pub struct Bookmark {
     /// Marked to read later. XBEL: markport block; Netscape `TOREAD="1|0"`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to_read: Option<bool>,
-    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        flatten,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "details_or_none"
+    )]
     details: Option<Box<BookmarkDetails>>,
 }
 
@@ -203,27 +210,12 @@ pub struct BookmarkDetails {
 }
 
 /// What [`Bookmark::details`] shows for a bookmark without details.
-static NO_DETAILS: BookmarkDetails = BookmarkDetails {
-    id: None,
-    visited: None,
-    icon: None,
-    favicon_uri: None,
-    keyword: None,
-    post_data: None,
-    feed_url: None,
-    charset: None,
-    mime_type: None,
-    groups: Vec::new(),
-    applications: Vec::new(),
-    desktop_icon: None,
-    metadata: Vec::new(),
-    extra: Vec::new(),
-};
+static NO_DETAILS: LazyLock<BookmarkDetails> = LazyLock::new(BookmarkDetails::default);
 
 impl BookmarkDetails {
     /// Whether no field is set.
     pub fn is_empty(&self) -> bool {
-        *self == NO_DETAILS
+        *self == *NO_DETAILS
     }
 }
 
@@ -257,51 +249,17 @@ impl Bookmark {
 /// bookmark whose details were allocated but left empty equals one without.
 impl PartialEq for Bookmark {
     fn eq(&self, other: &Bookmark) -> bool {
-        self.href == other.href
-            && self.title == other.title
-            && self.desc == other.desc
-            && self.added == other.added
-            && self.modified == other.modified
-            && self.favicon == other.favicon
-            && self.tags == other.tags
-            && self.private == other.private
-            && self.to_read == other.to_read
-            && self.details() == other.details()
+        Field::of(Scope::Bookmark).all(|f| f.get(self) == f.get(other))
     }
 }
 
-/// The JSON shape of a [`Bookmark`]: every field in one object.
-#[derive(Default, Deserialize)]
-#[serde(default)]
-struct BookmarkRepr {
-    href: String,
-    title: Option<String>,
-    desc: Option<String>,
-    added: Option<DateValue>,
-    modified: Option<DateValue>,
-    favicon: Option<String>,
-    tags: Vec<String>,
-    private: Option<bool>,
-    to_read: Option<bool>,
-    #[serde(flatten)]
-    details: BookmarkDetails,
-}
-
-impl From<BookmarkRepr> for Bookmark {
-    fn from(r: BookmarkRepr) -> Bookmark {
-        Bookmark {
-            href: r.href,
-            title: r.title,
-            desc: r.desc,
-            added: r.added,
-            modified: r.modified,
-            favicon: r.favicon,
-            tags: r.tags,
-            private: r.private,
-            to_read: r.to_read,
-            details: (!r.details.is_empty()).then(|| Box::new(r.details)),
-        }
-    }
+/// Reads the details of a bookmark's JSON object, keeping them unallocated
+/// when none is set.
+fn details_or_none<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Box<BookmarkDetails>>, D::Error> {
+    let details = BookmarkDetails::deserialize(d)?;
+    Ok((!details.is_empty()).then(|| Box::new(details)))
 }
 
 /// What a folder is for in a browser.

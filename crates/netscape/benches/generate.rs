@@ -8,7 +8,7 @@ use markport_model::{Bookmark, DateValue, Document, Folder, NodeId, Role, Separa
 /// a small favicon on every tenth and a large (20 KB) one on every 500th.
 pub fn collection(n: usize) -> Document {
     let mut doc = Document::new();
-    doc.title = Some("Bookmarks".into());
+    doc.header.title = Some("Bookmarks".into());
     let small_icon = format!(
         "data:image/png;base64,{}",
         "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQ".repeat(12)

@@ -59,7 +59,7 @@ mod scan;
 mod write;
 
 use markport_model::{
-    Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
+    Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
 pub use write::MAX_INDENT_DEPTH;
@@ -92,7 +92,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 }
 
 /// Read Netscape bookmark HTML. See the crate documentation for what is read.
-pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     read::read(input, opts)
 }
 

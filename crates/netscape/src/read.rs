@@ -14,16 +14,16 @@ use std::hash::{Hash, Hasher};
 
 use markport_model::{
     Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
-    LineIndex, Location, Node, NodeId, Read, ReadOptions, Role, Separator,
+    LineIndex, Location, Node, NodeId, Parsed, ReadOptions, Role, Separator,
 };
 
-use crate::dates::{self, Parsed};
+use crate::dates;
 use crate::scan::{Name, RawAttr, Scanner, Token};
 use crate::H1_EXTRA;
 use markport_markup::charset as decode;
 use markport_markup::entities::{self as text, trim_html, Context};
 
-pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let decoded = decode::decode(input, opts.encoding.as_deref())?;
     let mut r = Reader::new(&decoded.text);
     r.diags.extend(decoded.diagnostics);
@@ -399,7 +399,7 @@ impl<'a> Reader<'a> {
             return;
         }
         let slot = match owner {
-            Owner::Root => &mut self.doc.desc,
+            Owner::Root => &mut self.doc.header.desc,
             Owner::Node(id) => match self.doc.node_mut(id) {
                 Node::Bookmark(b) => &mut b.desc,
                 Node::Folder(f) => &mut f.desc,
@@ -464,9 +464,9 @@ impl<'a> Reader<'a> {
             };
             let value = text::decode(a.value, Context::Attribute);
             match &*name {
-                "ADD_DATE" => self.doc.added = self.date(&value, a),
-                "LAST_MODIFIED" => self.doc.modified = self.date(&value, a),
-                _ => self.doc.extra.push(Attribute::new(name, value)),
+                "ADD_DATE" => self.doc.header.added = self.date(&value, a),
+                "LAST_MODIFIED" => self.doc.header.modified = self.date(&value, a),
+                _ => self.doc.header.extra.push(Attribute::new(name, value)),
             }
         }
         self.owner = Owner::Root;
@@ -504,9 +504,9 @@ impl<'a> Reader<'a> {
 
     fn date(&mut self, value: &str, a: &RawAttr<'a>) -> Option<DateValue> {
         match dates::parse(value) {
-            Parsed::Unknown => None,
-            Parsed::Date(d) => Some(d),
-            Parsed::Unreadable(d) => {
+            dates::Parsed::Unknown => None,
+            dates::Parsed::Date(d) => Some(d),
+            dates::Parsed::Unreadable(d) => {
                 self.warn(
                     a.at,
                     format!("{}={value:?} is not a date; kept as written", a.name),
@@ -745,7 +745,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn finish(mut self) -> Result<Read, Error> {
+    fn finish(mut self) -> Result<Parsed, Error> {
         self.resolve_aliases();
         let s = &self.seen;
         // Empty input, garbage or an image would otherwise read as an empty
@@ -777,15 +777,15 @@ impl<'a> Reader<'a> {
         match (title, self.h1.take()) {
             (Some(t), Some(h)) => {
                 if h != t {
-                    self.doc.extra.push(Attribute::new(H1_EXTRA, h));
+                    self.doc.header.extra.push(Attribute::new(H1_EXTRA, h));
                 }
-                self.doc.title = Some(t);
+                self.doc.header.title = Some(t);
             }
-            (Some(t), None) => self.doc.title = Some(t),
-            (None, Some(h)) => self.doc.title = (!h.is_empty()).then_some(h),
+            (Some(t), None) => self.doc.header.title = Some(t),
+            (None, Some(h)) => self.doc.header.title = (!h.is_empty()).then_some(h),
             (None, None) => {}
         }
-        Ok(Read {
+        Ok(Parsed {
             document: self.doc,
             diagnostics: self.diags,
         })

@@ -161,9 +161,10 @@ impl Writer<'_> {
     fn header(&mut self) -> Result<(), Error> {
         let doc = self.doc;
         self.out.push_str(HEADER);
-        let title = doc.title.as_deref().unwrap_or("");
-        self.check_text(None, Field::DocumentTitle, doc.title.as_deref());
+        let title = doc.header.title.as_deref().unwrap_or("");
+        self.check_text(None, Field::DocumentTitle, doc.header.title.as_deref());
         let h1 = doc
+            .header
             .extra
             .iter()
             .find(|a| a.name == H1_EXTRA)
@@ -171,13 +172,18 @@ impl Writer<'_> {
         self.out.push_str("<TITLE>");
         self.title(None, Field::DocumentTitle, title);
         self.out.push_str("</TITLE>\n<H1");
-        if let Some(d) = &doc.added {
+        if let Some(d) = &doc.header.added {
             self.date_attr(None, Field::DocumentAdded, "ADD_DATE", d);
         }
-        if let Some(d) = &doc.modified {
+        if let Some(d) = &doc.header.modified {
             self.date_attr(None, Field::DocumentModified, "LAST_MODIFIED", d);
         }
-        let extra: Vec<&Attribute> = doc.extra.iter().filter(|a| a.name != H1_EXTRA).collect();
+        let extra: Vec<&Attribute> = doc
+            .header
+            .extra
+            .iter()
+            .filter(|a| a.name != H1_EXTRA)
+            .collect();
         self.extras(None, Field::DocumentExtra, &extra, HEADER_ATTRS);
         self.check_h1(title);
         self.out.push('>');
@@ -196,7 +202,7 @@ impl Writer<'_> {
             ),
         }
         self.out.push_str("</H1>\n");
-        if let Some(d) = &doc.desc {
+        if let Some(d) = &doc.header.desc {
             self.dd(None, Field::DocumentDesc, d);
         }
         self.loss
@@ -209,14 +215,14 @@ impl Writer<'_> {
     /// it; report what will not read back that way.
     fn check_h1(&mut self, title: &str) {
         let doc = self.doc;
-        let h1s: Vec<usize> = (0..doc.extra.len())
-            .filter(|&i| doc.extra[i].name == H1_EXTRA)
+        let h1s: Vec<usize> = (0..doc.header.extra.len())
+            .filter(|&i| doc.header.extra[i].name == H1_EXTRA)
             .collect();
         let Some(&first) = h1s.first() else { return };
-        let h = doc.extra[first].value.as_str();
+        let h = doc.header.extra[first].value.as_str();
         let t = trim_html(title);
         let reads_back = h1s.len() == 1
-            && first == doc.extra.len() - 1
+            && first == doc.header.extra.len() - 1
             && trim_html(h) == h
             && !t.is_empty()
             && h != t;

@@ -2,7 +2,7 @@
 
 use markport_model::{diff, DateValue, Document, Node, ReadOptions, Role, WriteOptions};
 
-fn read(input: &str) -> markport_model::Read {
+fn read(input: &str) -> markport_model::Parsed {
     markport_netscape::read(input.as_bytes(), &ReadOptions::default()).expect("reads")
 }
 
@@ -58,7 +58,7 @@ fn descriptions_are_text_and_belong_to_what_precedes_them() {
         "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>T</TITLE><H1>T</H1>\n<DD>About these.\n<DL><p>\n<DT><H3>F</H3>\n<DD>Folder note\n<DL><p>\n<DT><A HREF=\"https://a/\">A</A>\n<DD>Look: <a href=\"https://evil/\">not a bookmark</a> &amp; <script>alert(1)</script>\nsecond line\n</DL><p>\n</DL>",
     );
     let doc = &r.document;
-    assert_eq!(doc.desc.as_deref(), Some("About these."));
+    assert_eq!(doc.header.desc.as_deref(), Some("About these."));
     assert_eq!(hrefs(doc), ["https://a/"]);
     let f = doc.node(doc.children(None)[0]).as_folder().unwrap();
     assert_eq!(f.desc.as_deref(), Some("Folder note"));
@@ -153,7 +153,7 @@ fn unreadable_dates_are_kept_with_a_located_warning() {
 #[test]
 fn hostile_text_is_escaped_and_reads_back() {
     let mut doc = Document::new();
-    doc.title = Some("<script>alert('t')</script> & \"q\"".into());
+    doc.header.title = Some("<script>alert('t')</script> & \"q\"".into());
     let mut b = markport_model::Bookmark::new("https://x/?a=1&b=\"2\"'");
     b.title = Some("</A><DT><A HREF=\"https://evil/\">evil".into());
     b.desc = Some("<DT><A HREF=\"https://evil/\">evil</A>\r\nline".into());
@@ -393,7 +393,7 @@ fn a_pocket_export_is_detected_and_named() {
 fn titles_with_line_breaks_are_written_on_one_line_and_reported() {
     use markport_model::{Bookmark, Field, Folder};
     let mut doc = Document::new();
-    doc.title = Some("My\nbookmarks".into());
+    doc.header.title = Some("My\nbookmarks".into());
     let f = doc.push(None, Folder::titled("Fol\r\nder"));
     let mut b = Bookmark::new("https://e/");
     b.title = Some("Line one\nline two\rthree".into());

@@ -8,7 +8,7 @@ use markport_model::{Bookmark, DateValue, Document, Folder, NodeId, Separator, T
 /// desktop-style entries.
 pub fn collection(n: usize) -> Document {
     let mut doc = Document::new();
-    doc.title = Some("Generated collection".into());
+    doc.header.title = Some("Generated collection".into());
     let mut folders: Vec<NodeId> = Vec::new();
     let titles = [
         "Rust & Go <news>",

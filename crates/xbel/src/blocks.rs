@@ -278,11 +278,11 @@ fn read_markport(state: &mut State<'_>, owner: Owner, elements: Vec<Element>) {
         let handled = match owner {
             Owner::Document => match el.local.as_str() {
                 "modified" => {
-                    state.doc.modified = Some(date(el));
+                    state.doc.header.modified = Some(date(el));
                     true
                 }
                 "attr" => {
-                    state.doc.extra.push(Attribute::new(
+                    state.doc.header.extra.push(Attribute::new(
                         el.attr("name").unwrap_or_default(),
                         el.text.clone(),
                     ));
@@ -545,10 +545,10 @@ pub(crate) fn markport_alias(w: &mut BlockWriter<'_>, extra: &[Attribute]) {
 
 /// The markport block of the document.
 pub(crate) fn markport_document(w: &mut BlockWriter<'_>, d: &Document) {
-    if let Some(m) = &d.modified {
+    if let Some(m) = &d.header.modified {
         w.mp("modified", &date_text(m));
     }
-    w.attrs(&d.extra);
+    w.attrs(&d.header.extra);
 }
 
 /// Whether a bookmark has anything for the freedesktop block.

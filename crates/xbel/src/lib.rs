@@ -49,7 +49,7 @@ mod write;
 mod xmltext;
 
 use markport_model::{
-    Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
+    Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
 /// The metadata owner of the freedesktop desktop-bookmark fields.
@@ -76,7 +76,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 }
 
 /// Read XBEL. See the crate documentation for what is read.
-pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Read, Error> {
+pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
     read::read(input)
 }
 

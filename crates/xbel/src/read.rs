@@ -10,7 +10,7 @@ use quick_xml::Reader;
 
 use markport_model::{
     Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
-    LineIndex, Metadata, Node, NodeId, Read, Role, Separator,
+    LineIndex, Metadata, Node, NodeId, Parsed, Role, Separator,
 };
 
 use crate::blocks::{self, BlockOwner};
@@ -313,7 +313,7 @@ fn utf8(input: &[u8]) -> Result<Cow<'_, str>, Error> {
 }
 
 /// Read an XBEL document.
-pub fn read(input: &[u8]) -> Result<Read, Error> {
+pub fn read(input: &[u8]) -> Result<Parsed, Error> {
     let text = decode_input(input)?;
     let mut state = State {
         lines: LineIndex::new(text.as_bytes()),
@@ -328,7 +328,7 @@ pub fn read(input: &[u8]) -> Result<Read, Error> {
         }
     }
     check_aliases(&mut state);
-    Ok(Read {
+    Ok(Parsed {
         document: state.doc,
         diagnostics: state.diagnostics,
     })
@@ -390,6 +390,7 @@ fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
                 let raw = String::from_utf8_lossy(&c);
                 state
                     .doc
+                    .header
                     .comments
                     .push(raw.replace("\r\n", "\n").replace('\r', "\n"));
             }
@@ -501,7 +502,7 @@ fn close(state: &mut State<'_>, stack: &mut Vec<Ctx>, buf: &mut String) {
         Some(Ctx::Title(owner)) => {
             let t = std::mem::take(buf);
             match owner {
-                Owner::Document => state.doc.title = Some(t),
+                Owner::Document => state.doc.header.title = Some(t),
                 Owner::Node(id) => match state.doc.node_mut(id) {
                     Node::Bookmark(b) => b.title = Some(t),
                     Node::Folder(f) => f.title = Some(t),
@@ -513,7 +514,7 @@ fn close(state: &mut State<'_>, stack: &mut Vec<Ctx>, buf: &mut String) {
         Some(Ctx::Desc(owner)) => {
             let t = std::mem::take(buf);
             match owner {
-                Owner::Document => state.doc.desc = Some(t),
+                Owner::Document => state.doc.header.desc = Some(t),
                 Owner::Node(id) => match state.doc.node_mut(id) {
                     Node::Bookmark(b) => b.desc = Some(t),
                     Node::Folder(f) => f.desc = Some(t),
@@ -560,11 +561,11 @@ fn open(
                     state.note(offset, format!("XBEL version {v:?}; read as 1.0"));
                 }
             }
-            state.doc.id = attrs.take("id");
+            state.doc.header.id = attrs.take("id");
             if let Some(a) = attrs.take("added") {
-                state.doc.added = Some(state.date(offset, "added", &a));
+                state.doc.header.added = Some(state.date(offset, "added", &a));
             }
-            state.doc.extra = attrs.into_extra();
+            state.doc.header.extra = attrs.into_extra();
             Ctx::Xbel
         }
         ("title", Some(Ctx::Xbel | Ctx::Folder(_) | Ctx::Bookmark(_) | Ctx::Separator(_))) => {
@@ -709,7 +710,7 @@ fn read_metadata(
         namespaces,
     };
     match owner {
-        Owner::Document => state.doc.metadata.push(m),
+        Owner::Document => state.doc.header.metadata.push(m),
         Owner::Node(id) => match state.doc.node_mut(id) {
             Node::Bookmark(b) => b.details_mut().metadata.push(m),
             Node::Folder(f) => f.metadata.push(m),

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use markport_model::{
     bookmark_fields, document_fields, folder_fields, separator_fields, Bookmark, DateValue,
-    Document, Error, Field, Folder, LossReport, Metadata, Node, NodeId, Step, WriteOptions,
+    Document, Error, Field, Folder, LossReport, Metadata, Node, NodeId, Scope, Step, WriteOptions,
 };
 
 use crate::blocks::{self, BlockWriter};
@@ -477,56 +477,9 @@ fn metadata(blocks: &[Metadata]) -> Vec<&str> {
 
 /// Every string a bookmark's fields hold, by field.
 fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
-    let more = b.details();
-    let apps = more
-        .applications
-        .iter()
-        .flat_map(|a| {
-            [a.name.as_str(), a.exec.as_str()]
-                .into_iter()
-                .chain(date(&a.modified))
-                .chain(date(&a.timestamp))
-        })
-        .collect();
-    let icon = more
-        .desktop_icon
-        .iter()
-        .flat_map(|i| {
-            opt(&i.href)
-                .into_iter()
-                .chain(opt(&i.mime_type))
-                .chain(opt(&i.name))
-        })
-        .collect();
-    vec![
-        (Field::BookmarkHref, vec![b.href.as_str()]),
-        (Field::BookmarkTitle, opt(&b.title)),
-        (Field::BookmarkDesc, opt(&b.desc)),
-        (Field::BookmarkId, opt(&more.id)),
-        (Field::BookmarkAdded, date(&b.added)),
-        (Field::BookmarkModified, date(&b.modified)),
-        (Field::BookmarkVisited, date(&more.visited)),
-        (Field::BookmarkIcon, opt(&more.icon)),
-        (Field::BookmarkFavicon, opt(&b.favicon)),
-        (Field::BookmarkFaviconUri, opt(&more.favicon_uri)),
-        (
-            Field::BookmarkTags,
-            b.tags.iter().map(String::as_str).collect(),
-        ),
-        (Field::BookmarkKeyword, opt(&more.keyword)),
-        (Field::BookmarkPostData, opt(&more.post_data)),
-        (Field::BookmarkFeedUrl, opt(&more.feed_url)),
-        (Field::BookmarkCharset, opt(&more.charset)),
-        (Field::BookmarkMimeType, opt(&more.mime_type)),
-        (
-            Field::BookmarkGroups,
-            more.groups.iter().map(String::as_str).collect(),
-        ),
-        (Field::BookmarkApplications, apps),
-        (Field::BookmarkDesktopIcon, icon),
-        (Field::BookmarkMetadata, metadata(&more.metadata)),
-        (Field::BookmarkExtra, attrs(&more.extra)),
-    ]
+    Field::of(Scope::Bookmark)
+        .filter_map(|f| Some((f, f.get(b)?.strings())))
+        .collect()
 }
 
 /// Every string a folder's fields hold, by field.
@@ -546,13 +499,13 @@ fn folder_strings(f: &Folder) -> Strings<'_> {
 /// Every string the document's own fields hold, by field.
 fn document_strings(d: &Document) -> Strings<'_> {
     vec![
-        (Field::DocumentTitle, opt(&d.title)),
-        (Field::DocumentDesc, opt(&d.desc)),
-        (Field::DocumentId, opt(&d.id)),
-        (Field::DocumentAdded, date(&d.added)),
-        (Field::DocumentModified, date(&d.modified)),
-        (Field::DocumentMetadata, metadata(&d.metadata)),
-        (Field::DocumentExtra, attrs(&d.extra)),
+        (Field::DocumentTitle, opt(&d.header.title)),
+        (Field::DocumentDesc, opt(&d.header.desc)),
+        (Field::DocumentId, opt(&d.header.id)),
+        (Field::DocumentAdded, date(&d.header.added)),
+        (Field::DocumentModified, date(&d.header.modified)),
+        (Field::DocumentMetadata, metadata(&d.header.metadata)),
+        (Field::DocumentExtra, attrs(&d.header.extra)),
     ]
 }
 
@@ -597,19 +550,19 @@ pub fn write(
     };
     if strict {
         let doc_fields = [
-            (Field::DocumentModified, doc.modified.is_some()),
-            (Field::DocumentMetadata, !doc.metadata.is_empty()),
-            (Field::DocumentExtra, !doc.extra.is_empty()),
+            (Field::DocumentModified, doc.header.modified.is_some()),
+            (Field::DocumentMetadata, !doc.header.metadata.is_empty()),
+            (Field::DocumentExtra, !doc.header.extra.is_empty()),
         ];
         w.strict_losses(None, doc_fields.into_iter().filter(|p| p.1).map(|p| p.0));
     }
     w.check_node(None, document_strings(doc));
     w.extensions(None, document_fields(doc));
-    w.check_reserved(None, Field::DocumentMetadata, &doc.metadata, false);
+    w.check_reserved(None, Field::DocumentMetadata, &doc.header.metadata, false);
     w.s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     w.s.push_str(DOCTYPE);
     w.s.push_str("<xbel version=\"1.0\"");
-    let mut doc_id = doc.id.as_deref();
+    let mut doc_id = doc.header.id.as_deref();
     if strict && doc_id.is_some_and(|i| !is_name(i) || w.valid_targets.contains(i)) {
         w.loss.record(
             doc,
@@ -620,10 +573,10 @@ pub fn write(
         doc_id = None;
     }
     w.attr("id", doc_id);
-    w.date_attr("added", doc.added.as_ref());
+    w.date_attr("added", doc.header.added.as_ref());
     w.s.push_str(">\n");
     let mut comment_lost = false;
-    for c in &doc.comments {
+    for c in &doc.header.comments {
         // XML forbids `--` inside a comment and `-` just before `-->`.
         if c.contains("--") || c.ends_with('-') || has_unwritable(c) {
             comment_lost = true;
@@ -641,18 +594,18 @@ pub fn write(
             "an XML comment cannot contain `--` or end in `-` (or hold characters XML forbids): left out",
         );
     }
-    w.element("  ", "title", doc.title.as_deref());
+    w.element("  ", "title", doc.header.title.as_deref());
     if !strict {
         let mut mp = BlockWriter::new("  ");
         blocks::markport_document(&mut mp, doc);
         w.info(
             "  ",
             vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
-            &doc.metadata,
+            &doc.header.metadata,
             false,
         );
     }
-    w.element("  ", "desc", doc.desc.as_deref());
+    w.element("  ", "desc", doc.header.desc.as_deref());
 
     let spaces = " ".repeat(2 * (MAX_INDENT_DEPTH + 1));
     let pad = |depth: usize| &spaces[..2 * depth.min(MAX_INDENT_DEPTH)];

@@ -19,7 +19,7 @@ fn reported_loss_is_true(input: &[u8]) -> Vec<Field> {
     loss.fields().into_iter().collect()
 }
 
-fn read(text: &str) -> Result<markport_model::Read, markport_model::Error> {
+fn read(text: &str) -> Result<markport_model::Parsed, markport_model::Error> {
     markport_xbel::read(text.as_bytes(), &ReadOptions::default())
 }
 
@@ -94,7 +94,7 @@ fn a_declared_latin1_file_is_decoded() {
     let doc = markport_xbel::read(&bytes, &ReadOptions::default())
         .unwrap()
         .document;
-    assert_eq!(doc.title.as_deref(), Some("café"));
+    assert_eq!(doc.header.title.as_deref(), Some("café"));
 }
 
 #[test]

@@ -5,7 +5,7 @@ use markport_model::{Bookmark, Document, Folder, ReadOptions, WriteOptions};
 
 fn collection(n: usize) -> Document {
     let mut doc = Document::new();
-    doc.title = Some("Benchmark".into());
+    doc.header.title = Some("Benchmark".into());
     let mut folder = None;
     for i in 0..n {
         if i % 100 == 0 {

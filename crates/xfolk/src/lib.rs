@@ -56,7 +56,7 @@ mod tags;
 mod text;
 
 use markport_model::{
-    Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
+    Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
 pub use page::MAX_NESTING;
@@ -74,7 +74,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 }
 
 /// Read the xFolk entries of a page. See the crate documentation.
-pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     read::read(input, opts)
 }
 

@@ -151,18 +151,19 @@ impl Writer<'_> {
     fn head(&mut self) {
         let doc = self.doc;
         let title = doc
+            .header
             .title
             .as_deref()
             .map(|t| collapse(&t.replace(unwritable, "")))
             .filter(|t| !t.is_empty());
-        if doc.title.is_some() && title.as_deref() != doc.title.as_deref() {
+        if doc.header.title.is_some() && title.as_deref() != doc.header.title.as_deref() {
             self.lose(
                 None,
                 Field::DocumentTitle,
                 "page titles are read with whitespace collapsed",
             );
         }
-        if doc.title.is_none() {
+        if doc.header.title.is_none() {
             self.lose(
                 None,
                 Field::DocumentTitle,
@@ -184,7 +185,7 @@ impl Writer<'_> {
             .push_str("</style>\n</head>\n<body>\n<header>\n<h1>");
         self.text(&title);
         self.out.push_str("</h1>\n");
-        if let Some(d) = &doc.desc {
+        if let Some(d) = &doc.header.desc {
             if !is_block_normal(d) || d.contains(unwritable) {
                 self.lose(
                     None,

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use markport_markup::html::RawAttr;
 use markport_markup::walk::{attr, Event, Walker};
 use markport_model::{
-    Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, NodeId, Read,
+    Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, NodeId, Parsed,
     ReadOptions, Timestamp,
 };
 use url::Url;
@@ -535,7 +535,7 @@ impl<'a> Reader<'a> {
     }
 }
 
-pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
+pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let decoded = markport_markup::charset::decode(input, opts.encoding.as_deref())?;
     let text = decoded.text;
     let mut diags = decoded.diagnostics;
@@ -602,10 +602,10 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
         ));
     }
     let mut doc = Document::new();
-    doc.title = title
+    doc.header.title = title
         .filter(|t| !t.is_empty())
         .or(h1.filter(|t| !t.is_empty()));
-    doc.desc = intro.filter(|d| !d.is_empty());
+    doc.header.desc = intro.filter(|d| !d.is_empty());
     let mut ids: Vec<Option<NodeId>> = Vec::with_capacity(events.len());
     for ev in events {
         match ev {
@@ -643,7 +643,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Read, Error> {
             None,
         ));
     }
-    Ok(Read {
+    Ok(Parsed {
         document: doc,
         diagnostics: diags,
     })

@@ -13,7 +13,7 @@ fn publish(doc: &Document, opts: &WriteOptions) -> (String, Vec<Field>) {
 
 fn hostile() -> Document {
     let mut doc = Document::new();
-    doc.title = Some("</title><script>alert('t')</script>".into());
+    doc.header.title = Some("</title><script>alert('t')</script>".into());
     let f = doc.push(None, Folder::titled("<img src=x onerror=alert(1)>"));
     let mut b = Bookmark::new("https://example.com/?q=\"><script>alert(1)</script>&x='y'");
     b.title = Some("<script>alert(\"title\")</script> &amp; \"quotes\" 'single'".into());
@@ -91,8 +91,8 @@ fn asking_publishes_private_bookmarks_and_script_links() {
 #[test]
 fn the_page_has_the_publishing_structure() {
     let mut doc = Document::new();
-    doc.title = Some("Links".into());
-    doc.desc = Some("What I read.\n\nSecond paragraph.".into());
+    doc.header.title = Some("Links".into());
+    doc.header.desc = Some("What I read.\n\nSecond paragraph.".into());
     let prog = doc.push(None, Folder::titled("Programming"));
     let rust = doc.push(Some(prog), Folder::titled("Rust"));
     let mut b = Bookmark::new("https://www.rust-lang.org/").with_title("Rust");
@@ -176,7 +176,7 @@ fn a_page_without_entries_is_not_xfolk() {
 #[test]
 fn thousands_of_entries_and_deep_folders_publish_and_read_back() {
     let mut doc = Document::new();
-    doc.title = Some("Many".into());
+    doc.header.title = Some("Many".into());
     let mut parent = None;
     for d in 0..200 {
         parent = Some(doc.push(parent, Folder::titled(format!("Level {d}"))));

@@ -1,0 +1,60 @@
+//! The document's own fields, apart from its tree.
+
+use serde::{Deserialize, Serialize};
+
+use crate::node::{Attribute, Metadata};
+use crate::time::DateValue;
+
+/// A collection's own fields: its title, description, dates and what
+/// markport keeps without interpreting. In JSON, the top-level object's
+/// members of the same names.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+#[non_exhaustive]
+pub struct Header {
+    /// XBEL `xbel/title`; desktop `xbel/title`; Netscape `TITLE` (and `H1`);
+    /// xFolk the page `title`/`h1`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// XBEL `xbel/desc`; desktop `xbel/desc`; Netscape the `DD` after `H1`;
+    /// xFolk the intro paragraph.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desc: Option<String>,
+    /// XBEL `xbel/@id`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// XBEL `xbel/@added`; Netscape `H1 ADD_DATE`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub added: Option<DateValue>,
+    /// XBEL: markport block; Netscape `H1 LAST_MODIFIED`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<DateValue>,
+    /// Root `<info><metadata>` blocks of owners markport does not interpret.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub metadata: Vec<Metadata>,
+    /// Header attributes markport has no field for (Netscape `H1` attributes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<Attribute>,
+    /// Comments at the top of the file, in order, each as its text between
+    /// `<!--` and `-->`. Floccus keeps its sync state in one
+    /// (`<!--- highestId :105: ... -->`). XBEL: comments before the root
+    /// element and directly inside it before the first bookmark, folder,
+    /// separator or alias (written back right after `<xbel>`; one containing
+    /// `--` or ending in `-` cannot be and is reported); JSON `comments`;
+    /// desktop, Netscape, xFolk: none (reported lost).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<String>,
+}
+
+impl Header {
+    /// A header with nothing set.
+    pub fn new() -> Header {
+        Header::default()
+    }
+
+    /// The same header with a title.
+    pub fn with_title(mut self, title: impl Into<String>) -> Header {
+        self.title = Some(title.into());
+        self
+    }
+}

@@ -1,0 +1,326 @@
+//! The one place that knows which member of which struct each [`Field`] is.
+//!
+//! [`Field::get`] reads a field's [`Value`] on whatever holds it; the census,
+//! [`diff`](crate::diff), node equality and writers' character checks all go
+//! through it. Adding a field means a variant in the table of `field.rs`, a
+//! member on its struct, and one arm in [`Field::get`] (see
+//! `docs/architecture.md`, "Adding a field").
+
+use crate::field::{Field, Scope};
+use crate::header::Header;
+use crate::node::{
+    Alias, Application, Attribute, Bookmark, DesktopIcon, Folder, Metadata, Node, Role, Separator,
+};
+use crate::time::DateValue;
+
+/// What a field is read on: the document's header or one node.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Holder<'a> {
+    /// The document's own fields.
+    Header(&'a Header),
+    /// A bookmark.
+    Bookmark(&'a Bookmark),
+    /// A folder.
+    Folder(&'a Folder),
+    /// A separator.
+    Separator(&'a Separator),
+    /// An alias.
+    Alias(&'a Alias),
+}
+
+impl<'a> Holder<'a> {
+    /// The scope whose fields this holder has.
+    pub fn scope(&self) -> Scope {
+        match self {
+            Holder::Header(_) => Scope::Document,
+            Holder::Bookmark(_) => Scope::Bookmark,
+            Holder::Folder(_) => Scope::Folder,
+            Holder::Separator(_) => Scope::Separator,
+            Holder::Alias(_) => Scope::Alias,
+        }
+    }
+
+    /// The fields that have a value here (present, not empty), in [`Field::ALL`] order.
+    pub fn present(self) -> impl Iterator<Item = Field> + 'a {
+        Field::of(self.scope()).filter(move |f| f.get(self).is_some_and(|v| v.is_present()))
+    }
+}
+
+impl<'a> From<&'a Node> for Holder<'a> {
+    fn from(n: &'a Node) -> Holder<'a> {
+        match n {
+            Node::Bookmark(b) => Holder::Bookmark(b),
+            Node::Folder(f) => Holder::Folder(f),
+            Node::Separator(s) => Holder::Separator(s),
+            Node::Alias(a) => Holder::Alias(a),
+        }
+    }
+}
+
+macro_rules! holder_from {
+    ($($t:ident),*) => {$(
+        impl<'a> From<&'a $t> for Holder<'a> {
+            fn from(v: &'a $t) -> Holder<'a> { Holder::$t(v) }
+        }
+    )*};
+}
+holder_from!(Header, Bookmark, Folder, Separator, Alias);
+
+/// A field's value, borrowed from its holder.
+///
+/// `==` compares exactly (a date written `1997` differs from
+/// `1997-01-01T00:00:00Z`); [`Value::same`] compares as [`diff`](crate::diff)
+/// does (dates by instant, their written form apart).
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Value<'a> {
+    /// A string that is always there; empty counts as absent.
+    Str(&'a str),
+    /// An optional string.
+    Text(Option<&'a str>),
+    /// A list of strings (tags, groups, comments).
+    Texts(&'a [String]),
+    /// A date.
+    Date(Option<&'a DateValue>),
+    /// A yes/no that may be unsaid.
+    Flag(Option<bool>),
+    /// A folder's role.
+    Role(Option<Role>),
+    /// Desktop registrations.
+    Applications(&'a [Application]),
+    /// A desktop icon.
+    DesktopIcon(Option<&'a DesktopIcon>),
+    /// Foreign metadata blocks.
+    Metadata(&'a [Metadata]),
+    /// Attributes kept verbatim.
+    Attributes(&'a [Attribute]),
+}
+
+fn same_date(a: Option<&DateValue>, b: Option<&DateValue>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => x.same(y),
+        _ => false,
+    }
+}
+
+impl<'a> Value<'a> {
+    /// Whether the field is set: not `None`, not empty.
+    pub fn is_present(&self) -> bool {
+        match *self {
+            Value::Str(s) => !s.is_empty(),
+            Value::Text(v) => v.is_some(),
+            Value::Texts(v) => !v.is_empty(),
+            Value::Date(v) => v.is_some(),
+            Value::Flag(v) => v.is_some(),
+            Value::Role(v) => v.is_some(),
+            Value::Applications(v) => !v.is_empty(),
+            Value::DesktopIcon(v) => v.is_some(),
+            Value::Metadata(v) => !v.is_empty(),
+            Value::Attributes(v) => !v.is_empty(),
+        }
+    }
+
+    /// Whether two values carry the same information: dates (also those of
+    /// applications) by instant, everything else exactly. How a date was
+    /// written is [`Value::same_form`].
+    pub fn same(&self, other: &Value<'_>) -> bool {
+        match (*self, *other) {
+            (Value::Date(x), Value::Date(y)) => same_date(x, y),
+            (Value::Applications(x), Value::Applications(y)) => {
+                x.len() == y.len()
+                    && x.iter().zip(y).all(|(p, q)| {
+                        p.name == q.name
+                            && p.exec == q.exec
+                            && p.count == q.count
+                            && same_date(p.modified.as_ref(), q.modified.as_ref())
+                            && same_date(p.timestamp.as_ref(), q.timestamp.as_ref())
+                    })
+            }
+            _ => self == other,
+        }
+    }
+
+    /// For two dates, whether they were written the same way (precision and
+    /// offset); true for anything else.
+    pub fn same_form(&self, other: &Value<'_>) -> bool {
+        match (*self, *other) {
+            (Value::Date(Some(p)), Value::Date(Some(q))) => p.same_form(q),
+            _ => true,
+        }
+    }
+
+    /// The text the value holds, as a writer writes it out: strings, the
+    /// verbatim text of dates that were not understood, the names and values
+    /// of attributes, a metadata block's owner and namespaces (its content is
+    /// markup, not text, and is not among them).
+    pub fn strings(&self) -> Vec<&'a str> {
+        fn raw(d: Option<&DateValue>) -> Option<&str> {
+            match d {
+                Some(DateValue::Raw(r)) => Some(r),
+                _ => None,
+            }
+        }
+        match *self {
+            Value::Str(s) => vec![s],
+            Value::Text(v) => v.into_iter().collect(),
+            Value::Texts(v) => v.iter().map(String::as_str).collect(),
+            Value::Date(v) => raw(v).into_iter().collect(),
+            Value::Flag(_) | Value::Role(_) => Vec::new(),
+            Value::Applications(v) => v
+                .iter()
+                .flat_map(|a| {
+                    [a.name.as_str(), a.exec.as_str()]
+                        .into_iter()
+                        .chain(raw(a.modified.as_ref()))
+                        .chain(raw(a.timestamp.as_ref()))
+                })
+                .collect(),
+            Value::DesktopIcon(v) => v
+                .into_iter()
+                .flat_map(|i| [&i.href, &i.mime_type, &i.name])
+                .filter_map(|s| s.as_deref())
+                .collect(),
+            Value::Metadata(v) => v
+                .iter()
+                .flat_map(|m| {
+                    std::iter::once(m.owner.as_str()).chain(
+                        m.namespaces
+                            .iter()
+                            .flat_map(|(p, u)| [p.as_str(), u.as_str()]),
+                    )
+                })
+                .collect(),
+            Value::Attributes(v) => v
+                .iter()
+                .flat_map(|a| [a.name.as_str(), a.value.as_str()])
+                .collect(),
+        }
+    }
+}
+
+impl Field {
+    /// The field's value on `on`; `None` when the field is not one of that
+    /// holder's, or has no value of its own (the presence fields such as
+    /// [`Field::Bookmark`], and the `.form` fields, which are part of their date).
+    pub fn get<'a>(self, on: impl Into<Holder<'a>>) -> Option<Value<'a>> {
+        use Value::*;
+        let text = |v: &'a Option<String>| Text(v.as_deref());
+        let date = |v: &'a Option<DateValue>| Date(v.as_ref());
+        Some(match (self, on.into()) {
+            (Field::DocumentTitle, Holder::Header(h)) => text(&h.title),
+            (Field::DocumentDesc, Holder::Header(h)) => text(&h.desc),
+            (Field::DocumentId, Holder::Header(h)) => text(&h.id),
+            (Field::DocumentAdded, Holder::Header(h)) => date(&h.added),
+            (Field::DocumentModified, Holder::Header(h)) => date(&h.modified),
+            (Field::DocumentMetadata, Holder::Header(h)) => Metadata(&h.metadata),
+            (Field::DocumentExtra, Holder::Header(h)) => Attributes(&h.extra),
+            (Field::DocumentComments, Holder::Header(h)) => Texts(&h.comments),
+
+            (Field::BookmarkHref, Holder::Bookmark(b)) => Str(&b.href),
+            (Field::BookmarkTitle, Holder::Bookmark(b)) => text(&b.title),
+            (Field::BookmarkDesc, Holder::Bookmark(b)) => text(&b.desc),
+            (Field::BookmarkId, Holder::Bookmark(b)) => text(&b.details().id),
+            (Field::BookmarkAdded, Holder::Bookmark(b)) => date(&b.added),
+            (Field::BookmarkModified, Holder::Bookmark(b)) => date(&b.modified),
+            (Field::BookmarkVisited, Holder::Bookmark(b)) => date(&b.details().visited),
+            (Field::BookmarkIcon, Holder::Bookmark(b)) => text(&b.details().icon),
+            (Field::BookmarkFavicon, Holder::Bookmark(b)) => text(&b.favicon),
+            (Field::BookmarkFaviconUri, Holder::Bookmark(b)) => text(&b.details().favicon_uri),
+            (Field::BookmarkTags, Holder::Bookmark(b)) => Texts(&b.tags),
+            (Field::BookmarkKeyword, Holder::Bookmark(b)) => text(&b.details().keyword),
+            (Field::BookmarkPostData, Holder::Bookmark(b)) => text(&b.details().post_data),
+            (Field::BookmarkFeedUrl, Holder::Bookmark(b)) => text(&b.details().feed_url),
+            (Field::BookmarkCharset, Holder::Bookmark(b)) => text(&b.details().charset),
+            (Field::BookmarkPrivate, Holder::Bookmark(b)) => Flag(b.private),
+            (Field::BookmarkToRead, Holder::Bookmark(b)) => Flag(b.to_read),
+            (Field::BookmarkMimeType, Holder::Bookmark(b)) => text(&b.details().mime_type),
+            (Field::BookmarkGroups, Holder::Bookmark(b)) => Texts(&b.details().groups),
+            (Field::BookmarkApplications, Holder::Bookmark(b)) => {
+                Applications(&b.details().applications)
+            }
+            (Field::BookmarkDesktopIcon, Holder::Bookmark(b)) => {
+                DesktopIcon(b.details().desktop_icon.as_ref())
+            }
+            (Field::BookmarkMetadata, Holder::Bookmark(b)) => Metadata(&b.details().metadata),
+            (Field::BookmarkExtra, Holder::Bookmark(b)) => Attributes(&b.details().extra),
+
+            (Field::FolderTitle, Holder::Folder(f)) => text(&f.title),
+            (Field::FolderDesc, Holder::Folder(f)) => text(&f.desc),
+            (Field::FolderId, Holder::Folder(f)) => text(&f.id),
+            (Field::FolderAdded, Holder::Folder(f)) => date(&f.added),
+            (Field::FolderModified, Holder::Folder(f)) => date(&f.modified),
+            (Field::FolderFolded, Holder::Folder(f)) => Flag(f.folded),
+            (Field::FolderIcon, Holder::Folder(f)) => text(&f.icon),
+            (Field::FolderRole, Holder::Folder(f)) => Role(f.role),
+            (Field::FolderMetadata, Holder::Folder(f)) => Metadata(&f.metadata),
+            (Field::FolderExtra, Holder::Folder(f)) => Attributes(&f.extra),
+
+            (Field::SeparatorTitle, Holder::Separator(s)) => text(&s.title),
+            (Field::SeparatorMetadata, Holder::Separator(s)) => Metadata(&s.metadata),
+            (Field::SeparatorExtra, Holder::Separator(s)) => Attributes(&s.extra),
+
+            (Field::AliasExtra, Holder::Alias(a)) => Attributes(&a.extra),
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::Scope;
+
+    /// Every field with a value of its own answers on its holder, and only there.
+    #[test]
+    fn every_field_is_read_on_its_own_holder_only() {
+        let (h, b, f, s, a) = (
+            Header::default(),
+            Bookmark::new("x"),
+            Folder::default(),
+            Separator::default(),
+            Alias::default(),
+        );
+        let holders: [Holder; 5] = [
+            (&h).into(),
+            (&b).into(),
+            (&f).into(),
+            (&s).into(),
+            (&a).into(),
+        ];
+        for field in Field::ALL.iter().copied() {
+            let valued = field.date_of_form().is_none()
+                && !matches!(
+                    field,
+                    Field::Bookmark | Field::Folder | Field::Separator | Field::Alias
+                );
+            for holder in holders {
+                let own = holder.scope() == field.scope();
+                assert_eq!(
+                    field.get(holder).is_some(),
+                    own && valued,
+                    "{field} on {:?}",
+                    holder.scope()
+                );
+            }
+        }
+        assert_eq!(
+            Holder::from(&b).present().collect::<Vec<_>>(),
+            [Field::BookmarkHref]
+        );
+        assert_eq!(Field::of(Scope::Separator).count(), 4);
+    }
+
+    #[test]
+    fn dates_are_the_same_by_instant_and_differ_in_form() {
+        let year = DateValue::from_w3c("1997");
+        let utc = DateValue::from_w3c("1997-01-01T00:00:00Z");
+        let (x, y) = (Value::Date(Some(&year)), Value::Date(Some(&utc)));
+        assert!(x.same(&y) && !x.same_form(&y) && x != y);
+        assert!(!x.same(&Value::Date(None)));
+        let raw = DateValue::Raw("soon".into());
+        assert_eq!(Value::Date(Some(&raw)).strings(), ["soon"]);
+        assert!(Value::Date(Some(&year)).strings().is_empty());
+    }
+}
