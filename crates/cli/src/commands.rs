@@ -9,7 +9,8 @@ use serde::Serialize;
 use markport::{diff as model_diff, Field, ReadOptions, WriteOptions};
 
 use crate::exit;
-use crate::files::{self, display_name, is_std, load, Failure, Output};
+use crate::failure::Failure;
+use crate::files::{self, display_name, is_std, load, Output};
 use crate::report::{Report, REPORT_VERSION};
 
 /// How to print a report.
@@ -128,14 +129,9 @@ fn format_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(|f| f.name))
 }
 
-fn fail(f: Failure) -> u8 {
-    crate::say::err(format_args!("markport: {}\n", f.0));
-    exit::ERROR
-}
-
 /// Run a command body, turning its failure into exit 2 with a message.
 fn run(body: impl FnOnce() -> Result<u8, Failure>) -> u8 {
-    body().unwrap_or_else(fail)
+    body().unwrap_or_else(|f| f.report())
 }
 
 pub(crate) fn convert(a: ConvertArgs) -> u8 {
@@ -155,17 +151,17 @@ fn check_report_file(a: &ConvertArgs) -> Result<(), Failure> {
         markport::output::same_destination(report, output)
     };
     if collides {
-        return Err(Failure(format!(
-            "{}: --report-file is the output file; choose another",
-            report.display()
-        )));
+        return Err(Failure::in_file(
+            report.display(),
+            "--report-file is the output file; choose another",
+        ));
     }
     if !is_std(report) && !is_std(&a.input) && markport::output::same_destination(report, &a.input)
     {
-        return Err(Failure(format!(
-            "{}: refusing to write the report over the input file",
-            report.display()
-        )));
+        return Err(Failure::in_file(
+            report.display(),
+            "refusing to write the report over the input file",
+        ));
     }
     Ok(())
 }
@@ -184,7 +180,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         None => None,
     };
     let loss = (to.write)(&read.document, &a.write.options(), out.writer())
-        .map_err(|e| Failure(format!("writing {}: {}", to.name, e)))?;
+        .map_err(|e| Failure::new(format_args!("writing {}: {e}", to.name)))?;
     let failed =
         (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
     out.finish(!failed)?;
@@ -396,8 +392,9 @@ pub(crate) fn roundtrip(a: RoundtripArgs) -> u8 {
 fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
     let via = markport::format(&a.via).expect("clap checked the name");
     let (from, read) = load(&a.file, a.from.as_deref(), &ReadOptions::default())?;
-    let trip = markport::roundtrip(&read.document, via, &a.write.options())
-        .map_err(|e| Failure(format!("{} via {}: {e}", display_name(&a.file), via.name)))?;
+    let trip = markport::roundtrip(&read.document, via, &a.write.options()).map_err(|e| {
+        Failure::in_file(display_name(&a.file), format_args!("via {}: {e}", via.name))
+    })?;
     let (d, loss) = (&trip.diff, &trip.loss);
     let true_report = trip.exact();
     let name = display_name(&a.file);
