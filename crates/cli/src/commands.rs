@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use markport::{diff as model_diff, Field, ReadOptions, WriteOptions};
+use markport::{diff as model_diff, Field, ReadOptions, Stage, WriteOptions};
 
 use crate::exit;
 use crate::failure::Failure;
@@ -169,20 +169,38 @@ fn check_report_file(a: &ConvertArgs) -> Result<(), Failure> {
 fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     check_report_file(a)?;
     let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
-    let (from, read) = load(&a.input, a.from.as_deref(), &a.read.options())?;
+    let input = files::read_input(&a.input)?;
+    let from = files::input_format(a.from.as_deref(), &a.input, &input)?;
+    // Converted in memory first: an input that cannot be read or a document
+    // that cannot be written leaves no trace at the destination, and
+    // --fail-on-loss decides before anything reaches one.
+    let mut converted = Vec::new();
+    let done = markport::convert(
+        &input,
+        from,
+        &a.read.options(),
+        to,
+        &a.write.options(),
+        &mut converted,
+    )
+    .map_err(|e| match e.stage {
+        Stage::Read => files::located(&a.input, from, &e.error),
+        Stage::Write => Failure::new(format_args!("writing {}: {}", to.name, e.error)),
+    })?;
+    let loss = &done.loss;
+    let failed =
+        (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
     // Both destinations are prepared (temporary files made, devices opened,
     // permissions checked) before either is written, so a report that cannot
     // be written never leaves a replaced output behind.
-    let hold = a.fail_on_loss || a.fail_on_extension;
-    let mut out = Output::open(a.output.as_deref(), &[&a.input], hold)?;
+    let mut out = Output::open(a.output.as_deref(), &[&a.input])?;
     let report_out = match &a.report_file {
-        Some(path) => Some(Output::open(Some(path), &[&a.input], false)?),
+        Some(path) => Some(Output::open(Some(path), &[&a.input])?),
         None => None,
     };
-    let loss = (to.write)(&read.document, &a.write.options(), out.writer())
-        .map_err(|e| Failure::new(format_args!("writing {}: {e}", to.name)))?;
-    let failed =
-        (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
+    if !failed {
+        out.write(&converted)?;
+    }
     out.finish(!failed)?;
     let input_name = display_name(&a.input);
     let output_name = match a.output.as_deref().filter(|o| !is_std(o)) {
@@ -195,7 +213,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         from: from.name,
         output: &output_name,
         to: to.name,
-        diagnostics: &read.diagnostics,
+        diagnostics: &done.diagnostics,
         losses: &loss.losses,
         lost: !loss.is_empty(),
         extensions: &loss.extensions,
@@ -213,7 +231,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     }
     match report_out {
         Some(mut f) => {
-            f.writer().write_all(text.as_bytes())?;
+            f.write(text.as_bytes())?;
             f.finish(true)?;
         }
         None if crate::say::quiet() && loss.is_empty() && !json => {}

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::io::{self, Read as _, Write};
 use std::path::Path;
 
-use markport::output::{Mode, OutputFile};
+use markport::output::OutputFile;
 use markport::{Format, ReadOptions};
 
 use crate::failure::Failure;
@@ -156,12 +156,10 @@ pub(crate) fn finish_stdout(mut w: impl Write) -> Result<(), Failure> {
         .map_err(|e| Failure::in_file("<stdout>", format_args!("cannot write: {e}")))
 }
 
-/// Where output goes: standard output or a file, optionally held back in
-/// memory until the caller decides to commit (`--fail-on-loss` writes nothing
-/// on failure, and only a replaced file can be abandoned after writing).
+/// Where output goes: standard output or a file, made visible or abandoned
+/// by [`Output::finish`].
 pub(crate) struct Output {
     sink: Sink,
-    held: Option<Vec<u8>>,
     name: String,
 }
 
@@ -172,17 +170,11 @@ enum Sink {
 
 impl Output {
     /// Open `path` (`None` or `-`: standard output). Refuses to write over
-    /// any of `inputs`. With `hold`, nothing reaches a destination that cannot
-    /// be abandoned (standard output, a device) before [`Output::finish`].
-    pub(crate) fn open(
-        path: Option<&Path>,
-        inputs: &[&Path],
-        hold: bool,
-    ) -> Result<Output, Failure> {
+    /// any of `inputs`.
+    pub(crate) fn open(path: Option<&Path>, inputs: &[&Path]) -> Result<Output, Failure> {
         let Some(path) = path.filter(|p| !is_std(p)) else {
             return Ok(Output {
                 sink: Sink::Stdout(stdout()?),
-                held: hold.then(Vec::new),
                 name: "<stdout>".into(),
             });
         };
@@ -196,37 +188,32 @@ impl Output {
         }
         let file =
             OutputFile::create(path).map_err(|e| Failure::in_file(e.path.display(), e.message))?;
-        let held = (hold && file.destination().mode == Mode::Through).then(Vec::new);
         Ok(Output {
             sink: Sink::File(file),
-            held,
             name: path.display().to_string(),
         })
     }
 
-    pub(crate) fn writer(&mut self) -> &mut dyn Write {
-        match (&mut self.held, &mut self.sink) {
-            (Some(buf), _) => buf,
-            (None, Sink::Stdout(w)) => w,
-            (None, Sink::File(f)) => f,
+    /// Write `bytes`. What reaches standard output or a device cannot be
+    /// taken back, so a caller that may abandon the output writes only once
+    /// it has decided.
+    pub(crate) fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        match &mut self.sink {
+            Sink::Stdout(w) => w.write_all(bytes),
+            Sink::File(f) => f.write_all(bytes),
         }
+        .map_err(|e| Failure::in_file(&self.name, format_args!("cannot write: {e}")))
     }
 
     /// Make the output visible (flush, or rename the finished file into
     /// place), or with `keep == false` abandon it: a replaced file stays as
-    /// it was and nothing held reaches its destination.
-    pub(crate) fn finish(mut self, keep: bool) -> Result<(), Failure> {
+    /// it was.
+    pub(crate) fn finish(self, keep: bool) -> Result<(), Failure> {
         if !keep {
             return Ok(());
         }
         let name = self.name;
         let fail = |e: io::Error| Failure::in_file(&name, format_args!("cannot write: {e}"));
-        if let Some(buf) = self.held.take() {
-            match &mut self.sink {
-                Sink::Stdout(w) => w.write_all(&buf).map_err(fail)?,
-                Sink::File(f) => f.write_all(&buf).map_err(fail)?,
-            }
-        }
         match self.sink {
             Sink::Stdout(mut w) => w.flush().map_err(fail),
             Sink::File(f) => f.commit().map_err(fail),
