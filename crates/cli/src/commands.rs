@@ -329,6 +329,9 @@ pub(crate) struct DiffArgs {
     /// The second file's format (default: detected).
     #[arg(long, value_name = "FORMAT", value_parser = format_names())]
     from_b: Option<String>,
+    /// Show the two values of each differing field (long ones shortened).
+    #[arg(long)]
+    values: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -355,14 +358,46 @@ fn try_diff(a: &DiffArgs) -> Result<u8, Failure> {
     let (_, rb) = load(&a.b, a.from_b.as_deref(), &opts)?;
     let mut out = files::stdout()?;
     let d = model_diff(&ra.document, &rb.document);
-    print_diff(&mut out, &d, a.json)?;
+    let (name_a, name_b) = (display_name(&a.a), display_name(&a.b));
+    if a.values {
+        let (left, right) = (&ra.document, &rb.document);
+        let differences: Vec<_> = d
+            .differences
+            .iter()
+            .map(|x| WithValues {
+                difference: x,
+                values: markport::values(left, right, x),
+            })
+            .collect();
+        if a.json {
+            let mut differences = differences;
+            for v in differences.iter_mut().flat_map(|x| &mut x.values) {
+                shorten(&mut v.left, JSON_VALUE_CHARS);
+                shorten(&mut v.right, JSON_VALUE_CHARS);
+            }
+            serde_json::to_writer_pretty(&mut out, &DiffWithValues { differences })?;
+            writeln!(out)?;
+        } else {
+            for x in &differences {
+                writeln!(out, "{}", x.difference)?;
+                for v in &x.values {
+                    let indent = match &v.path {
+                        Some(path) => {
+                            writeln!(out, "  {path}")?;
+                            "    "
+                        }
+                        None => "  ",
+                    };
+                    writeln!(out, "{indent}{name_a}: {}", shown(&v.left))?;
+                    writeln!(out, "{indent}{name_b}: {}", shown(&v.right))?;
+                }
+            }
+        }
+    } else {
+        print_diff(&mut out, &d, a.json)?;
+    }
     if d.is_empty() && !a.json {
-        writeln!(
-            out,
-            "{} and {} carry the same bookmarks",
-            display_name(&a.a),
-            display_name(&a.b)
-        )?;
+        writeln!(out, "{name_a} and {name_b} carry the same bookmarks")?;
     }
     files::finish_stdout(out)?;
     Ok(if d.is_empty() {
@@ -370,6 +405,57 @@ fn try_diff(a: &DiffArgs) -> Result<u8, Failure> {
     } else {
         exit::DIFFERENT
     })
+}
+
+/// `diff --values --json`: each difference with its values.
+#[derive(Serialize)]
+struct DiffWithValues<'a> {
+    differences: Vec<WithValues<'a>>,
+}
+
+#[derive(Serialize)]
+struct WithValues<'a> {
+    #[serde(flatten)]
+    difference: &'a markport::Difference,
+    values: Vec<markport::Values>,
+}
+
+/// How much of a value `diff --values` prints: a line's worth as text, more
+/// as JSON, where a program may want it but a favicon's data URI would still
+/// drown the rest.
+const TEXT_VALUE_CHARS: usize = 100;
+const JSON_VALUE_CHARS: usize = 500;
+
+/// A value on one line, as JSON (a string quoted, its control characters
+/// escaped, so nothing in a file can move the terminal's cursor), shortened.
+fn shown(v: &serde_json::Value) -> String {
+    if v.is_null() {
+        return "(not set)".into();
+    }
+    let text = v.to_string();
+    match text.char_indices().nth(TEXT_VALUE_CHARS) {
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
+        None => text,
+    }
+}
+
+/// Shorten every string in `v` to `max` characters (and a `…`). The model's
+/// values nest a few levels at most; the walk keeps its own stack anyway.
+fn shorten(v: &mut serde_json::Value, max: usize) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => {
+                if let Some((cut, _)) = s.char_indices().nth(max) {
+                    s.truncate(cut);
+                    s.push('…');
+                }
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            serde_json::Value::Object(map) => stack.extend(map.values_mut()),
+            _ => {}
+        }
+    }
 }
 
 #[derive(Args)]

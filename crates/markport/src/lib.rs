@@ -40,6 +40,7 @@ pub mod matrix;
 pub mod output;
 mod registry;
 mod resolve;
+mod values;
 
 use std::io::Write;
 
@@ -60,6 +61,7 @@ pub use registry::{
     detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
+pub use values::{values, Values};
 
 /// Read `input` as `format`. With `opts.strict`, the first warning is an error.
 pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Read, Error> {
