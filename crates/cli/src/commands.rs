@@ -65,6 +65,10 @@ pub(crate) struct WriteFlags {
     /// xFolk: publish javascript:, data: and vbscript: links as live links.
     #[arg(long)]
     allow_script_urls: bool,
+    /// xFolk: publish Firefox place: queries and %s keyword-search templates
+    /// as live links (they are not web pages).
+    #[arg(long)]
+    allow_browser_urls: bool,
     /// xFolk: the address tag links point under.
     #[arg(long, value_name = "URL")]
     tag_base: Option<String>,
@@ -78,6 +82,7 @@ impl WriteFlags {
             app_exec: self.app_exec.clone(),
             include_private: self.include_private,
             allow_script_urls: self.allow_script_urls,
+            allow_browser_urls: self.allow_browser_urls,
             tag_base: self.tag_base.clone(),
         }
     }

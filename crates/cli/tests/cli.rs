@@ -568,3 +568,28 @@ fn diff_values_shows_both_sides_of_each_difference_shortened() {
         .code(1)
         .stdout(predicate::str::contains("\"values\"").not());
 }
+
+#[test]
+fn publishing_shows_place_queries_as_text_unless_allow_browser_urls() {
+    let input = "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n\
+        <DT><A HREF=\"place:sort=8&amp;maxResults=10\">Most Visited</A>\n\
+        <DT><A HREF=\"https://example.org/\">Example</A>\n</DL><p>\n";
+    markport()
+        .args(["convert", "-t", "xfolk"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("href=\"place:").not())
+        .stderr(predicate::str::contains(
+            "a Firefox place: query is not a web page",
+        ));
+    markport()
+        .args(["convert", "-t", "xfolk", "--allow-browser-urls"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "href=\"place:sort=8&amp;maxResults=10\"",
+        ))
+        .stderr(predicate::str::contains("lost bookmark on").not());
+}
