@@ -118,8 +118,9 @@ pub(crate) struct ConvertArgs {
     #[arg(long)]
     fail_on_loss: bool,
     /// Exit 1 when anything is carried only in an extension other readers
-    /// of the format ignore (XBEL: markport's own metadata block), and write
-    /// no output.
+    /// of the format ignore (XBEL: markport's own metadata block; Netscape:
+    /// the marker that keeps an untitled bookmark untitled), and write no
+    /// output.
     #[arg(long)]
     fail_on_extension: bool,
     #[command(flatten)]
