@@ -68,6 +68,7 @@ fn the_report_is_true_with_every_writer_option_set() {
         xbel_strict: true,
         include_private: true,
         allow_script_urls: true,
+        allow_browser_urls: true,
         app_name: Some("conformance".into()),
         app_exec: Some("conformance %u".into()),
         tag_base: Some("https://tags.example/t/".into()),

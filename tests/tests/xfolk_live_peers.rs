@@ -44,13 +44,16 @@ fn collection() -> Document {
 }
 
 fn publish(dir: &Path) -> (PathBuf, Vec<Bookmark>) {
-    let doc = collection();
     let opts = WriteOptions {
         tag_base: Some("https://example.org/tags/".into()),
         ..WriteOptions::default()
     };
-    let (page, _) =
-        markport::write_to_vec(&doc, markport::format("xfolk").unwrap(), &opts).unwrap();
+    publish_with(dir, &opts)
+}
+
+fn publish_with(dir: &Path, opts: &WriteOptions) -> (PathBuf, Vec<Bookmark>) {
+    let doc = collection();
+    let (page, _) = markport::write_to_vec(&doc, markport::format("xfolk").unwrap(), opts).unwrap();
     let path = dir.join("published.html");
     std::fs::write(&path, &page).unwrap();
     let back = markport::read(
@@ -257,16 +260,7 @@ fn chromium_renders_every_entry_and_the_filter_works() {
         &format!("{url}#q=tag:linux"),
     );
     let dom = String::from_utf8_lossy(&dom.stdout);
-    let hidden = dom
-        .split("<li class=\"xfolkentry h-entry\"")
-        .skip(1)
-        .filter(|rest| {
-            rest.split('>')
-                .next()
-                .is_some_and(|tag| tag.contains("hidden"))
-        })
-        .count();
-    assert_eq!(hidden, entries.len() - tagged, "{dom}");
+    assert_eq!(hidden_entries(&dom), entries.len() - tagged, "{dom}");
     assert!(dom.contains(&format!("{tagged} of {}", entries.len())));
     // A screenshot for people to look at (target/xfolk-page.png).
     let shot = root().join("target/xfolk-page.png");
@@ -281,6 +275,56 @@ fn chromium_renders_every_entry_and_the_filter_works() {
         &url,
     );
     assert!(shot.exists(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The entries `li` of a dumped DOM that are hidden.
+fn hidden_entries(dom: &str) -> usize {
+    dom.split("<li class=\"xfolkentry h-entry\"")
+        .skip(1)
+        .filter(|rest| {
+            rest.split('>')
+                .next()
+                .is_some_and(|tag| tag.contains("hidden"))
+        })
+        .count()
+}
+
+#[test]
+fn chromium_a_tag_click_filters_a_page_published_without_tag_base() {
+    let Some(browser) = chromium() else {
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "CI=true but chromium is not installed"
+        );
+        eprintln!("skipped: chromium is not installed (apt-get install chromium)");
+        return;
+    };
+    let dir = tempfile_dir();
+    let (page, entries) = publish_with(&dir, &WriteOptions::default());
+    let tagged = entries
+        .iter()
+        .filter(|b| b.tags.iter().any(|t| t == "linux"))
+        .count();
+    assert!(tagged > 0 && tagged < entries.len());
+    // A person's click on the first `linux` tag link, after the page's own
+    // script has run.
+    let mut html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("href=\"tags/linux\""), "the tag stays a link");
+    html.push_str(
+        "<script>document.querySelector('a[rel~=tag][href=\"tags/linux\"]').click();</script>\n",
+    );
+    let clicked = dir.join("clicked.html");
+    std::fs::write(&clicked, html).unwrap();
+    let url = format!("file://{}", clicked.display());
+    let dom = headless(browser, &dir.join("profile"), &["--dump-dom"], &url);
+    let dom = String::from_utf8_lossy(&dom.stdout);
+    // Still this page (the link to the missing tags/linux was not followed),
+    // filtered to the tag.
+    assert_eq!(hidden_entries(&dom), entries.len() - tagged, "{dom}");
+    assert!(
+        dom.contains(&format!("{tagged} of {}", entries.len())),
+        "{dom}"
+    );
 }
 
 fn tempfile_dir() -> PathBuf {

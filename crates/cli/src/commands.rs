@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use markport::{diff as model_diff, Field, ReadOptions, WriteOptions};
+use markport::{diff as model_diff, Field, ReadOptions, Stage, WriteOptions};
 
 use crate::exit;
-use crate::files::{self, display_name, is_std, load, Failure, Output};
+use crate::failure::Failure;
+use crate::files::{self, display_name, is_std, load, Output};
 use crate::report::{Report, REPORT_VERSION};
 
 /// How to print a report.
@@ -64,6 +65,10 @@ pub(crate) struct WriteFlags {
     /// xFolk: publish javascript:, data: and vbscript: links as live links.
     #[arg(long)]
     allow_script_urls: bool,
+    /// xFolk: publish Firefox place: queries and %s keyword-search templates
+    /// as live links (they are not web pages).
+    #[arg(long)]
+    allow_browser_urls: bool,
     /// xFolk: the address tag links point under.
     #[arg(long, value_name = "URL")]
     tag_base: Option<String>,
@@ -77,6 +82,7 @@ impl WriteFlags {
             app_exec: self.app_exec.clone(),
             include_private: self.include_private,
             allow_script_urls: self.allow_script_urls,
+            allow_browser_urls: self.allow_browser_urls,
             tag_base: self.tag_base.clone(),
         }
     }
@@ -112,8 +118,9 @@ pub(crate) struct ConvertArgs {
     #[arg(long)]
     fail_on_loss: bool,
     /// Exit 1 when anything is carried only in an extension other readers
-    /// of the format ignore (XBEL: markport's own metadata block), and write
-    /// no output.
+    /// of the format ignore (XBEL: markport's own metadata block; Netscape:
+    /// the marker that keeps an untitled bookmark untitled), and write no
+    /// output.
     #[arg(long)]
     fail_on_extension: bool,
     #[command(flatten)]
@@ -128,14 +135,9 @@ fn format_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(|f| f.name))
 }
 
-fn fail(f: Failure) -> u8 {
-    crate::say::err(format_args!("markport: {}\n", f.0));
-    exit::ERROR
-}
-
 /// Run a command body, turning its failure into exit 2 with a message.
 fn run(body: impl FnOnce() -> Result<u8, Failure>) -> u8 {
-    body().unwrap_or_else(fail)
+    body().unwrap_or_else(|f| f.report())
 }
 
 pub(crate) fn convert(a: ConvertArgs) -> u8 {
@@ -155,17 +157,17 @@ fn check_report_file(a: &ConvertArgs) -> Result<(), Failure> {
         markport::output::same_destination(report, output)
     };
     if collides {
-        return Err(Failure(format!(
-            "{}: --report-file is the output file; choose another",
-            report.display()
-        )));
+        return Err(Failure::in_file(
+            report.display(),
+            "--report-file is the output file; choose another",
+        ));
     }
     if !is_std(report) && !is_std(&a.input) && markport::output::same_destination(report, &a.input)
     {
-        return Err(Failure(format!(
-            "{}: refusing to write the report over the input file",
-            report.display()
-        )));
+        return Err(Failure::in_file(
+            report.display(),
+            "refusing to write the report over the input file",
+        ));
     }
     Ok(())
 }
@@ -173,20 +175,38 @@ fn check_report_file(a: &ConvertArgs) -> Result<(), Failure> {
 fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     check_report_file(a)?;
     let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
-    let (from, read) = load(&a.input, a.from.as_deref(), &a.read.options())?;
+    let input = files::read_input(&a.input)?;
+    let from = files::input_format(a.from.as_deref(), &a.input, &input)?;
+    // Converted in memory first: an input that cannot be read or a document
+    // that cannot be written leaves no trace at the destination, and
+    // --fail-on-loss decides before anything reaches one.
+    let mut converted = Vec::new();
+    let done = markport::convert(
+        &input,
+        from,
+        &a.read.options(),
+        to,
+        &a.write.options(),
+        &mut converted,
+    )
+    .map_err(|e| match e.stage {
+        Stage::Read => files::located(&a.input, from, &e.error),
+        Stage::Write => Failure::new(format_args!("writing {}: {}", to.name, e.error)),
+    })?;
+    let loss = &done.loss;
+    let failed =
+        (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
     // Both destinations are prepared (temporary files made, devices opened,
     // permissions checked) before either is written, so a report that cannot
     // be written never leaves a replaced output behind.
-    let hold = a.fail_on_loss || a.fail_on_extension;
-    let mut out = Output::open(a.output.as_deref(), &[&a.input], hold)?;
+    let mut out = Output::open(a.output.as_deref(), &[&a.input])?;
     let report_out = match &a.report_file {
-        Some(path) => Some(Output::open(Some(path), &[&a.input], false)?),
+        Some(path) => Some(Output::open(Some(path), &[&a.input])?),
         None => None,
     };
-    let loss = (to.write)(&read.document, &a.write.options(), out.writer())
-        .map_err(|e| Failure(format!("writing {}: {}", to.name, e)))?;
-    let failed =
-        (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
+    if !failed {
+        out.write(&converted)?;
+    }
     out.finish(!failed)?;
     let input_name = display_name(&a.input);
     let output_name = match a.output.as_deref().filter(|o| !is_std(o)) {
@@ -199,7 +219,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         from: from.name,
         output: &output_name,
         to: to.name,
-        diagnostics: &read.diagnostics,
+        diagnostics: &done.diagnostics,
         losses: &loss.losses,
         lost: !loss.is_empty(),
         extensions: &loss.extensions,
@@ -217,7 +237,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     }
     match report_out {
         Some(mut f) => {
-            f.writer().write_all(text.as_bytes())?;
+            f.write(text.as_bytes())?;
             f.finish(true)?;
         }
         None if crate::say::quiet() && loss.is_empty() && !json => {}
@@ -315,6 +335,9 @@ pub(crate) struct DiffArgs {
     /// The second file's format (default: detected).
     #[arg(long, value_name = "FORMAT", value_parser = format_names())]
     from_b: Option<String>,
+    /// Show the two values of each differing field (long ones shortened).
+    #[arg(long)]
+    values: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -341,14 +364,46 @@ fn try_diff(a: &DiffArgs) -> Result<u8, Failure> {
     let (_, rb) = load(&a.b, a.from_b.as_deref(), &opts)?;
     let mut out = files::stdout()?;
     let d = model_diff(&ra.document, &rb.document);
-    print_diff(&mut out, &d, a.json)?;
+    let (name_a, name_b) = (display_name(&a.a), display_name(&a.b));
+    if a.values {
+        let (left, right) = (&ra.document, &rb.document);
+        let differences: Vec<_> = d
+            .differences
+            .iter()
+            .map(|x| WithValues {
+                difference: x,
+                values: markport::values(left, right, x),
+            })
+            .collect();
+        if a.json {
+            let mut differences = differences;
+            for v in differences.iter_mut().flat_map(|x| &mut x.values) {
+                shorten(&mut v.left, JSON_VALUE_CHARS);
+                shorten(&mut v.right, JSON_VALUE_CHARS);
+            }
+            serde_json::to_writer_pretty(&mut out, &DiffWithValues { differences })?;
+            writeln!(out)?;
+        } else {
+            for x in &differences {
+                writeln!(out, "{}", x.difference)?;
+                for v in &x.values {
+                    let indent = match &v.path {
+                        Some(path) => {
+                            writeln!(out, "  {path}")?;
+                            "    "
+                        }
+                        None => "  ",
+                    };
+                    writeln!(out, "{indent}{name_a}: {}", shown(&v.left))?;
+                    writeln!(out, "{indent}{name_b}: {}", shown(&v.right))?;
+                }
+            }
+        }
+    } else {
+        print_diff(&mut out, &d, a.json)?;
+    }
     if d.is_empty() && !a.json {
-        writeln!(
-            out,
-            "{} and {} carry the same bookmarks",
-            display_name(&a.a),
-            display_name(&a.b)
-        )?;
+        writeln!(out, "{name_a} and {name_b} carry the same bookmarks")?;
     }
     files::finish_stdout(out)?;
     Ok(if d.is_empty() {
@@ -356,6 +411,57 @@ fn try_diff(a: &DiffArgs) -> Result<u8, Failure> {
     } else {
         exit::DIFFERENT
     })
+}
+
+/// `diff --values --json`: each difference with its values.
+#[derive(Serialize)]
+struct DiffWithValues<'a> {
+    differences: Vec<WithValues<'a>>,
+}
+
+#[derive(Serialize)]
+struct WithValues<'a> {
+    #[serde(flatten)]
+    difference: &'a markport::Difference,
+    values: Vec<markport::Values>,
+}
+
+/// How much of a value `diff --values` prints: a line's worth as text, more
+/// as JSON, where a program may want it but a favicon's data URI would still
+/// drown the rest.
+const TEXT_VALUE_CHARS: usize = 100;
+const JSON_VALUE_CHARS: usize = 500;
+
+/// A value on one line, as JSON (a string quoted, its control characters
+/// escaped, so nothing in a file can move the terminal's cursor), shortened.
+fn shown(v: &serde_json::Value) -> String {
+    if v.is_null() {
+        return "(not set)".into();
+    }
+    let text = v.to_string();
+    match text.char_indices().nth(TEXT_VALUE_CHARS) {
+        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
+        None => text,
+    }
+}
+
+/// Shorten every string in `v` to `max` characters (and a `…`). The model's
+/// values nest a few levels at most; the walk keeps its own stack anyway.
+fn shorten(v: &mut serde_json::Value, max: usize) {
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            serde_json::Value::String(s) => {
+                if let Some((cut, _)) = s.char_indices().nth(max) {
+                    s.truncate(cut);
+                    s.push('…');
+                }
+            }
+            serde_json::Value::Array(items) => stack.extend(items.iter_mut()),
+            serde_json::Value::Object(map) => stack.extend(map.values_mut()),
+            _ => {}
+        }
+    }
 }
 
 #[derive(Args)]
@@ -396,8 +502,9 @@ pub(crate) fn roundtrip(a: RoundtripArgs) -> u8 {
 fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
     let via = markport::format(&a.via).expect("clap checked the name");
     let (from, read) = load(&a.file, a.from.as_deref(), &ReadOptions::default())?;
-    let trip = markport::roundtrip(&read.document, via, &a.write.options())
-        .map_err(|e| Failure(format!("{} via {}: {e}", display_name(&a.file), via.name)))?;
+    let trip = markport::roundtrip(&read.document, via, &a.write.options()).map_err(|e| {
+        Failure::in_file(display_name(&a.file), format_args!("via {}: {e}", via.name))
+    })?;
     let (d, loss) = (&trip.diff, &trip.loss);
     let true_report = trip.exact();
     let name = display_name(&a.file);

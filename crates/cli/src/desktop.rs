@@ -4,13 +4,16 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use markport::desktop::spec::{self, Registration, StandardFile};
-use markport::model::{Node, ReadOptions, Timestamp};
+use markport::model::{Document, Node, ReadOptions, Timestamp};
 
 use crate::exit;
+use crate::failure::Failure;
+use crate::files;
 
 #[derive(Args)]
 pub(crate) struct DesktopArgs {
@@ -29,81 +32,93 @@ struct FileArg {
 #[derive(Subcommand)]
 enum DesktopCommand {
     /// Register URI (or a local PATH) for an application.
-    Add {
-        /// The URI, or a local path (any bytes; a relative one is made
-        /// absolute from the working directory).
-        #[arg(value_parser = clap::value_parser!(OsString))]
-        uri: OsString,
-        /// The registering application's name.
-        #[arg(long)]
-        app: String,
-        /// Its command line (`%u` the URI, `%f` the path); default "APP %u".
-        /// Stored shell-quoted, as GLib stores it.
-        #[arg(long)]
-        exec: Option<String>,
-        /// A group to add (repeatable).
-        #[arg(long = "group")]
-        groups: Vec<String>,
-        /// Make the bookmark private to its applications and groups.
-        #[arg(long)]
-        private: bool,
-        /// Its MIME type (default: from the file name).
-        #[arg(long)]
-        mime_type: Option<String>,
-        /// How long to wait, in seconds, for another process that holds the
-        /// file's lock before giving up.
-        #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
-        wait: f64,
-        #[command(flatten)]
-        file: FileArg,
-    },
+    Add(AddArgs),
     /// List the bookmarks an application (or group) may see.
-    List {
-        /// Show what this application sees (private bookmarks of others are hidden).
-        #[arg(long)]
-        app: Option<String>,
-        /// Show only bookmarks in this group (and private ones of the group).
-        #[arg(long)]
-        group: Option<String>,
-        /// Print a JSON array of the bookmarks, each as in markport's JSON
-        /// model (docs/formats/json.md), instead of tab-separated lines.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        file: FileArg,
-    },
+    List(ListArgs),
     /// Print the command line an application registered for URI, as GLib's
     /// g_bookmark_file_get_application_info gives it (unquoted, expanded).
-    Exec {
-        /// The bookmark's URI, or a local path.
-        #[arg(value_parser = clap::value_parser!(OsString))]
-        uri: OsString,
-        /// The application.
-        #[arg(long)]
-        app: String,
-        #[command(flatten)]
-        file: FileArg,
-    },
+    Exec(ExecArgs),
     /// Report each change to the bookmark file until interrupted.
-    Watch {
-        /// How often to look when no notification comes, in milliseconds.
-        #[arg(long, default_value_t = 500)]
-        interval: u64,
-        /// Stop after this many changes (default: never).
-        #[arg(long)]
-        count: Option<usize>,
-        #[command(flatten)]
-        file: FileArg,
-    },
+    Watch(WatchArgs),
+}
+
+#[derive(Args)]
+struct AddArgs {
+    /// The URI, or a local path (any bytes; a relative one is made
+    /// absolute from the working directory).
+    #[arg(value_parser = clap::value_parser!(OsString))]
+    uri: OsString,
+    /// The registering application's name.
+    #[arg(long)]
+    app: String,
+    /// Its command line (`%u` the URI, `%f` the path); default "APP %u".
+    /// Stored shell-quoted, as GLib stores it.
+    #[arg(long)]
+    exec: Option<String>,
+    /// A group to add (repeatable).
+    #[arg(long = "group")]
+    groups: Vec<String>,
+    /// Make the bookmark private to its applications and groups.
+    #[arg(long)]
+    private: bool,
+    /// Its MIME type (default: from the file name).
+    #[arg(long)]
+    mime_type: Option<String>,
+    /// How long to wait, in seconds, for another process that holds the
+    /// file's lock before giving up.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    wait: f64,
+    #[command(flatten)]
+    file: FileArg,
+}
+
+#[derive(Args)]
+struct ListArgs {
+    /// Show what this application sees (private bookmarks of others are hidden).
+    #[arg(long)]
+    app: Option<String>,
+    /// Show only bookmarks in this group (and private ones of the group).
+    #[arg(long)]
+    group: Option<String>,
+    /// Print a JSON array of the bookmarks, each as in markport's JSON
+    /// model (docs/formats/json.md), instead of tab-separated lines.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    file: FileArg,
+}
+
+#[derive(Args)]
+struct ExecArgs {
+    /// The bookmark's URI, or a local path.
+    #[arg(value_parser = clap::value_parser!(OsString))]
+    uri: OsString,
+    /// The application.
+    #[arg(long)]
+    app: String,
+    #[command(flatten)]
+    file: FileArg,
+}
+
+#[derive(Args)]
+struct WatchArgs {
+    /// How often to look when no notification comes, in milliseconds.
+    #[arg(long, default_value_t = 500)]
+    interval: u64,
+    /// Stop after this many changes (default: never).
+    #[arg(long)]
+    count: Option<usize>,
+    #[command(flatten)]
+    file: FileArg,
 }
 
 /// The URI a command-line argument names: a URI as it is, a local path
 /// (absolute, or relative to the working directory) as a file: URI.
-fn uri_of(arg: &OsString) -> Result<String, String> {
+fn uri_of(arg: &OsString) -> Result<String, Failure> {
     let uri = match arg.to_str() {
-        Some("") => return Err("the URI is empty".into()),
+        Some("") => return Err(Failure::new("the URI is empty")),
         Some(s) if !s.starts_with('/') && spec::has_scheme(s) => s.to_owned(),
-        _ => spec::uri_for_path(Path::new(arg)).map_err(|e| e.to_string())?,
+        _ => spec::uri_for_path(Path::new(arg)).map_err(|e| Failure::new(e.message))?,
     };
     Ok(uri)
 }
@@ -114,211 +129,212 @@ fn file_of(f: &FileArg) -> PathBuf {
         .unwrap_or_else(|| spec::standard_file(StandardFile::RecentlyUsed))
 }
 
-fn load(path: &PathBuf) -> Result<markport::model::Document, String> {
+/// The bookmark file's document; a file that does not exist yet is empty.
+fn load(path: &Path) -> Result<Document, Failure> {
     match std::fs::read(path) {
         Ok(b) => markport::desktop::read(&b, &ReadOptions::default())
             .map(|r| r.document)
-            .map_err(|e| format!("{}:{e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(markport::model::Document::new()),
-        Err(e) => Err(format!("{}: cannot read: {e}", path.display())),
+            .map_err(|e| Failure::located(path.display(), &e)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Document::new()),
+        Err(e) => Err(Failure::in_file(
+            path.display(),
+            format_args!("cannot read: {e}"),
+        )),
     }
 }
 
 pub(crate) fn run(a: DesktopArgs) -> u8 {
-    match try_run(a) {
-        Ok(code) => code,
-        Err(e) => {
-            crate::say::err(format_args!("error: {e}\n"));
-            exit::ERROR
-        }
-    }
+    let done = match a.command {
+        DesktopCommand::Add(a) => add(a),
+        DesktopCommand::List(a) => list(&a),
+        DesktopCommand::Exec(a) => exec(&a),
+        DesktopCommand::Watch(a) => watch(&a),
+    };
+    done.unwrap_or_else(|f| f.report())
 }
 
-fn try_run(a: DesktopArgs) -> Result<u8, String> {
-    match a.command {
-        DesktopCommand::Add {
-            uri,
-            app,
-            exec,
-            groups,
-            private,
-            mime_type,
-            wait,
-            file,
-        } => {
-            let path = file_of(&file);
-            let r = Registration {
-                uri: uri_of(&uri)?,
-                app,
-                exec,
-                groups,
-                private,
-                mime_type,
-                title: None,
-            };
-            r.check().map_err(|e| e.to_string())?;
-            let wait = Duration::try_from_secs_f64(wait)
-                .map_err(|_| format!("--wait {wait}: not a number of seconds"))?;
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-            }
-            let waiting = |lock: &Path| {
-                crate::say::err(format_args!(
-                    "note: waiting for another process to release {} (up to {} s; --wait)\n",
-                    lock.display(),
-                    wait.as_secs_f64()
-                ));
-            };
-            let opts = spec::UpdateOptions {
-                wait,
-                waiting: Some(&waiting),
-            };
-            spec::update_with(&path, &opts, |doc| {
-                spec::register(doc, &r, Timestamp::now())
-            })
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-            Ok(exit::OK)
-        }
-        DesktopCommand::List {
-            app,
-            group,
-            json,
-            file,
-        } => {
-            let doc = load(&file_of(&file))?;
-            let groups: Vec<String> = group.iter().cloned().collect();
-            let mut out = std::io::stdout().lock();
-            let mut listed = Vec::new();
-            for id in doc.preorder() {
-                let Node::Bookmark(b) = doc.node(id) else {
-                    continue;
-                };
-                if !spec::visible_to(b, app.as_deref(), &groups) {
-                    continue;
-                }
-                if group
-                    .as_ref()
-                    .is_some_and(|g| !b.details().groups.contains(g))
-                {
-                    continue;
-                }
-                if json {
-                    listed.push(doc.node(id));
-                    continue;
-                }
-                let apps: Vec<String> = b
-                    .details()
-                    .applications
-                    .iter()
-                    .map(|a| format!("{}×{}", a.name, a.count.unwrap_or(1)))
-                    .collect();
-                let _ = writeln!(
-                    out,
-                    "{}\t{}\t{}{}",
-                    b.href,
-                    b.details().mime_type.as_deref().unwrap_or(""),
-                    apps.join(","),
-                    if b.private == Some(true) {
-                        "\tprivate"
-                    } else {
-                        ""
-                    }
-                );
-            }
-            if json {
-                serde_json::to_writer_pretty(&mut out, &listed)
-                    .map_err(std::io::Error::from)
-                    .and_then(|()| writeln!(out))
-                    .map_err(|e| format!("<stdout>: {e}"))?;
-            }
-            Ok(exit::OK)
-        }
-        DesktopCommand::Exec { uri, app, file } => {
-            let doc = load(&file_of(&file))?;
-            let uri = uri_of(&uri)?;
-            let b = doc
-                .find_by_href(&uri)
-                .and_then(|id| doc.node(id).as_bookmark())
-                .ok_or_else(|| format!("no bookmark for {uri}"))?;
-            let a = b
+/// `desktop add`: register the URI under the file's lock.
+fn add(a: AddArgs) -> Result<u8, Failure> {
+    let path = file_of(&a.file);
+    let r = Registration {
+        uri: uri_of(&a.uri)?,
+        app: a.app,
+        exec: a.exec,
+        groups: a.groups,
+        private: a.private,
+        mime_type: a.mime_type,
+        title: None,
+    };
+    r.check().map_err(|e| Failure::new(e.message))?;
+    let wait = Duration::try_from_secs_f64(a.wait)
+        .map_err(|_| Failure::new(format_args!("--wait {}: not a number of seconds", a.wait)))?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Failure::in_file(dir.display(), e))?;
+    }
+    let waiting = |lock: &Path| {
+        crate::say::err(format_args!(
+            "note: waiting for another process to release {} (up to {} s; --wait)\n",
+            lock.display(),
+            wait.as_secs_f64()
+        ));
+    };
+    let opts = spec::UpdateOptions {
+        wait,
+        waiting: Some(&waiting),
+    };
+    spec::update_with(&path, &opts, |doc| {
+        spec::register(doc, &r, Timestamp::now())
+    })
+    .map_err(|e| Failure::located(path.display(), &e))?;
+    Ok(exit::OK)
+}
+
+/// `desktop list`: the bookmarks an application or group may see, as
+/// tab-separated lines or JSON.
+fn list(a: &ListArgs) -> Result<u8, Failure> {
+    let doc = load(&file_of(&a.file))?;
+    let groups: Vec<String> = a.group.iter().cloned().collect();
+    let visible = doc.preorder().filter_map(|id| {
+        let Node::Bookmark(b) = doc.node(id) else {
+            return None;
+        };
+        let in_group = a
+            .group
+            .as_ref()
+            .is_none_or(|g| b.details().groups.contains(g));
+        (in_group && spec::visible_to(b, a.app.as_deref(), &groups)).then_some((id, b))
+    });
+    let mut out = files::stdout()?;
+    if a.json {
+        let listed: Vec<&Node> = visible.map(|(id, _)| doc.node(id)).collect();
+        serde_json::to_writer_pretty(&mut out, &listed)?;
+        writeln!(out)?;
+    } else {
+        for (_, b) in visible {
+            let apps: Vec<String> = b
                 .details()
                 .applications
                 .iter()
-                .find(|x| x.name == app)
-                .ok_or_else(|| format!("{app} has not registered {uri}"))?;
-            let line = spec::exec_command_line(&a.exec, &b.href).map_err(|e| e.to_string())?;
-            let mut out = std::io::stdout().lock();
-            let _ = out.write_all(&line);
-            let _ = out.write_all(b"\n");
-            Ok(exit::OK)
-        }
-        DesktopCommand::Watch {
-            interval,
-            count,
-            file,
-        } => {
-            let path = file_of(&file);
-            // inotify (through notify) on the directory, since an atomic
-            // replace gives the file a new inode; where no watcher can be
-            // made, the file is polled. Either way a change is reported when
-            // the contents differ, so a burst of events is one change.
-            let (tx, rx) = std::sync::mpsc::channel();
-            let dir = path
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("."));
-            let watcher = notify::recommended_watcher(move |e| {
-                let _ = tx.send(e);
-            })
-            .and_then(|mut w| {
-                use notify::Watcher;
-                w.watch(&dir, notify::RecursiveMode::NonRecursive)
-                    .map(|_| w)
-            });
-            let (_watcher, rx) = match watcher {
-                Ok(w) => (Some(w), Some(rx)),
-                Err(e) => {
-                    crate::say::err(format_args!(
-                        "note: no file-system notification ({e}); polling every {interval} ms\n"
-                    ));
-                    (None, None)
-                }
+                .map(|a| format!("{}×{}", a.name, a.count.unwrap_or(1)))
+                .collect();
+            let private = if b.private == Some(true) {
+                "\tprivate"
+            } else {
+                ""
             };
-            let mut seen = snapshot(&path);
-            let mut changes = 0;
-            let mut out = std::io::stdout().lock();
-            while count.is_none_or(|c| changes < c) {
-                match &rx {
-                    Some(rx) => {
-                        // Wake on an event, or after the interval in any case.
-                        let _ = rx.recv_timeout(Duration::from_millis(interval));
-                        while rx.try_recv().is_ok() {}
-                    }
-                    None => std::thread::sleep(Duration::from_millis(interval)),
-                }
-                let now = snapshot(&path);
-                if now != seen {
-                    let what = match (&seen, &now) {
-                        (None, Some(_)) => "created",
-                        (Some(_), None) => "removed",
-                        _ => "changed",
-                    };
-                    let n = load(&path).map(|d| d.census().bookmarks).unwrap_or(0);
-                    let _ = writeln!(out, "{what}\t{}\t{n} bookmarks", path.display());
-                    let _ = out.flush();
-                    seen = now;
-                    changes += 1;
-                }
+            writeln!(
+                out,
+                "{}\t{}\t{}{private}",
+                b.href,
+                b.details().mime_type.as_deref().unwrap_or(""),
+                apps.join(","),
+            )?;
+        }
+    }
+    files::finish_stdout(out)?;
+    Ok(exit::OK)
+}
+
+/// `desktop exec`: the command line an application registered, expanded.
+fn exec(a: &ExecArgs) -> Result<u8, Failure> {
+    let path = file_of(&a.file);
+    let doc = load(&path)?;
+    let uri = uri_of(&a.uri)?;
+    let in_file = |message: String| Failure::in_file(path.display(), message);
+    let b = doc
+        .find_by_href(&uri)
+        .and_then(|id| doc.node(id).as_bookmark())
+        .ok_or_else(|| in_file(format!("no bookmark for {uri}")))?;
+    let app = b
+        .details()
+        .applications
+        .iter()
+        .find(|x| x.name == a.app)
+        .ok_or_else(|| in_file(format!("{} has not registered {uri}", a.app)))?;
+    let line = spec::exec_command_line(&app.exec, &b.href).map_err(|e| in_file(e.message))?;
+    let mut out = files::stdout()?;
+    out.write_all(&line)?;
+    out.write_all(b"\n")?;
+    files::finish_stdout(out)?;
+    Ok(exit::OK)
+}
+
+/// `desktop watch`: a line for each change to the file, until `--count`
+/// changes or an interrupt.
+fn watch(a: &WatchArgs) -> Result<u8, Failure> {
+    let path = file_of(&a.file);
+    let interval = Duration::from_millis(a.interval);
+    let rx = notifications(&path, a.interval);
+    let mut seen = snapshot(&path);
+    let mut changes = 0;
+    let mut out = std::io::stdout().lock();
+    while a.count.is_none_or(|c| changes < c) {
+        match &rx {
+            Some((_watcher, rx)) => {
+                // Wake on an event, or after the interval in any case.
+                let _ = rx.recv_timeout(interval);
+                while rx.try_recv().is_ok() {}
             }
-            Ok(exit::OK)
+            None => std::thread::sleep(interval),
+        }
+        let now = snapshot(&path);
+        if now != seen {
+            let what = match (&seen, &now) {
+                (None, Some(_)) => "created",
+                (Some(_), None) => "removed",
+                _ => "changed",
+            };
+            let n = load(&path).map(|d| d.census().bookmarks).unwrap_or(0);
+            // A reader that went away ends the process (SIGPIPE); any other
+            // failure to print must not stop the watch.
+            let _ = writeln!(out, "{what}\t{}\t{n} bookmarks", path.display());
+            let _ = out.flush();
+            seen = now;
+            changes += 1;
+        }
+    }
+    Ok(exit::OK)
+}
+
+/// Events about `path`'s directory (inotify through notify, on the
+/// directory since an atomic replace gives the file a new inode), or `None`
+/// where no watcher can be made and the file is polled. Either way a change
+/// is reported when the contents differ, so a burst of events is one change.
+fn notifications(
+    path: &Path,
+    interval: u64,
+) -> Option<(
+    notify::RecommendedWatcher,
+    Receiver<notify::Result<notify::Event>>,
+)> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let watcher = notify::recommended_watcher(move |e| {
+        let _ = tx.send(e);
+    })
+    .and_then(|mut w| {
+        use notify::Watcher;
+        w.watch(&dir, notify::RecursiveMode::NonRecursive)
+            .map(|_| w)
+    });
+    match watcher {
+        Ok(w) => Some((w, rx)),
+        Err(e) => {
+            crate::say::err(format_args!(
+                "note: no file-system notification ({e}); polling every {interval} ms\n"
+            ));
+            None
         }
     }
 }
 
 /// What identifies a version of the file: its bytes' length, change time and
 /// a hash, so that a replace within the same second is seen too.
-fn snapshot(path: &PathBuf) -> Option<(u64, u64)> {
+fn snapshot(path: &Path) -> Option<(u64, u64)> {
     let bytes = std::fs::read(path).ok()?;
     let mut h: u64 = 0xcbf29ce484222325;
     for b in &bytes {

@@ -7,17 +7,10 @@ use std::borrow::Cow;
 use std::io::{self, Read as _, Write};
 use std::path::Path;
 
-use markport::output::{Mode, OutputFile};
+use markport::output::OutputFile;
 use markport::{Format, ReadOptions};
 
-/// A failure the CLI reports and exits 2 on.
-pub(crate) struct Failure(pub String);
-
-impl<T: std::fmt::Display> From<T> for Failure {
-    fn from(e: T) -> Failure {
-        Failure(e.to_string())
-    }
-}
+use crate::failure::Failure;
 
 /// Whether `path` is `-`, standard input or output.
 pub(crate) fn is_std(path: &Path) -> bool {
@@ -45,10 +38,11 @@ pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
         let mut buf = Vec::new();
         stdin
             .read_to_end(&mut buf)
-            .map_err(|e| Failure(format!("<stdin>: cannot read: {e}")))?;
+            .map_err(|e| Failure::in_file("<stdin>", format_args!("cannot read: {e}")))?;
         return Ok(buf);
     }
-    std::fs::read(path).map_err(|e| Failure(format!("{}: cannot read: {e}", path.display())))
+    std::fs::read(path)
+        .map_err(|e| Failure::in_file(path.display(), format_args!("cannot read: {e}")))
 }
 
 /// The format to read `bytes` as: `--from`, else sniffed from content, else
@@ -60,7 +54,7 @@ pub(crate) fn input_format(
 ) -> Result<&'static Format, Failure> {
     let name = (!is_std(path)).then_some(path);
     let resolved = markport::resolve_format(from, name, Some(bytes))
-        .map_err(|e| Failure(format!("{}: {}", display_name(path), e.message)))?;
+        .map_err(|e| Failure::in_file(display_name(path), e.message))?;
     crate::say::verbose(format_args!(
         "markport: reading {} as {} ({})\n",
         display_name(path),
@@ -78,7 +72,7 @@ pub(crate) fn output_format(
 ) -> Result<&'static Format, Failure> {
     let path = output.filter(|o| !is_std(o));
     let resolved = markport::resolve_format(to, path, None)
-        .map_err(|e| Failure(format!("{} (--to FORMAT)", e.message)))?;
+        .map_err(|e| Failure::new(format_args!("{} (--to FORMAT)", e.message)))?;
     if let Some(note) = resolved.note() {
         crate::say::info(format_args!("markport: {note}\n"));
     }
@@ -110,16 +104,14 @@ pub(crate) fn load(
     Ok((format, read))
 }
 
-/// `FILE:LINE:COL: error: message (as FORMAT)`.
+/// `FILE:LINE:COL: error: message (reading as FORMAT)`.
 pub(crate) fn located(path: &Path, format: &Format, e: &markport::Error) -> Failure {
-    let at = match e.location {
-        Some(l) => format!("{}:{}:{}", display_name(path), l.line, l.column),
-        None => display_name(path).into_owned(),
-    };
-    Failure(format!(
-        "{at}: error: {} (reading as {})",
-        e.message, format.name
-    ))
+    let e = markport::Error::new(
+        e.kind,
+        format!("{} (reading as {})", e.message, format.name),
+        e.location,
+    );
+    Failure::located(display_name(path), &e)
 }
 
 /// Standard output, checked open: Rust's standard library quietly drops what
@@ -128,7 +120,7 @@ pub(crate) fn located(path: &Path, format: &Format, e: &markport::Error) -> Fail
 pub(crate) fn stdout() -> Result<io::BufWriter<io::StdoutLock<'static>>, Failure> {
     #[cfg(unix)]
     if stdout_was_closed() {
-        return Err(Failure("<stdout>: standard output is closed".into()));
+        return Err(Failure::in_file("<stdout>", "standard output is closed"));
     }
     Ok(io::BufWriter::with_capacity(1 << 16, io::stdout().lock()))
 }
@@ -161,15 +153,13 @@ fn stdout_was_closed() -> bool {
 /// Flush a writer to standard output, naming it in the error.
 pub(crate) fn finish_stdout(mut w: impl Write) -> Result<(), Failure> {
     w.flush()
-        .map_err(|e| Failure(format!("<stdout>: cannot write: {e}")))
+        .map_err(|e| Failure::in_file("<stdout>", format_args!("cannot write: {e}")))
 }
 
-/// Where output goes: standard output or a file, optionally held back in
-/// memory until the caller decides to commit (`--fail-on-loss` writes nothing
-/// on failure, and only a replaced file can be abandoned after writing).
+/// Where output goes: standard output or a file, made visible or abandoned
+/// by [`Output::finish`].
 pub(crate) struct Output {
     sink: Sink,
-    held: Option<Vec<u8>>,
     name: String,
 }
 
@@ -180,60 +170,50 @@ enum Sink {
 
 impl Output {
     /// Open `path` (`None` or `-`: standard output). Refuses to write over
-    /// any of `inputs`. With `hold`, nothing reaches a destination that cannot
-    /// be abandoned (standard output, a device) before [`Output::finish`].
-    pub(crate) fn open(
-        path: Option<&Path>,
-        inputs: &[&Path],
-        hold: bool,
-    ) -> Result<Output, Failure> {
+    /// any of `inputs`.
+    pub(crate) fn open(path: Option<&Path>, inputs: &[&Path]) -> Result<Output, Failure> {
         let Some(path) = path.filter(|p| !is_std(p)) else {
             return Ok(Output {
                 sink: Sink::Stdout(stdout()?),
-                held: hold.then(Vec::new),
                 name: "<stdout>".into(),
             });
         };
         for input in inputs.iter().filter(|i| !is_std(i)) {
             if markport::output::same_destination(input, path) {
-                return Err(Failure(format!(
-                    "{}: refusing to write over the input file; choose another output",
-                    path.display()
-                )));
+                return Err(Failure::in_file(
+                    path.display(),
+                    "refusing to write over the input file; choose another output",
+                ));
             }
         }
-        let file = OutputFile::create(path)?;
-        let held = (hold && file.destination().mode == Mode::Through).then(Vec::new);
+        let file =
+            OutputFile::create(path).map_err(|e| Failure::in_file(e.path.display(), e.message))?;
         Ok(Output {
             sink: Sink::File(file),
-            held,
             name: path.display().to_string(),
         })
     }
 
-    pub(crate) fn writer(&mut self) -> &mut dyn Write {
-        match (&mut self.held, &mut self.sink) {
-            (Some(buf), _) => buf,
-            (None, Sink::Stdout(w)) => w,
-            (None, Sink::File(f)) => f,
+    /// Write `bytes`. What reaches standard output or a device cannot be
+    /// taken back, so a caller that may abandon the output writes only once
+    /// it has decided.
+    pub(crate) fn write(&mut self, bytes: &[u8]) -> Result<(), Failure> {
+        match &mut self.sink {
+            Sink::Stdout(w) => w.write_all(bytes),
+            Sink::File(f) => f.write_all(bytes),
         }
+        .map_err(|e| Failure::in_file(&self.name, format_args!("cannot write: {e}")))
     }
 
     /// Make the output visible (flush, or rename the finished file into
     /// place), or with `keep == false` abandon it: a replaced file stays as
-    /// it was and nothing held reaches its destination.
-    pub(crate) fn finish(mut self, keep: bool) -> Result<(), Failure> {
+    /// it was.
+    pub(crate) fn finish(self, keep: bool) -> Result<(), Failure> {
         if !keep {
             return Ok(());
         }
         let name = self.name;
-        let fail = |e: io::Error| Failure(format!("{name}: cannot write: {e}"));
-        if let Some(buf) = self.held.take() {
-            match &mut self.sink {
-                Sink::Stdout(w) => w.write_all(&buf).map_err(fail)?,
-                Sink::File(f) => f.write_all(&buf).map_err(fail)?,
-            }
-        }
+        let fail = |e: io::Error| Failure::in_file(&name, format_args!("cannot write: {e}"));
         match self.sink {
             Sink::Stdout(mut w) => w.flush().map_err(fail),
             Sink::File(f) => f.commit().map_err(fail),

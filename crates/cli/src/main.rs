@@ -4,6 +4,7 @@
 
 mod commands;
 mod desktop;
+mod failure;
 mod files;
 mod report;
 mod say;
@@ -111,14 +112,11 @@ fn handle_signals() {
 /// Print what a generator writes to standard output, with the usual errors.
 fn print_generated(generate: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> u8 {
     let result = files::stdout().and_then(|mut out| {
-        generate(&mut out).map_err(files::Failure::from)?;
+        generate(&mut out).map_err(failure::Failure::from)?;
         files::finish_stdout(out)
     });
     match result {
         Ok(()) => exit::OK,
-        Err(f) => {
-            say::err(format_args!("markport: {}\n", f.0));
-            exit::ERROR
-        }
+        Err(f) => f.report(),
     }
 }

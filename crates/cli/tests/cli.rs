@@ -492,3 +492,104 @@ fn completions_and_man_page() {
         .success()
         .stdout(predicate::str::contains(".TH markport 1"));
 }
+
+#[test]
+fn diff_values_shows_both_sides_of_each_difference_shortened() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "x".repeat(700);
+    let write = |name: &str, title: &str, desc: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "<xbel version=\"1.0\"><bookmark href=\"https://a.example/\">\
+                 <title>{title}</title><desc>{desc}</desc></bookmark></xbel>"
+            ),
+        )
+        .unwrap();
+        path
+    };
+    let a = write("a.xbel", "Old &quot;one&quot;", &long);
+    let b = write("b.xbel", "New", "short");
+    let out = markport()
+        .current_dir(dir.path())
+        .args(["diff", "--values", "a.xbel", "b.xbel"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.contains(
+            "bookmark.title differs on 1 node: Old \"one\"\n  Old \"one\"\n    a.xbel: \"Old \\\"one\\\"\"\n    b.xbel: \"New\"\n"
+        ),
+        "{text}"
+    );
+    let desc = text
+        .lines()
+        .find(|l| l.starts_with("    a.xbel: \"xxx"))
+        .unwrap();
+    assert!(desc.ends_with("… (702 characters)"), "{desc}");
+    assert!(desc.chars().count() < 140, "{desc}");
+
+    let out = markport()
+        .args(["diff", "--values", "--json"])
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let field = |name: &str| {
+        v["differences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["field"] == name)
+            .unwrap()["values"][0]
+            .clone()
+    };
+    let title = field("bookmark.title");
+    assert_eq!(title["left"], "Old \"one\"");
+    assert_eq!(title["right"], "New");
+    let desc = field("bookmark.desc");
+    assert_eq!(desc["right"], "short");
+    let left = desc["left"].as_str().unwrap();
+    assert!(left.ends_with('…') && left.chars().count() == 501, "{left}");
+    // Without --values, the JSON has no values.
+    markport()
+        .args(["diff", "--json"])
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\"values\"").not());
+}
+
+#[test]
+fn publishing_shows_place_queries_as_text_unless_allow_browser_urls() {
+    let input = "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n\
+        <DT><A HREF=\"place:sort=8&amp;maxResults=10\">Most Visited</A>\n\
+        <DT><A HREF=\"https://example.org/\">Example</A>\n</DL><p>\n";
+    markport()
+        .args(["convert", "-t", "xfolk"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("href=\"place:").not())
+        .stderr(predicate::str::contains(
+            "a Firefox place: query is not a web page",
+        ));
+    markport()
+        .args(["convert", "-t", "xfolk", "--allow-browser-urls"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "href=\"place:sort=8&amp;maxResults=10\"",
+        ))
+        .stderr(predicate::str::contains("lost bookmark on").not());
+}

@@ -75,7 +75,10 @@ fn add_list_and_exec_follow_the_spec() {
         .arg(&file)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("nobody has not registered"));
+        .stderr(format!(
+            "markport: {}: error: nobody has not registered https://example.org/a.pdf\n",
+            file.display()
+        ));
     // The file is GLib's layout and reads back as a desktop file.
     let text = std::fs::read_to_string(&file).unwrap();
     assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xbel version=\"1.0\"\n"));
@@ -84,6 +87,62 @@ fn add_list_and_exec_follow_the_spec() {
         "<bookmark:application name=\"gedit\" exec=\"&apos;gedit %u&apos;\" modified=\""
     ));
     assert!(text.contains("count=\"2\"/>"));
+}
+
+#[test]
+fn desktop_errors_read_like_every_other_markport_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("recently-used.xbel");
+    std::fs::write(
+        &file,
+        "<xbel version=\"1.0\">\n  <bookmark href=\"a\">\n</xbel>\n",
+    )
+    .unwrap();
+    for args in [
+        &["list"][..],
+        &["exec", "https://a.example/", "--app", "gedit"],
+    ] {
+        markport()
+            .arg("desktop")
+            .args(args)
+            .arg("--file")
+            .arg(&file)
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::is_match(format!(
+                    "^markport: {}:3:[0-9]+: error: .+\n$",
+                    regex_escape(&file.display().to_string())
+                ))
+                .unwrap(),
+            );
+    }
+    // The same file given to convert: the same shape.
+    markport()
+        .args(["convert", "-f", "desktop", "-t", "json"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with(format!(
+            "markport: {}:3:",
+            file.display()
+        )));
+    // Without a file or a position: no empty parts.
+    markport()
+        .args(["desktop", "add", "", "--app", "gedit", "--file"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr("markport: error: the URI is empty\n");
+}
+
+fn regex_escape(s: &str) -> String {
+    s.chars()
+        .flat_map(|c| {
+            let special = "\\.+*?()|[]{}^$".contains(c);
+            special.then_some('\\').into_iter().chain([c])
+        })
+        .collect()
 }
 
 #[test]

@@ -40,6 +40,7 @@ pub mod matrix;
 pub mod output;
 mod registry;
 mod resolve;
+mod values;
 
 use std::io::Write;
 
@@ -61,6 +62,7 @@ pub use registry::{
     detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
+pub use values::{values, Values};
 
 /// Read `input` as `format`. With `opts.strict`, the first warning is an error.
 pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed, Error> {
@@ -90,7 +92,59 @@ pub struct Converted {
     pub loss: LossReport,
 }
 
-/// Read `input` as `from`, write it as `to` into `out`.
+/// Which half of a conversion failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Reading the input: the error's location is in the input.
+    Read,
+    /// Writing the output.
+    Write,
+}
+
+/// Why [`convert`] failed, and in which half: a reader's error points into
+/// the input, a writer's does not, and a program says the two differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConvertError {
+    /// Reading or writing.
+    pub stage: Stage,
+    /// What went wrong.
+    pub error: Error,
+}
+
+impl std::fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.stage {
+            Stage::Read => write!(f, "reading: {}", self.error),
+            Stage::Write => write!(f, "writing: {}", self.error),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Read `input` as `from`, write it as `to` into `out`. Nothing is written
+/// when the input cannot be read.
+///
+/// ```
+/// use markport::{convert, format, ReadOptions, Stage, WriteOptions};
+///
+/// let mut out = Vec::new();
+/// let failed = convert(
+///     b"<xbel version=\"1.0\"><folder>",
+///     format("xbel").unwrap(),
+///     &ReadOptions::default(),
+///     format("json").unwrap(),
+///     &WriteOptions::default(),
+///     &mut out,
+/// )
+/// .unwrap_err();
+/// assert_eq!(failed.stage, Stage::Read);
+/// assert!(failed.error.location.is_some() && out.is_empty());
+/// ```
 pub fn convert(
     input: &[u8],
     from: &Format,
@@ -98,9 +152,15 @@ pub fn convert(
     to: &Format,
     write_opts: &WriteOptions,
     out: &mut dyn Write,
-) -> Result<Converted, Error> {
-    let read = read(input, from, read_opts)?;
-    let loss = (to.write)(&read.document, write_opts, out)?;
+) -> Result<Converted, ConvertError> {
+    let read = read(input, from, read_opts).map_err(|error| ConvertError {
+        stage: Stage::Read,
+        error,
+    })?;
+    let loss = (to.write)(&read.document, write_opts, out).map_err(|error| ConvertError {
+        stage: Stage::Write,
+        error,
+    })?;
     Ok(Converted {
         diagnostics: read.diagnostics,
         loss,

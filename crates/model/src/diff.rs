@@ -29,6 +29,11 @@ pub struct Difference {
     pub count: usize,
     /// The first few node paths, in the first document (empty for document fields).
     pub paths: Vec<String>,
+    /// The nodes behind `paths`: each node of the first document with the
+    /// node of the second it was compared with (none when it has no
+    /// counterpart), so that a caller can show the two values.
+    #[serde(skip)]
+    pub nodes: Vec<(NodeId, Option<NodeId>)>,
 }
 
 /// The result of [`diff`]: every differing field, in [`Field::ALL`] order.
@@ -77,6 +82,8 @@ impl std::fmt::Display for Difference {
 struct Collector<'a> {
     a: &'a Document,
     found: HashMap<Field, Difference>,
+    /// The node of the second document being compared, if any.
+    other: Option<NodeId>,
 }
 
 impl Collector<'_> {
@@ -86,11 +93,13 @@ impl Collector<'_> {
             field,
             count: 0,
             paths: Vec::new(),
+            nodes: Vec::new(),
         });
         d.count += 1;
         if let Some(id) = node {
             if d.paths.len() < MAX_PATHS {
                 d.paths.push(a.path(id));
+                d.nodes.push((id, self.other));
             }
         }
     }
@@ -259,6 +268,7 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     let mut c = Collector {
         a,
         found: HashMap::new(),
+        other: None,
     };
     c.compare(None, Holder::from(&a.header), Holder::from(&b.header));
 
@@ -284,11 +294,13 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
         pairs
     };
     for (x, y) in folder_pairs {
+        c.other = Some(y);
         c.compare(Some(x), a.node(x).into(), b.node(y).into());
         if folders_align && place_a[&x].0 != place_b[&y].0 {
             c.add(Field::Folder, Some(x));
         }
     }
+    c.other = None;
 
     let ba = of_kind(a, NodeKind::Bookmark);
     let bb = of_kind(b, NodeKind::Bookmark);
@@ -300,11 +312,13 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
         c.add(Field::Bookmark, None);
     }
     for (x, y) in pairs {
+        c.other = Some(y);
         c.compare(Some(x), a.node(x).into(), b.node(y).into());
         if folders_align && place_a[&x].0 != place_b[&y].0 {
             c.add(Field::Folder, Some(x));
         }
     }
+    c.other = None;
 
     let sa = of_kind(a, NodeKind::Separator);
     let sb = of_kind(b, NodeKind::Separator);
@@ -323,11 +337,13 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
         pairs
     };
     for (x, y) in separator_pairs {
+        c.other = Some(y);
         c.compare(Some(x), a.node(x).into(), b.node(y).into());
         if separators_align && folders_align && place_a[&x] != place_b[&y] {
             c.add(Field::Separator, Some(x));
         }
     }
+    c.other = None;
 
     let aa = of_kind(a, NodeKind::Alias);
     let ab = of_kind(b, NodeKind::Alias);
@@ -335,6 +351,7 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
         c.add(Field::Alias, aa.first().copied());
     }
     for (&x, &y) in aa.iter().zip(&ab) {
+        c.other = Some(y);
         if let (Node::Alias(p), Node::Alias(q)) = (a.node(x), b.node(y)) {
             let placed = !folders_align || place_a[&x].0 == place_b[&y].0;
             c.check(Field::Alias, Some(x), p.target == q.target && placed);
@@ -366,6 +383,29 @@ mod tests {
         d.push(Some(t), Separator::default());
         d.push(None, Bookmark::new("https://example.org/"));
         d
+    }
+
+    #[test]
+    fn each_path_comes_with_the_two_nodes_compared() {
+        let a = doc();
+        let mut b = Document::new();
+        // One bookmark fewer, and the other retitled: pairing is by link.
+        b.push(None, Bookmark::new("https://example.org/").with_title("Ex"));
+        let d = diff(&a, &b);
+        let title = d
+            .differences
+            .iter()
+            .find(|x| x.field == Field::BookmarkTitle);
+        let (ax, bx) = (
+            a.find_by_href("https://example.org/"),
+            b.find_by_href("https://example.org/"),
+        );
+        assert_eq!(title.unwrap().nodes, vec![(ax.unwrap(), bx)]);
+        let gone = d.differences.iter().find(|x| x.field == Field::Bookmark);
+        assert_eq!(
+            gone.unwrap().nodes,
+            vec![(a.find_by_href("https://bbc.co.uk/").unwrap(), None)]
+        );
     }
 
     #[test]

@@ -28,6 +28,9 @@ pub struct WriteOptions {
     pub include_private: bool,
     /// xFolk: publish `javascript:`, `data:` and `vbscript:` links as live links.
     pub allow_script_urls: bool,
+    /// xFolk: publish links only a browser understands (Firefox `place:`
+    /// queries, `%s` keyword-search templates) as live links.
+    pub allow_browser_urls: bool,
     /// xFolk: the address tag links point under.
     pub tag_base: Option<String>,
 }

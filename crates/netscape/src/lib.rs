@@ -68,6 +68,12 @@ pub use write::MAX_INDENT_DEPTH;
 /// from the `<TITLE>` (a name no HTML attribute can have).
 pub const H1_EXTRA: &str = "<H1>";
 
+/// The `<A>` attribute markport writes on an untitled bookmark, whose text
+/// is then its link (an empty `<A>` is invisible in every browser): an `<A>`
+/// with it whose text is exactly its `HREF` reads back without a title.
+/// Other readers ignore it and take the link for the title.
+pub const UNTITLED: &str = "MARKPORT_UNTITLED";
+
 /// The folder `ID` Safari gives its reading list.
 pub const READING_LIST_ID: &str = "com.apple.ReadingList";
 

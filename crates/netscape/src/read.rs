@@ -19,7 +19,7 @@ use markport_model::{
 
 use crate::dates;
 use crate::scan::{Name, RawAttr, Scanner, Token};
-use crate::H1_EXTRA;
+use crate::{H1_EXTRA, UNTITLED};
 use markport_markup::charset as decode;
 use markport_markup::entities::{self as text, trim_html, Context};
 
@@ -150,6 +150,9 @@ struct Reader<'a> {
     gather: Option<Gather>,
     aliases: Vec<AliasCandidate>,
     alias_ids: HashMap<String, NodeId>,
+    /// The bookmark being read, when its `<A>` has markport's untitled
+    /// marker ([`UNTITLED`]): its text is its link, not a title.
+    untitled: Option<NodeId>,
     title: Option<String>,
     h1: Option<String>,
     seen: Seen,
@@ -173,6 +176,7 @@ impl<'a> Reader<'a> {
             gather: None,
             aliases: Vec::new(),
             alias_ids: HashMap::new(),
+            untitled: None,
             title: None,
             h1: None,
             seen: Seen::default(),
@@ -375,8 +379,12 @@ impl<'a> Reader<'a> {
         let title = (!text.is_empty()).then_some(text);
         match g.target {
             Target::Bookmark(id) => {
+                let marked = self.untitled.take() == Some(id);
                 if let Node::Bookmark(b) = self.doc.node_mut(id) {
-                    b.title = title;
+                    // Only the link itself under the marker means "no title":
+                    // a title someone gave it since, or a real title that
+                    // happens to be the link (no marker), is kept.
+                    b.title = title.filter(|t| !(marked && *t == b.href));
                 }
             }
             Target::Folder(id) => {
@@ -562,16 +570,18 @@ impl<'a> Reader<'a> {
         let keep_raw = attrs.iter().any(|a| a.name.eq_ignore_ascii_case("aliasof"));
         let mut raw = Vec::new();
         let mut repeats = Repeats::default();
+        let mut marked_untitled = false;
         for (i, a) in attrs.iter().enumerate() {
             let Some(name) = self.attr_name(attrs, i, &mut repeats) else {
                 continue;
             };
             let value = text::decode(a.value, Context::Attribute);
-            if keep_raw && name != "ALIASOF" {
+            if keep_raw && name != "ALIASOF" && name != UNTITLED {
                 raw.push(Attribute::new(name.clone(), value.clone()));
             }
             match &*name {
                 "HREF" => {}
+                UNTITLED => marked_untitled = true,
                 "ADD_DATE" => b.added = self.date(&value, a),
                 "LAST_MODIFIED" => b.modified = self.date(&value, a),
                 "LAST_VISIT" => b.details_mut().visited = self.date(&value, a),
@@ -632,6 +642,7 @@ impl<'a> Reader<'a> {
             });
         }
         self.owner = Owner::Node(id);
+        self.untitled = marked_untitled.then_some(id);
         self.gather = Some(Gather {
             target: Target::Bookmark(id),
             at: start,

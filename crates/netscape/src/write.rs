@@ -17,6 +17,7 @@ use markport_model::{
 };
 
 use crate::dates;
+use crate::UNTITLED;
 use crate::{H1_EXTRA, READING_LIST_ID};
 use markport_markup::entities::{escape_into, trim_html};
 
@@ -51,6 +52,7 @@ const BOOKMARK_ATTRS: &[&str] = &[
     "TAGS",
     "PRIVATE",
     "TOREAD",
+    UNTITLED,
 ];
 const FOLDER_ATTRS: &[&str] = &[
     "ADD_DATE",
@@ -269,6 +271,36 @@ impl Writer<'_> {
             escape_into(&mut self.out, &one_line);
         } else {
             escape_into(&mut self.out, title);
+        }
+    }
+
+    /// The text of an untitled bookmark's `<A>`: its link, since an empty
+    /// `<A>` is an entry no browser shows. Browsers import the link as the
+    /// title; markport's reader, seeing the [`UNTITLED`] marker and the link
+    /// as the text, reads no title, so the title is carried only in an
+    /// extension. A link that would not read back as itself from the text
+    /// (line breaks, control characters, surrounding whitespace) becomes a
+    /// title even for markport: a loss.
+    fn untitled_link(&mut self, node: Option<NodeId>, href: &str) {
+        if href.chars().any(char::is_control) || trim_html(href) != href {
+            self.lose(
+                node,
+                Field::BookmarkTitle,
+                "an untitled bookmark shows its link as its title, and this link does not read back from text as itself",
+            );
+            let shown: String = href
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            escape_into(&mut self.out, &shown);
+        } else {
+            self.loss.record_extension(
+                self.doc,
+                node,
+                Field::BookmarkTitle,
+                "an untitled bookmark shows its link as its title (so browsers list it); only markport reads it back as untitled",
+            );
+            escape_into(&mut self.out, href);
         }
     }
 
@@ -589,9 +621,17 @@ impl Writer<'_> {
                 }
             }
         }
+        let untitled = b.title.is_none() && !b.href.is_empty();
+        if untitled {
+            self.attr(UNTITLED, "1");
+        }
         self.out.push('>');
-        self.check_text(n, Field::BookmarkTitle, b.title.as_deref());
-        self.title(n, Field::BookmarkTitle, b.title.as_deref().unwrap_or(""));
+        if untitled {
+            self.untitled_link(n, &b.href);
+        } else {
+            self.check_text(n, Field::BookmarkTitle, b.title.as_deref());
+            self.title(n, Field::BookmarkTitle, b.title.as_deref().unwrap_or(""));
+        }
         self.out.push_str("</A>\n");
         if let Some(d) = &b.desc {
             self.indent(depth);

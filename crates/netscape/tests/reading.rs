@@ -429,3 +429,56 @@ fn titles_with_line_breaks_are_written_on_one_line_and_reported() {
     assert!(reported.contains(&Field::FolderTitle));
     assert!(reported.contains(&Field::DocumentTitle));
 }
+
+#[test]
+fn an_untitled_bookmark_shows_its_link_and_reads_back_untitled() {
+    use markport_model::{Bookmark, Field};
+    let mut doc = Document::new();
+    doc.push(None, Bookmark::new("https://untitled.example/a?b=1&c=2"));
+    // A real title that is the link, from a browser that names untitled pages so.
+    doc.push(
+        None,
+        Bookmark::new("https://named.example/").with_title("https://named.example/"),
+    );
+    let mut out = Vec::new();
+    let loss = markport_netscape::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let html = String::from_utf8(out.clone()).unwrap();
+    // Every browser lists it: the link is the text.
+    assert!(html.contains(
+        r#"<A HREF="https://untitled.example/a?b=1&amp;c=2" MARKPORT_UNTITLED="1">https://untitled.example/a?b=1&amp;c=2</A>"#
+    ), "{html}");
+    assert!(html.contains(r#"<A HREF="https://named.example/">https://named.example/</A>"#));
+    // Only markport reads the marker, so the untitled state is an extension, not a loss.
+    assert!(loss.is_empty(), "{loss:?}");
+    assert_eq!(
+        loss.extensions.iter().map(|l| l.field).collect::<Vec<_>>(),
+        [Field::BookmarkTitle]
+    );
+    let back = markport_netscape::read(&out, &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert!(diff(&doc, &back).is_empty());
+    let titles: Vec<_> = back
+        .preorder()
+        .map(|id| back.node(id).as_bookmark().unwrap().title.clone())
+        .collect();
+    assert_eq!(titles, [None, Some("https://named.example/".to_owned())]);
+    assert!(back.preorder().all(|id| {
+        let b = back.node(id).as_bookmark().unwrap();
+        b.details().extra.is_empty()
+    }));
+}
+
+#[test]
+fn a_marked_bookmark_given_a_title_since_keeps_it() {
+    let r = read(
+        r#"<DL><p><DT><A HREF="https://a.example/" MARKPORT_UNTITLED="1">Renamed by hand</A>
+<DT><A HREF="https://b.example/" MARKPORT_UNTITLED="1">https://b.example/</A></DL>"#,
+    );
+    let titles: Vec<_> = r
+        .document
+        .preorder()
+        .map(|id| r.document.node(id).as_bookmark().unwrap().title.clone())
+        .collect();
+    assert_eq!(titles, [Some("Renamed by hand".to_owned()), None]);
+}

@@ -3,7 +3,8 @@
   if (!box) return;
   var items = Array.prototype.slice.call(document.querySelectorAll("li.xfolkentry"));
   var shown = document.getElementById("shown");
-  box.closest("p").hidden = false;
+  var bar = box.closest("p");
+  bar.hidden = false;
   function run() {
     var q = box.value.trim().toLowerCase(), n = 0;
     items.forEach(function (li) {
@@ -15,6 +16,19 @@
     shown.textContent = q ? n + " of " + items.length : "";
   }
   box.addEventListener("input", run);
+  if (bar.getAttribute("data-tag-links") === "filter") {
+    // Tag links name pages this page does not have: a plain click filters
+    // by the tag instead (a click with a modifier key is left to the browser).
+    document.addEventListener("click", function (e) {
+      var a = e.target.closest ? e.target.closest("a[rel~=tag]") : null;
+      if (!a || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+      e.preventDefault();
+      box.value = "tag:" + a.textContent;
+      run();
+      if (history.replaceState) history.replaceState(null, "", "#q=" + encodeURIComponent(box.value));
+      bar.scrollIntoView({ block: "nearest" });
+    });
+  }
   if (location.hash.indexOf("#q=") === 0) box.value = decodeURIComponent(location.hash.slice(3));
   run();
 })();

@@ -27,7 +27,7 @@
 //! use markport_model::{Bookmark, Document, Folder, ReadOptions, WriteOptions};
 //!
 //! let mut doc = Document::new();
-//! doc.title = Some("Links".into());
+//! doc.header.title = Some("Links".into());
 //! let rust = doc.push(None, Folder::titled("Rust"));
 //! let mut b = Bookmark::new("https://www.rust-lang.org/").with_title("Rust <lang>");
 //! b.tags = vec!["rust".into(), "New York".into()];

@@ -35,7 +35,6 @@ struct Writer<'d> {
     tag_base: String,
 }
 
-/// Whether a link would run script when followed.
 /// Characters an HTML page cannot carry: NUL (parsers turn it into U+FFFD
 /// or drop it), the other C0 controls but tab, line feed, form feed and
 /// carriage return, and the noncharacters U+FFFE and U+FFFF. The writer
@@ -44,6 +43,7 @@ pub(crate) fn unwritable(c: char) -> bool {
     matches!(c, '\0'..='\x08' | '\x0B' | '\x0E'..='\x1F' | '\u{FFFE}' | '\u{FFFF}')
 }
 
+/// Whether a link would run script when followed.
 pub(crate) fn is_script_url(href: &str) -> bool {
     let h: String = href
         .trim_start_matches(|c: char| c <= ' ')
@@ -53,6 +53,21 @@ pub(crate) fn is_script_url(href: &str) -> bool {
         .collect::<String>()
         .to_ascii_lowercase();
     h.starts_with("javascript:") || h.starts_with("data:") || h.starts_with("vbscript:")
+}
+
+/// Why a link is something only a browser's own bookmarks understand, not a
+/// web page: a Firefox `place:` query (a saved search over the bookmarks
+/// and history), or a keyword-search template whose `%s` the browser fills
+/// in (no URL has `%s`: `s` is not a hex digit).
+pub(crate) fn browser_only(href: &str) -> Option<&'static str> {
+    let h = href.trim_start_matches(|c: char| c <= ' ');
+    if h.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("place:")) {
+        Some("a Firefox place: query is not a web page")
+    } else if href.contains("%s") || href.contains("%S") {
+        Some("a keyword-search template (%s) is not a web page")
+    } else {
+        None
+    }
 }
 
 pub(crate) fn write(
@@ -197,8 +212,15 @@ impl Writer<'_> {
             self.paragraphs(d);
             self.out.push_str("</div>\n");
         }
+        // Without --tag-base the tag links point at pages that do not exist
+        // (yet: a site generator may make them), so a click filters instead.
+        self.out.push_str(if self.opts.tag_base.is_none() {
+            "<p class=\"filter\" hidden data-tag-links=\"filter\">"
+        } else {
+            "<p class=\"filter\" hidden>"
+        });
         self.out.push_str(
-            "<p class=\"filter\" hidden><label>Filter <input type=\"search\" id=\"filter\" \
+            "<label>Filter <input type=\"search\" id=\"filter\" \
              placeholder=\"words, or tag:name\" autocomplete=\"off\"></label> \
              <output id=\"shown\" aria-live=\"polite\"></output></p>\n",
         );
@@ -377,6 +399,19 @@ impl Writer<'_> {
         }
     }
 
+    /// A bookmark shown as text, not as a link and not as an entry: no
+    /// parser takes it for one, and it is reported withheld.
+    fn inert(&mut self, n: Option<NodeId>, b: &Bookmark, why: &str) {
+        self.lose(n, Field::Bookmark, why);
+        self.out.push_str("<li class=\"inert\">");
+        self.text(b.title.as_deref().unwrap_or("Untitled"));
+        self.out.push_str(" <code>");
+        let shown: String = b.href.chars().take(80).collect();
+        self.text(&shown);
+        self.out
+            .push_str("</code> (not published as a link)</li>\n");
+    }
+
     fn bookmark(&mut self, id: NodeId, b: &Bookmark) {
         let n = Some(id);
         if b.private == Some(true) && !self.opts.include_private {
@@ -403,15 +438,13 @@ impl Writer<'_> {
             );
         }
         if is_script_url(&b.href) && !self.opts.allow_script_urls {
-            // Shown, inert, and not an entry: no parser takes it for one.
-            self.lose(n, Field::Bookmark, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
-            self.out.push_str("<li class=\"inert\">");
-            self.text(b.title.as_deref().unwrap_or("Untitled"));
-            self.out.push_str(" <code>");
-            let shown: String = b.href.chars().take(80).collect();
-            self.text(&shown);
-            self.out
-                .push_str("</code> (not published as a link)</li>\n");
+            self.inert(n, b, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
+            return;
+        }
+        if let Some(what) = browser_only(&b.href).filter(|_| !self.opts.allow_browser_urls) {
+            let why =
+                format!("{what}: not published as a link (--allow-browser-urls publishes it)");
+            self.inert(n, b, &why);
             return;
         }
         self.out.push_str("<li class=\"xfolkentry h-entry\"");

@@ -195,3 +195,70 @@ fn thousands_of_entries_and_deep_folders_publish_and_read_back() {
     assert!(diff(&doc, &back).is_empty(), "{:?}", diff(&doc, &back));
     assert_eq!(back.census().depth, 200);
 }
+
+#[test]
+fn place_queries_and_search_templates_are_shown_as_text_unless_asked() {
+    let mut doc = Document::new();
+    let mut place = Bookmark::new("place:sort=8&maxResults=10");
+    place.title = Some("Most Visited".into());
+    doc.push(None, place);
+    let mut search = Bookmark::new("https://duckduckgo.com/?q=%s");
+    search.title = Some("Search".into());
+    search.details_mut().keyword = Some("d".into());
+    doc.push(None, search);
+    doc.push(
+        None,
+        Bookmark::new("https://example.org/100%25").with_title("Page"),
+    );
+
+    let (page, lost) = publish(&doc, &WriteOptions::default());
+    assert!(page.contains(
+        "<li class=\"inert\">Most Visited <code>place:sort=8&amp;maxResults=10</code> (not published as a link)</li>"
+    ), "{page}");
+    assert!(page.contains(
+        "<li class=\"inert\">Search <code>https://duckduckgo.com/?q=%s</code> (not published as a link)</li>"
+    ));
+    assert!(!page.contains("href=\"place:") && !page.contains("href=\"https://duckduckgo.com/"));
+    assert!(
+        page.contains("href=\"https://example.org/100%25\""),
+        "a real page stays a link"
+    );
+    assert!(lost.contains(&Field::Bookmark), "{lost:?}");
+    let back = markport_xfolk::read(page.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(back.document.census().bookmarks, 1);
+
+    let asked = WriteOptions {
+        allow_browser_urls: true,
+        ..WriteOptions::default()
+    };
+    let (page, lost) = publish(&doc, &asked);
+    assert!(page.contains("href=\"place:sort=8&amp;maxResults=10\""));
+    assert!(page.contains("href=\"https://duckduckgo.com/?q=%s\""));
+    assert!(!lost.contains(&Field::Bookmark), "{lost:?}");
+}
+
+#[test]
+fn without_a_tag_base_tag_links_filter_the_page_and_still_name_their_tag() {
+    let mut doc = Document::new();
+    doc.header.title = Some("Links".into());
+    let mut b = Bookmark::new("https://www.rust-lang.org/").with_title("Rust");
+    b.tags = vec!["rust".into(), "New York".into()];
+    doc.push(None, b);
+    let (page, _) = publish(&doc, &WriteOptions::default());
+    assert!(page.contains("<p class=\"filter\" hidden data-tag-links=\"filter\">"));
+    assert!(
+        page.contains("<a rel=\"tag\" class=\"p-category\" href=\"tags/New%20York\">New York</a>")
+    );
+    let back = markport_xfolk::read(page.as_bytes(), &ReadOptions::default()).unwrap();
+    let d = diff(&doc, &back.document);
+    assert!(d.is_empty(), "{d:?}");
+
+    // Tag pages that exist are followed.
+    let opts = WriteOptions {
+        tag_base: Some("https://example.org/tags/".into()),
+        ..WriteOptions::default()
+    };
+    let (page, _) = publish(&doc, &opts);
+    assert!(page.contains("<p class=\"filter\" hidden>"));
+    assert!(!page.contains("data-tag-links=\"filter\""));
+}

@@ -1,0 +1,89 @@
+//! What a command that fails says: one style for every subcommand,
+//! `markport: FILE:LINE:COL: error: MESSAGE`, with the file and the position
+//! only when they are known (`markport: error: MESSAGE` otherwise).
+
+use std::fmt;
+
+use markport::model::Location;
+
+use crate::exit;
+
+/// A failure the CLI reports and exits 2 on.
+pub(crate) struct Failure {
+    file: Option<String>,
+    at: Option<Location>,
+    message: String,
+}
+
+impl Failure {
+    /// A failure about no file in particular.
+    pub(crate) fn new(message: impl fmt::Display) -> Failure {
+        Failure {
+            file: None,
+            at: None,
+            message: message.to_string(),
+        }
+    }
+
+    /// A failure about `file` (a path as shown, or `<stdin>`, `<stdout>`).
+    pub(crate) fn in_file(file: impl fmt::Display, message: impl fmt::Display) -> Failure {
+        Failure {
+            file: Some(file.to_string()),
+            ..Failure::new(message)
+        }
+    }
+
+    /// A library error about `file`, at the error's position when it has one.
+    pub(crate) fn located(file: impl fmt::Display, e: &markport::Error) -> Failure {
+        Failure {
+            at: e.location,
+            ..Failure::in_file(file, &e.message)
+        }
+    }
+
+    /// Print the failure on standard error; the exit code to return.
+    pub(crate) fn report(&self) -> u8 {
+        crate::say::err(format_args!("markport: {self}\n"));
+        exit::ERROR
+    }
+}
+
+impl<T: std::error::Error> From<T> for Failure {
+    fn from(e: T) -> Failure {
+        Failure::new(e)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}:")?;
+            if let Some(l) = self.at {
+                write!(f, "{}:{}:", l.line, l.column)?;
+            }
+            f.write_str(" ")?;
+        }
+        write!(f, "error: {}", self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_file_and_position_appear_only_when_known() {
+        assert_eq!(Failure::new("bad").to_string(), "error: bad");
+        assert_eq!(
+            Failure::in_file("a.xbel", "bad").to_string(),
+            "a.xbel: error: bad"
+        );
+        let xbel = markport::format("xbel").unwrap();
+        let e = markport::read(b"<xbel>\n\n  <folder>", xbel, &Default::default()).unwrap_err();
+        let at = e.location.expect("an XML error has a position");
+        assert_eq!(
+            Failure::located("a.xbel", &e).to_string(),
+            format!("a.xbel:{}:{}: error: {}", at.line, at.column, e.message)
+        );
+    }
+}
