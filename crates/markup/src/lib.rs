@@ -5,3 +5,5 @@
 //! XML's character classes and element writing. The format crates sit on
 //! this one floor above it, as pandoc keeps `Text.Pandoc.XML` apart from its
 //! readers.
+
+pub mod xml;

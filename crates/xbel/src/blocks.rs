@@ -16,8 +16,8 @@ use markport_model::{
 };
 
 use crate::read::{attributes, decode_text, Owner, ReadError, Scope, State};
-use crate::xmltext::{push_attr, push_text};
-use crate::{BOOKMARK_NS, FREEDESKTOP_OWNER, MARKPORT_OWNER, MIME_NS};
+use crate::{BOOKMARK_NS, MARKPORT_OWNER, MIME_NS};
+use markport_markup::xml::{Indent, XmlWriter};
 
 /// Which interpreted block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -407,70 +407,63 @@ fn role_from(s: &str) -> Option<Role> {
 }
 
 /// Builds a block's text; nothing is written when it stays empty.
-pub(crate) struct BlockWriter<'a> {
-    pad: &'a str,
-    body: String,
+pub(crate) struct BlockWriter {
+    /// The indentation of the `<info>` element holding the block.
+    pad: Indent,
+    body: XmlWriter,
 }
 
-impl<'a> BlockWriter<'a> {
-    pub(crate) fn new(pad: &'a str) -> BlockWriter<'a> {
+impl BlockWriter {
+    pub(crate) fn new(pad: Indent) -> BlockWriter {
         BlockWriter {
             pad,
-            body: String::new(),
+            body: XmlWriter::new(),
         }
     }
 
-    fn element(&mut self, name: &str, attrs: &[(&str, &str)], text: Option<&str>) {
-        self.body.push_str(self.pad);
-        self.body.push_str("    <");
-        self.body.push_str(name);
-        for (k, v) in attrs {
-            self.body.push(' ');
-            self.body.push_str(k);
-            self.body.push_str("=\"");
-            push_attr(&mut self.body, v);
-            self.body.push('"');
-        }
+    /// One element of the block, two levels inside `<info>`, or three when `nested`.
+    fn element(&mut self, name: &str, attrs: &[(&str, &str)], text: Option<&str>, nested: bool) {
+        let at = self.pad.deeper(if nested { 3 } else { 2 });
         match text {
-            Some(t) => {
-                self.body.push('>');
-                push_text(&mut self.body, t);
-                self.body.push_str("</");
-                self.body.push_str(name);
-                self.body.push_str(">\n");
-            }
-            None => self.body.push_str("/>\n"),
+            Some(t) => self.body.text_element(at, name, attrs, t),
+            None => self.body.empty_element(at, name, attrs),
         }
     }
 
     fn mp(&mut self, name: &str, text: &str) {
-        self.element(&format!("mp:{name}"), &[], Some(text));
+        self.element(&format!("mp:{name}"), &[], Some(text), false);
     }
 
     fn attrs(&mut self, extra: &[Attribute]) {
         for a in extra {
-            self.element("mp:attr", &[("name", &a.name)], Some(&a.value));
+            self.element("mp:attr", &[("name", &a.name)], Some(&a.value), false);
         }
+    }
+
+    /// An element of the block holding nested ones, written by `inner`.
+    fn parent(&mut self, name: &str, inner: impl FnOnce(&mut BlockWriter)) {
+        self.body.start_tag(self.pad.deeper(2), name);
+        inner(self);
+        self.body.end_tag(self.pad.deeper(2), name);
     }
 
     pub(crate) fn is_empty(&self) -> bool {
         self.body.is_empty()
     }
 
-    /// Append `<metadata owner=...>` with the collected body.
-    pub(crate) fn finish(self, out: &mut String, owner: &str, ns_decl: &str) {
+    /// Append `<metadata owner=...>`, declaring `namespaces`, with the collected body.
+    pub(crate) fn finish(self, out: &mut XmlWriter, owner: &str, namespaces: &[(&str, &str)]) {
         if self.body.is_empty() {
             return;
         }
-        out.push_str(self.pad);
-        out.push_str("  <metadata owner=\"");
-        push_attr(out, owner);
-        out.push('"');
-        out.push_str(ns_decl);
-        out.push_str(">\n");
-        out.push_str(&self.body);
-        out.push_str(self.pad);
-        out.push_str("  </metadata>\n");
+        out.open(self.pad.deeper(1), "metadata");
+        out.attr("owner", owner);
+        for (name, uri) in namespaces {
+            out.attr(name, uri);
+        }
+        out.end_start_tag();
+        out.raw(self.body.as_str());
+        out.end_tag(self.pad.deeper(1), "metadata");
     }
 }
 
@@ -481,13 +474,15 @@ fn date_text(d: &DateValue) -> String {
     }
 }
 
-/// The markport namespace declaration written on its `<metadata>`.
-pub(crate) fn markport_ns_decl() -> String {
-    format!(" xmlns:mp=\"{MARKPORT_OWNER}\"")
-}
+/// The namespace declaration written on markport's `<metadata>`.
+pub(crate) const MARKPORT_NAMESPACES: &[(&str, &str)] = &[("xmlns:mp", MARKPORT_OWNER)];
+
+/// The namespace declarations written on the freedesktop `<metadata>`.
+pub(crate) const FREEDESKTOP_NAMESPACES: &[(&str, &str)] =
+    &[("xmlns:bookmark", BOOKMARK_NS), ("xmlns:mime", MIME_NS)];
 
 /// The markport block of a bookmark.
-pub(crate) fn markport_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
+pub(crate) fn markport_bookmark(w: &mut BlockWriter, b: &Bookmark) {
     let more = b.details();
     for t in &b.tags {
         w.mp("tag", t);
@@ -517,7 +512,7 @@ pub(crate) fn markport_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
 }
 
 /// The markport block of a folder.
-pub(crate) fn markport_folder(w: &mut BlockWriter<'_>, f: &Folder) {
+pub(crate) fn markport_folder(w: &mut BlockWriter, f: &Folder) {
     if let Some(m) = &f.modified {
         w.mp("modified", &date_text(m));
     }
@@ -531,7 +526,7 @@ pub(crate) fn markport_folder(w: &mut BlockWriter<'_>, f: &Folder) {
 }
 
 /// The markport block of a separator.
-pub(crate) fn markport_separator(w: &mut BlockWriter<'_>, s: &Separator) {
+pub(crate) fn markport_separator(w: &mut BlockWriter, s: &Separator) {
     if let Some(t) = &s.title {
         w.mp("title", t);
     }
@@ -539,12 +534,12 @@ pub(crate) fn markport_separator(w: &mut BlockWriter<'_>, s: &Separator) {
 }
 
 /// The markport block of an alias.
-pub(crate) fn markport_alias(w: &mut BlockWriter<'_>, extra: &[Attribute]) {
+pub(crate) fn markport_alias(w: &mut BlockWriter, extra: &[Attribute]) {
     w.attrs(extra);
 }
 
 /// The markport block of the document.
-pub(crate) fn markport_document(w: &mut BlockWriter<'_>, d: &Document) {
+pub(crate) fn markport_document(w: &mut BlockWriter, d: &Document) {
     if let Some(m) = &d.modified {
         w.mp("modified", &date_text(m));
     }
@@ -562,46 +557,40 @@ pub(crate) fn has_freedesktop(b: &Bookmark) -> bool {
 }
 
 /// The freedesktop block of a bookmark, in GLib's element order.
-pub(crate) fn freedesktop_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
+pub(crate) fn freedesktop_bookmark(w: &mut BlockWriter, b: &Bookmark) {
     let more = b.details();
     if let Some(m) = &more.mime_type {
-        w.element("mime:mime-type", &[("type", m)], None);
+        w.element("mime:mime-type", &[("type", m)], None, false);
     }
     if !more.groups.is_empty() {
-        w.body.push_str(w.pad);
-        w.body.push_str("    <bookmark:groups>\n");
-        for g in &more.groups {
-            w.body.push_str("  ");
-            w.element("bookmark:group", &[], Some(g));
-        }
-        w.body.push_str(w.pad);
-        w.body.push_str("    </bookmark:groups>\n");
+        w.parent("bookmark:groups", |w| {
+            for g in &more.groups {
+                w.element("bookmark:group", &[], Some(g), true);
+            }
+        });
     }
     if !more.applications.is_empty() {
-        w.body.push_str(w.pad);
-        w.body.push_str("    <bookmark:applications>\n");
-        for a in &more.applications {
-            let count = a.count.map(|c| c.to_string());
-            let modified = a.modified.as_ref().map(date_text);
-            let timestamp = a.timestamp.as_ref().map(|t| match t {
-                DateValue::Instant(t) => t.unix_seconds().to_string(),
-                DateValue::Raw(r) => r.to_string(),
-            });
-            let mut attrs: Vec<(&str, &str)> = vec![("name", &a.name), ("exec", &a.exec)];
-            if let Some(m) = &modified {
-                attrs.push(("modified", m));
+        w.parent("bookmark:applications", |w| {
+            for a in &more.applications {
+                let count = a.count.map(|c| c.to_string());
+                let modified = a.modified.as_ref().map(date_text);
+                let timestamp = a.timestamp.as_ref().map(|t| match t {
+                    DateValue::Instant(t) => t.unix_seconds().to_string(),
+                    DateValue::Raw(r) => r.to_string(),
+                });
+                let mut attrs: Vec<(&str, &str)> = vec![("name", &a.name), ("exec", &a.exec)];
+                if let Some(m) = &modified {
+                    attrs.push(("modified", m));
+                }
+                if let Some(c) = &count {
+                    attrs.push(("count", c));
+                }
+                if let Some(t) = &timestamp {
+                    attrs.push(("timestamp", t));
+                }
+                w.element("bookmark:application", &attrs, None, true);
             }
-            if let Some(c) = &count {
-                attrs.push(("count", c));
-            }
-            if let Some(t) = &timestamp {
-                attrs.push(("timestamp", t));
-            }
-            w.body.push_str("  ");
-            w.element("bookmark:application", &attrs, None);
-        }
-        w.body.push_str(w.pad);
-        w.body.push_str("    </bookmark:applications>\n");
+        });
     }
     if let Some(i) = &more.desktop_icon {
         let mut attrs: Vec<(&str, &str)> = Vec::new();
@@ -614,12 +603,9 @@ pub(crate) fn freedesktop_bookmark(w: &mut BlockWriter<'_>, b: &Bookmark) {
         if let Some(n) = &i.name {
             attrs.push(("name", n));
         }
-        w.element("bookmark:icon", &attrs, None);
+        w.element("bookmark:icon", &attrs, None, false);
     }
     if b.private == Some(true) {
-        w.element("bookmark:private", &[], None);
+        w.element("bookmark:private", &[], None, false);
     }
 }
-
-/// The owner URI of the freedesktop block.
-pub(crate) const FREEDESKTOP: &str = FREEDESKTOP_OWNER;

@@ -44,9 +44,9 @@
 #![warn(missing_docs)]
 
 mod blocks;
+mod metadata_check;
 mod read;
 mod write;
-mod xmltext;
 
 use markport_model::{
     Document, Error, Field, LossReport, Read, ReadOptions, Support, WriteOptions,
@@ -61,7 +61,7 @@ pub const MIME_NS: &str = "http://www.freedesktop.org/standards/shared-mime-info
 /// The metadata owner (and namespace) of markport's own block.
 pub const MARKPORT_OWNER: &str = "https://markport.dev/ns/1";
 
-pub use xmltext::{check_metadata_content, has_unwritable, is_name, is_xml_char};
+pub use metadata_check::check_metadata_content;
 
 /// How sure it is that `input` is XBEL: an `<xbel` root near the start.
 pub fn detect(input: &[u8]) -> Option<u8> {
