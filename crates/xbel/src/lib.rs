@@ -43,9 +43,12 @@
 //! ```
 #![warn(missing_docs)]
 
-mod blocks;
+mod block;
+mod freedesktop;
+mod markport_block;
 mod metadata_check;
 mod read;
+mod syntax;
 mod write;
 
 use markport_model::{

@@ -10,7 +10,8 @@ use markport_model::{
 
 use markport_markup::xml::{has_unwritable, is_name, Indent, XmlWriter};
 
-use crate::blocks::{self, BlockWriter};
+use crate::block::BlockWriter;
+use crate::{freedesktop, markport_block};
 use crate::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
 
 const DOCTYPE: &str = "<!DOCTYPE xbel PUBLIC \"+//IDN python.org//DTD XML Bookmark Exchange Language 1.0//EN//XML\" \"http://pyxml.sourceforge.net/topics/dtds/xbel-1.0.dtd\">\n";
@@ -245,9 +246,9 @@ impl<'a> Writer<'a> {
         let has_inner = b.title.is_some()
             || b.desc.is_some()
             || (!self.strict
-                && (blocks::has_freedesktop(b) || !more.metadata.is_empty() || {
+                && (freedesktop::has_block(b) || !more.metadata.is_empty() || {
                     let mut w = BlockWriter::new(pad);
-                    blocks::markport_bookmark(&mut w, b);
+                    markport_block::write_bookmark(&mut w, b);
                     !w.is_empty()
                 }));
         if !has_inner {
@@ -258,14 +259,14 @@ impl<'a> Writer<'a> {
         self.element(inner, "title", b.title.as_deref());
         if !self.strict {
             let mut fd = BlockWriter::new(inner);
-            blocks::freedesktop_bookmark(&mut fd, b);
+            freedesktop::write(&mut fd, b);
             let mut mp = BlockWriter::new(inner);
-            blocks::markport_bookmark(&mut mp, b);
+            markport_block::write_bookmark(&mut mp, b);
             self.info(
                 inner,
                 vec![
-                    (FREEDESKTOP_OWNER, blocks::FREEDESKTOP_NAMESPACES, fd),
-                    (MARKPORT_OWNER, blocks::MARKPORT_NAMESPACES, mp),
+                    (FREEDESKTOP_OWNER, freedesktop::NAMESPACES, fd),
+                    (MARKPORT_OWNER, markport_block::NAMESPACES, mp),
                 ],
                 &more.metadata,
                 true,
@@ -292,10 +293,10 @@ impl<'a> Writer<'a> {
         self.element(inner, "title", f.title.as_deref());
         if !self.strict {
             let mut mp = BlockWriter::new(inner);
-            blocks::markport_folder(&mut mp, f);
+            markport_block::write_folder(&mut mp, f);
             self.info(
                 inner,
-                vec![(MARKPORT_OWNER, blocks::MARKPORT_NAMESPACES, mp)],
+                vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
                 &f.metadata,
                 false,
             );
@@ -322,7 +323,7 @@ impl<'a> Writer<'a> {
                 self.extensions(Some(id), separator_fields(sep));
                 let inner = pad.deeper(1);
                 let mut mp = BlockWriter::new(inner);
-                blocks::markport_separator(&mut mp, sep);
+                markport_block::write_separator(&mut mp, sep);
                 if mp.is_empty() && sep.metadata.is_empty() {
                     self.s.empty_element(pad, "separator", &[]);
                     return;
@@ -330,7 +331,7 @@ impl<'a> Writer<'a> {
                 self.s.start_tag(pad, "separator");
                 self.info(
                     inner,
-                    vec![(MARKPORT_OWNER, blocks::MARKPORT_NAMESPACES, mp)],
+                    vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
                     &sep.metadata,
                     false,
                 );
@@ -370,7 +371,7 @@ impl<'a> Writer<'a> {
                             (Field::AliasExtra, attrs(&a.extra)),
                         ],
                     );
-                    blocks::markport_alias(&mut mp, &a.extra);
+                    markport_block::write_alias(&mut mp, &a.extra);
                     let extra = (!a.extra.is_empty()).then_some(Field::AliasExtra);
                     self.extensions(Some(id), extra.into_iter());
                 }
@@ -380,7 +381,7 @@ impl<'a> Writer<'a> {
                     self.s.end_start_tag();
                     self.info(
                         inner,
-                        vec![(MARKPORT_OWNER, blocks::MARKPORT_NAMESPACES, mp)],
+                        vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
                         &[],
                         false,
                     );
@@ -621,10 +622,10 @@ pub fn write(
     w.element(Indent::of(1), "title", doc.title.as_deref());
     if !strict {
         let mut mp = BlockWriter::new(Indent::of(1));
-        blocks::markport_document(&mut mp, doc);
+        markport_block::write_document(&mut mp, doc);
         w.info(
             Indent::of(1),
-            vec![(MARKPORT_OWNER, blocks::MARKPORT_NAMESPACES, mp)],
+            vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
             &doc.metadata,
             false,
         );
