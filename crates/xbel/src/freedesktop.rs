@@ -5,7 +5,7 @@
 use markport_model::{Application, Bookmark, DateValue, DesktopIcon, Document, Node};
 
 use crate::block::{date_text, BlockWriter, Element, Owner, Warnings};
-use crate::{BOOKMARK_NS, MIME_NS};
+use crate::names::{BOOKMARK_NS, MIME_NS};
 
 /// The namespace declarations written on the freedesktop `<metadata>`.
 pub(crate) const NAMESPACES: &[(&str, &str)] =

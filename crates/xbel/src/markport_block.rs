@@ -4,7 +4,7 @@
 use markport_model::{Attribute, Bookmark, DateValue, Document, Folder, Node, Role, Separator};
 
 use crate::block::{date_text, BlockWriter, Element, Owner, Warnings};
-use crate::MARKPORT_OWNER;
+use crate::names::MARKPORT_OWNER;
 
 /// The namespace declaration written on markport's `<metadata>`.
 pub(crate) const NAMESPACES: &[(&str, &str)] = &[("xmlns:mp", MARKPORT_OWNER)];

@@ -12,9 +12,9 @@ use markport_model::{
 };
 
 use crate::block::{self, Owner};
+use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
 use crate::syntax::{attributes, decode_text, ReadError, Scope};
 use crate::{freedesktop, markport_block};
-use crate::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
 
 #[derive(Debug)]
 enum Ctx {

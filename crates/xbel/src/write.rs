@@ -11,8 +11,8 @@ use markport_model::{
 use markport_markup::xml::{has_unwritable, is_name, Indent, XmlWriter};
 
 use crate::block::BlockWriter;
+use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
 use crate::{freedesktop, markport_block};
-use crate::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
 
 const DOCTYPE: &str = "<!DOCTYPE xbel PUBLIC \"+//IDN python.org//DTD XML Bookmark Exchange Language 1.0//EN//XML\" \"http://pyxml.sourceforge.net/topics/dtds/xbel-1.0.dtd\">\n";
 
