@@ -233,7 +233,7 @@ fn chromium_renders_every_entry_and_the_filter_works() {
     };
     let dir = tempfile_dir();
     let (page, entries) = publish(&dir);
-    let url = format!("file://{}", page.display());
+    let url = markport::desktop::path_to_file_uri(page.as_os_str().as_encoded_bytes());
     let profile = dir.join("profile");
     // Every entry is in the rendered DOM, none hidden.
     let dom = headless(browser, &profile, &["--dump-dom"], &url);

@@ -5,6 +5,8 @@
 
 use markport_model::{Error, ErrorKind};
 
+use crate::uri::decode_escapes;
+
 /// `g_shell_quote`: the whole string in single quotes, each `'` as `'\''`.
 pub fn shell_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
@@ -120,23 +122,8 @@ fn glib_filename_from_uri(uri: &str) -> Option<Vec<u8>> {
         }
         path = &rest[slash..];
     }
-    let mut out = Vec::with_capacity(path.len());
-    let mut i = 0;
-    while i < path.len() {
-        if path[i] == b'%' {
-            let hex = std::str::from_utf8(path.get(i + 1..i + 3)?).ok()?;
-            let v = u8::from_str_radix(hex, 16).ok()?;
-            if v == b'/' || v == 0 || hex.starts_with(['+', '-']) {
-                return None;
-            }
-            out.push(v);
-            i += 3;
-        } else {
-            out.push(path[i]);
-            i += 1;
-        }
-    }
-    Some(out)
+    // GLib refuses an escaped `/` or NUL: neither can be part of a name.
+    decode_escapes(path, |b| b == b'/' || b == 0)
 }
 
 /// The command line GLib's `g_bookmark_file_get_application_info` gives for

@@ -13,6 +13,8 @@ use markport_model::{
     Timestamp, WriteOptions,
 };
 
+use markport_markup::output::{destination, OutputFile};
+
 use crate::mime::mime_for;
 pub use crate::shell::{exec_command_line, shell_quote, shell_unquote};
 use crate::uri::{file_uri_to_path, path_to_file_uri};
@@ -308,30 +310,6 @@ pub fn update<T>(
     update_with(path, &UpdateOptions::default(), change)
 }
 
-/// The file a chain of symbolic links ends at (which need not exist), so
-/// that the link is kept and its target changed. At most 40 links, as the
-/// kernel allows.
-fn follow_links(path: &Path) -> Result<PathBuf, Error> {
-    let mut p = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let target = std::fs::read_link(&p).map_err(|e| Error::io(&e))?;
-                p = match p.parent() {
-                    Some(dir) if target.is_relative() => dir.join(target),
-                    _ => target,
-                };
-            }
-            _ => return Ok(p),
-        }
-    }
-    Err(Error::new(
-        ErrorKind::Io,
-        format!("{}: too many levels of symbolic links", path.display()),
-        None,
-    ))
-}
-
 fn lock_error(lock: &Path, what: &str, e: impl std::fmt::Display) -> Error {
     Error::new(
         ErrorKind::Io,
@@ -423,7 +401,11 @@ pub fn update_with<T>(
     change: impl FnOnce(&mut Document) -> Result<T, Error>,
 ) -> Result<T, Error> {
     let io = |e: std::io::Error| Error::io(&e);
-    let path = follow_links(path)?;
+    // The file a chain of symbolic links ends at (which need not exist),
+    // so that the link is kept and its target changed.
+    let path = destination(path)
+        .map_err(|e| Error::new(ErrorKind::Io, e.to_string(), None))?
+        .path;
     let path = path.as_path();
     let old_permissions = match std::fs::metadata(path) {
         Ok(m) => Some(m.permissions()),
@@ -495,34 +477,19 @@ pub fn update_with<T>(
             None,
         ));
     }
+    // The one output writer: a temporary file beside it, synced and renamed
+    // into place, keeping the old file's mode (a private recently-used.xbel
+    // must not become readable by others) and owner where the process may.
+    let not_changed =
+        |e: &dyn std::fmt::Display| Error::new(ErrorKind::Io, format!("{e}; not changed"), None);
+    let mut file = OutputFile::create(path).map_err(|e| not_changed(&e))?;
+    file.write_all(&out).map_err(io)?;
+    file.commit().map_err(io)?;
+    // The rename itself is durable only once the directory is synced.
     let dir = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".{}.tmp", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    let written = (|| {
-        let mut f = File::create(&tmp).map_err(|e| {
-            Error::new(
-                ErrorKind::Io,
-                format!("cannot create {} ({e}); not changed", tmp.display()),
-                None,
-            )
-        })?;
-        // The replacement keeps the old file's permissions: a private
-        // recently-used.xbel must not become readable by others.
-        if let Some(p) = &old_permissions {
-            f.set_permissions(p.clone()).map_err(io)?;
-        }
-        f.write_all(&out).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written?;
     let _ = File::open(dir).and_then(|d| d.sync_all());
     lock.unlock().map_err(io)?;
     Ok(result)
@@ -731,9 +698,19 @@ mod tests {
         let target = dir.path().join("target.xbel");
         std::os::unix::fs::symlink("target.xbel", dir.path().join("a")).unwrap();
         std::os::unix::fs::symlink(dir.path().join("a"), dir.path().join("b")).unwrap();
-        assert_eq!(follow_links(&dir.path().join("b")).unwrap(), target);
+        update(&dir.path().join("b"), |doc| {
+            register(doc, &registration("/tmp/a", "gedit"), now())
+        })
+        .unwrap();
+        assert!(target.is_file());
+        assert!(target.with_extension("xbel.lock").exists());
+        for link in ["a", "b"] {
+            let m = std::fs::symlink_metadata(dir.path().join(link)).unwrap();
+            assert!(m.file_type().is_symlink(), "{link}");
+        }
         std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
-        assert!(follow_links(&dir.path().join("loop")).is_err());
+        let err = update(&dir.path().join("loop"), |_| Ok(())).unwrap_err();
+        assert!(err.message.contains("symbolic links"), "{err}");
     }
 
     #[test]

@@ -1,21 +1,36 @@
 //! file: URIs as the file-uri proposal describes them: any path bytes to a
 //! URI and back exactly.
 
+use percent_encoding::{percent_decode, percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+/// What GLib escapes in a path (its UNSAFE_PATH set): every byte but
+/// letters, digits and `!$&'()*+,-./:=@_~`. Unlike RFC 3986's sub-delims,
+/// `;` is escaped.
+const GLIB_PATH: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'/')
+    .remove(b':')
+    .remove(b'=')
+    .remove(b'@')
+    .remove(b'_')
+    .remove(b'~');
+
 /// A `file://` URI for an absolute local path, given as bytes (paths need
 /// not be UTF-8), as GLib's `g_filename_to_uri` makes it: letters, digits,
 /// `/` and `!$&'()*+,-.:=@_~` as they are, every other byte as `%XX`
 /// (upper-case hex).
 pub fn path_to_file_uri(path: &[u8]) -> String {
-    let mut out = String::from("file://");
-    for &b in path {
-        // GLib's UNSAFE_PATH set: unlike RFC 3986's sub-delims, `;` is escaped.
-        if b.is_ascii_alphanumeric() || b"!$&'()*+,-./:=@_~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    format!("file://{}", percent_encode(path, GLIB_PATH))
 }
 
 /// The local path bytes a `file:` URI names: `file:///p`, `file:/p` and
@@ -36,20 +51,19 @@ pub fn file_uri_to_path(uri: &str) -> Option<Vec<u8>> {
         return None;
     };
     let path = path.split(['?', '#']).next().unwrap_or("");
-    let b = path.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = std::str::from_utf8(b.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Some(out)
+    decode_escapes(path.as_bytes(), |_| false)
+}
+
+/// `s` with its `%XX` escapes decoded; `None` when a `%` is not followed by
+/// two hex digits (the percent-encoding crate would keep those as they are)
+/// or escapes a byte `refused` says a path cannot take that way.
+pub(crate) fn decode_escapes(s: &[u8], refused: impl Fn(u8) -> bool) -> Option<Vec<u8>> {
+    let mut escapes = s.iter().enumerate().filter(|(_, &c)| c == b'%');
+    let whole = escapes.all(|(i, _)| {
+        let hex = |j: usize| s.get(j).and_then(|&c| (c as char).to_digit(16));
+        matches!((hex(i + 1), hex(i + 2)), (Some(h), Some(l)) if !refused((h * 16 + l) as u8))
+    });
+    whole.then(|| percent_decode(s).collect())
 }
 
 #[cfg(test)]
@@ -75,6 +89,20 @@ mod tests {
         );
         assert_eq!(file_uri_to_path("file://otherhost/etc/hosts"), None);
         assert_eq!(file_uri_to_path("https://x/"), None);
+    }
+
+    #[test]
+    fn a_broken_escape_is_no_path() {
+        for uri in ["file:///a%2", "file:///a%zz", "file:///a%+F", "file:///a%"] {
+            assert_eq!(file_uri_to_path(uri), None, "{uri}");
+        }
+        assert_eq!(file_uri_to_path("file:///a%2fb%41").unwrap(), b"/a/bA");
+    }
+
+    #[test]
+    fn refused_escapes_are_no_path() {
+        assert_eq!(decode_escapes(b"/a%2Fb", |b| b == b'/'), None);
+        assert_eq!(decode_escapes(b"/a%20b", |b| b == b'/').unwrap(), b"/a b");
     }
 
     /// What GLib 2.74's `g_filename_to_uri` gives for every printable ASCII

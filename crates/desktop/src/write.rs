@@ -13,6 +13,8 @@ use markport_model::{
     LossReport, Node, NodeId, Timestamp, WriteOptions,
 };
 
+use markport_markup::xml::{is_xml_char, Escaping, Indent, XmlWriter};
+
 use crate::mime::mime_for;
 use crate::uri::path_to_file_uri;
 
@@ -42,32 +44,6 @@ pub fn glib_date(t: &Timestamp) -> (String, bool) {
     (s, !t.subsec_nanos().is_multiple_of(1000))
 }
 
-/// GLib's escaping (`g_markup_escape_text`), for text and attributes:
-/// the five markup characters by name, and the control characters GLib
-/// reads back (C0 but TAB, LF and CR; DEL; C1 but NEL) as `&#x1;`; what
-/// XML cannot hold at all is left out.
-fn escape(out: &mut String, s: &str) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\'' => out.push_str("&apos;"),
-            '"' => out.push_str("&quot;"),
-            c if escaped_as_reference(c) => {
-                out.push_str(&format!("&#x{:x};", u32::from(c)));
-            }
-            // NUL, U+FFFE, U+FFFF: no XML form at all; left out (and reported).
-            c if !markport_xbel::is_xml_char(c) => {}
-            c => out.push(c),
-        }
-    }
-}
-
-fn escaped_as_reference(c: char) -> bool {
-    matches!(c, '\u{1}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{84}' | '\u{86}'..='\u{9f}')
-}
-
 /// Whether a value reads back unchanged: text turns CR into LF, attributes
 /// turn TAB, LF and CR into spaces, and NUL, U+FFFE and U+FFFF have no
 /// form XML (or GLib) reads; other control characters go as references.
@@ -75,13 +51,14 @@ fn survives(s: &str, attribute: bool) -> bool {
     s.chars().all(|c| match c {
         '\t' | '\n' => !attribute,
         '\r' => false,
-        c => escaped_as_reference(c) || markport_xbel::is_xml_char(c),
+        c => Escaping::GMarkup.is_reference(c) || is_xml_char(c),
     })
 }
 
 struct Writer<'d> {
     doc: &'d Document,
-    out: String,
+    /// GLib's escaping ([`XmlWriter::gmarkup`]).
+    out: XmlWriter,
     loss: LossReport,
 }
 
@@ -92,7 +69,7 @@ impl Writer<'_> {
 
     fn text_element(
         &mut self,
-        pad: &str,
+        pad: Indent,
         name: &str,
         value: &str,
         node: Option<NodeId>,
@@ -105,14 +82,7 @@ impl Writer<'_> {
                 "carriage returns, NUL, U+FFFE and U+FFFF do not survive XML",
             );
         }
-        self.out.push_str(pad);
-        self.out.push('<');
-        self.out.push_str(name);
-        self.out.push('>');
-        escape(&mut self.out, value);
-        self.out.push_str("</");
-        self.out.push_str(name);
-        self.out.push_str(">\n");
+        self.out.text_element(pad, name, &[], value);
     }
 
     fn attr(&mut self, name: &str, value: &str, node: Option<NodeId>, field: Field) {
@@ -123,11 +93,7 @@ impl Writer<'_> {
                 "tabs and line ends in attributes read back as spaces; NUL, U+FFFE and U+FFFF do not survive XML",
             );
         }
-        self.out.push(' ');
-        self.out.push_str(name);
-        self.out.push_str("=\"");
-        escape(&mut self.out, value);
-        self.out.push('"');
+        self.out.attr(name, value);
     }
 
     fn date_attr(&mut self, name: &str, d: &Option<DateValue>, node: Option<NodeId>, field: Field) {
@@ -210,7 +176,7 @@ pub(crate) fn write(
 ) -> Result<LossReport, Error> {
     let mut w = Writer {
         doc,
-        out: String::new(),
+        out: XmlWriter::gmarkup(),
         loss: LossReport::new(),
     };
     // One flat list, one item per URI.
@@ -262,12 +228,12 @@ pub(crate) fn write(
             Node::Alias(_) => w.lose(Some(id), Field::Alias, "desktop bookmarks have no aliases"),
         }
     }
-    w.out.push_str(HEADER);
+    w.out.raw(HEADER);
     if let Some(t) = &doc.header.title {
-        w.text_element("  ", "title", t, None, Field::DocumentTitle);
+        w.text_element(Indent::of(1), "title", t, None, Field::DocumentTitle);
     }
     if let Some(d) = &doc.header.desc {
-        w.text_element("  ", "desc", d, None, Field::DocumentDesc);
+        w.text_element(Indent::of(1), "desc", d, None, Field::DocumentDesc);
     }
     w.loss.record_unsupported(
         doc,
@@ -277,7 +243,7 @@ pub(crate) fn write(
         "GLib rejects it or has no place for it",
     );
     if !items.is_empty() {
-        w.out.push('\n');
+        w.out.raw("\n");
     }
     let app_name = opts
         .app_name
@@ -290,13 +256,14 @@ pub(crate) fn write(
     for (id, b) in &items {
         w.bookmark(*id, b, &app_name, &app_exec);
         if w.out.len() > 1 << 16 {
-            sink.write_all(w.out.as_bytes())
+            sink.write_all(w.out.as_str().as_bytes())
                 .map_err(|e| Error::io(&e))?;
             w.out.clear();
         }
     }
-    w.out.push_str("</xbel>");
-    sink.write_all(w.out.as_bytes())
+    // GLib ends the file without a line end.
+    w.out.raw("</xbel>");
+    sink.write_all(w.out.as_str().as_bytes())
         .map_err(|e| Error::io(&e))?;
     Ok(w.loss)
 }
@@ -305,20 +272,22 @@ impl Writer<'_> {
     fn bookmark(&mut self, id: NodeId, b: &Bookmark, app_name: &str, app_exec: &str) {
         let more = b.details();
         let n = Some(id);
-        self.out.push_str("  <bookmark");
+        self.out.open(Indent::of(1), "bookmark");
         self.attr("href", &b.href, n, Field::BookmarkHref);
         self.date_attr("added", &b.added, n, Field::BookmarkAdded);
         self.date_attr("modified", &b.modified, n, Field::BookmarkModified);
         self.date_attr("visited", &more.visited, n, Field::BookmarkVisited);
-        self.out.push_str(">\n");
+        self.out.end_start_tag();
         if let Some(t) = &b.title {
-            self.text_element("    ", "title", t, n, Field::BookmarkTitle);
+            self.text_element(Indent::of(2), "title", t, n, Field::BookmarkTitle);
         }
         if let Some(d) = &b.desc {
-            self.text_element("    ", "desc", d, n, Field::BookmarkDesc);
+            self.text_element(Indent::of(2), "desc", d, n, Field::BookmarkDesc);
         }
-        self.out
-            .push_str("    <info>\n      <metadata owner=\"http://freedesktop.org\">\n");
+        self.out.start_tag(Indent::of(2), "info");
+        self.out.open(Indent::of(3), "metadata");
+        self.out.attr("owner", markport_xbel::FREEDESKTOP_OWNER);
+        self.out.end_start_tag();
         let mime = match &more.mime_type {
             Some(m) => m.clone(),
             None => {
@@ -330,15 +299,15 @@ impl Writer<'_> {
                 mime_for(&b.href).to_owned()
             }
         };
-        self.out.push_str("        <mime:mime-type");
+        self.out.open(Indent::of(4), "mime:mime-type");
         self.attr("type", &mime, n, Field::BookmarkMimeType);
-        self.out.push_str("/>\n");
+        self.out.end_empty();
         if !more.groups.is_empty() {
-            self.out.push_str("        <bookmark:groups>\n");
+            self.out.start_tag(Indent::of(4), "bookmark:groups");
             for g in &more.groups {
-                self.text_element("          ", "bookmark:group", g, n, Field::BookmarkGroups);
+                self.text_element(Indent::of(5), "bookmark:group", g, n, Field::BookmarkGroups);
             }
-            self.out.push_str("        </bookmark:groups>\n");
+            self.out.end_tag(Indent::of(4), "bookmark:groups");
         }
         let registered: Vec<Application>;
         let apps: &[Application] = if more.applications.is_empty() {
@@ -354,7 +323,7 @@ impl Writer<'_> {
         } else {
             &more.applications
         };
-        self.out.push_str("        <bookmark:applications>\n");
+        self.out.start_tag(Indent::of(4), "bookmark:applications");
         for a in apps {
             if a.count == Some(0) {
                 self.lose(
@@ -371,20 +340,21 @@ impl Writer<'_> {
                     "a registration is written with its count and without the deprecated timestamp",
                 );
             }
-            self.out.push_str("          <bookmark:application");
+            self.out.open(Indent::of(5), "bookmark:application");
             self.attr("name", &a.name, n, Field::BookmarkApplications);
             self.attr("exec", &a.exec, n, Field::BookmarkApplications);
             let stamp = a.modified.clone().or_else(|| a.timestamp.clone());
             self.date_attr("modified", &stamp, n, Field::BookmarkApplications);
             let count = a.count.unwrap_or(1).to_string();
             self.attr("count", &count, n, Field::BookmarkApplications);
-            self.out.push_str("/>\n");
+            self.out.end_empty();
         }
-        self.out.push_str("        </bookmark:applications>\n");
+        self.out.end_tag(Indent::of(4), "bookmark:applications");
         if let Some(icon) = &more.desktop_icon {
             match &icon.href {
                 Some(h) => {
-                    self.out.push_str("       <bookmark:icon");
+                    // GLib's own layout indents the icon by seven spaces.
+                    self.out.raw("       <bookmark:icon");
                     self.attr("href", h, n, Field::BookmarkDesktopIcon);
                     let t = icon
                         .mime_type
@@ -398,7 +368,7 @@ impl Writer<'_> {
                         );
                     }
                     self.attr("type", &t, n, Field::BookmarkDesktopIcon);
-                    self.out.push_str("/>\n");
+                    self.out.end_empty();
                 }
                 None => self.lose(
                     n,
@@ -408,7 +378,9 @@ impl Writer<'_> {
             }
         }
         match b.private {
-            Some(true) => self.out.push_str("        <bookmark:private/>\n"),
+            Some(true) => self
+                .out
+                .empty_element(Indent::of(4), "bookmark:private", &[]),
             Some(false) => self.lose(
                 n,
                 Field::BookmarkPrivate,
@@ -416,8 +388,9 @@ impl Writer<'_> {
             ),
             None => {}
         }
-        self.out
-            .push_str("      </metadata>\n    </info>\n  </bookmark>\n");
+        self.out.end_tag(Indent::of(3), "metadata");
+        self.out.end_tag(Indent::of(2), "info");
+        self.out.end_tag(Indent::of(1), "bookmark");
         self.loss.record_unsupported(
             self.doc,
             n,

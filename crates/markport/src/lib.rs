@@ -37,7 +37,6 @@
 
 pub mod json;
 pub mod matrix;
-pub mod output;
 mod registry;
 mod resolve;
 mod values;
@@ -47,6 +46,8 @@ use std::io::Write;
 /// The desktop-bookmark format's own API (and the spec's operations).
 pub use markport_desktop as desktop;
 pub use markport_markup as markup;
+/// Writing an output file without harming what is there (see `docs/output.md`).
+pub use markport_markup::output;
 pub use markport_model as model;
 pub use markport_model::{
     diff, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, LossReport, Parsed,

@@ -21,8 +21,9 @@ use crate::UNTITLED;
 use crate::{H1_EXTRA, READING_LIST_ID};
 use markport_markup::entities::{escape_into, trim_html};
 
-/// Deeper levels are written at this indent, so output size stays linear.
-pub const MAX_INDENT_DEPTH: usize = 40;
+/// Deeper levels are written at this indent, so output size stays linear
+/// (the markup layer's cap, shared with the XBEL writer).
+pub use markport_markup::xml::MAX_INDENT_DEPTH;
 
 /// Why a field the format has no attribute for is lost.
 const NO_PLACE: &str = "Netscape HTML has no place for it";

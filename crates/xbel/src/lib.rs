@@ -43,25 +43,22 @@
 //! ```
 #![warn(missing_docs)]
 
-mod blocks;
+mod block;
+mod freedesktop;
+mod markport_block;
+mod metadata_check;
+mod names;
 mod read;
+mod syntax;
 mod write;
-mod xmltext;
 
 use markport_model::{
     Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
-/// The metadata owner of the freedesktop desktop-bookmark fields.
-pub const FREEDESKTOP_OWNER: &str = "http://freedesktop.org";
-/// The namespace of `bookmark:` elements.
-pub const BOOKMARK_NS: &str = "http://www.freedesktop.org/standards/desktop-bookmarks";
-/// The namespace of `mime:` elements.
-pub const MIME_NS: &str = "http://www.freedesktop.org/standards/shared-mime-info";
-/// The metadata owner (and namespace) of markport's own block.
-pub const MARKPORT_OWNER: &str = "https://markport.dev/ns/1";
+pub use names::{BOOKMARK_NS, FREEDESKTOP_OWNER, MARKPORT_OWNER, MIME_NS};
 
-pub use xmltext::{check_metadata_content, has_unwritable, is_name, is_xml_char};
+pub use metadata_check::check_metadata_content;
 
 /// How sure it is that `input` is XBEL: an `<xbel` root near the start.
 pub fn detect(input: &[u8]) -> Option<u8> {

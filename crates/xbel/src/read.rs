@@ -2,26 +2,19 @@
 //! stack, so nesting depth costs heap, never call stack.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
-use quick_xml::escape::{unescape, EscapeError};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use markport_model::{
-    Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
-    LineIndex, Metadata, Node, NodeId, Parsed, Role, Separator,
+    Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, Folder, LineIndex,
+    Metadata, Node, NodeId, Parsed, Role, Separator,
 };
 
-use crate::blocks::{self, BlockOwner};
-use crate::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
-
-/// Whose title, desc or info an element is.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Owner {
-    Document,
-    Node(NodeId),
-}
+use crate::block::{self, Owner};
+use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
+use crate::syntax::{attributes, decode_text, ReadError, Scope};
+use crate::{freedesktop, markport_block};
 
 #[derive(Debug)]
 enum Ctx {
@@ -37,42 +30,19 @@ enum Ctx {
     Skip,
 }
 
-/// Namespace declarations seen so far: (element depth, prefix, URI).
-#[derive(Default)]
-pub(crate) struct Scope {
-    decls: Vec<(usize, String, String)>,
-}
-
-impl Scope {
-    pub(crate) fn resolve(&self, prefix: &str) -> Option<&str> {
-        self.decls
-            .iter()
-            .rev()
-            .find(|d| d.1 == prefix)
-            .map(|d| d.2.as_str())
-    }
-
-    /// Every declaration in scope, innermost winning, sorted by prefix.
-    pub(crate) fn visible(&self) -> Vec<(String, String)> {
-        // A set: an element may declare any number of prefixes.
-        let mut prefixes: HashSet<&str> = HashSet::new();
-        let mut seen: Vec<(String, String)> = Vec::new();
-        for (_, p, u) in self.decls.iter().rev() {
-            if prefixes.insert(p) {
-                seen.push((p.clone(), u.clone()));
-            }
-        }
-        seen.sort();
-        seen
-    }
-
-    fn push(&mut self, depth: usize, prefix: &str, uri: String) {
-        self.decls.push((depth, prefix.to_owned(), uri));
-    }
-
-    fn pop_to(&mut self, depth: usize) {
-        while self.decls.last().is_some_and(|d| d.0 >= depth) {
-            self.decls.pop();
+impl Ctx {
+    /// The element this context was opened by, for messages.
+    fn element(&self) -> &'static str {
+        match self {
+            Ctx::Xbel => "xbel",
+            Ctx::Folder(_) => "folder",
+            Ctx::Bookmark(_) => "bookmark",
+            Ctx::Separator(_) => "separator",
+            Ctx::Alias(_) => "alias",
+            Ctx::Title(_) => "title",
+            Ctx::Desc(_) => "desc",
+            Ctx::Info(_) => "info",
+            Ctx::Skip => "the document",
         }
     }
 }
@@ -105,114 +75,6 @@ impl State<'_> {
         }
         v
     }
-}
-
-/// Decode text content: line ends normalised, references resolved.
-pub(crate) fn decode_text<'t>(
-    raw: &'t str,
-    offset: usize,
-    what: &str,
-) -> Result<Cow<'t, str>, ReadError> {
-    let normalised: Cow<str> = if raw.contains('\r') {
-        Cow::Owned(raw.replace("\r\n", "\n").replace('\r', "\n"))
-    } else {
-        Cow::Borrowed(raw)
-    };
-    match unescape(&normalised) {
-        Ok(Cow::Borrowed(_)) => Ok(normalised),
-        Ok(Cow::Owned(s)) => Ok(Cow::Owned(s)),
-        Err(e) => Err(entity_error(e, offset, what)),
-    }
-}
-
-/// Decode an attribute value: literal whitespace becomes a space (XML
-/// attribute-value normalisation), then references are resolved.
-pub(crate) fn decode_attr(raw: &[u8], offset: usize) -> Result<String, ReadError> {
-    let raw = std::str::from_utf8(raw)
-        .map_err(|_| ReadError::syntax(offset, "attribute value is not UTF-8"))?;
-    let normalised: Cow<str> = if raw.contains(['\t', '\n', '\r']) {
-        Cow::Owned(raw.replace("\r\n", " ").replace(['\t', '\n', '\r'], " "))
-    } else {
-        Cow::Borrowed(raw)
-    };
-    unescape(&normalised)
-        .map(Cow::into_owned)
-        .map_err(|e| entity_error(e, offset, "an attribute value"))
-}
-
-fn entity_error(e: EscapeError, offset: usize, what: &str) -> ReadError {
-    match e {
-        EscapeError::UnrecognizedEntity(_, name) => ReadError {
-            kind: ErrorKind::Unsafe,
-            offset,
-            message: format!(
-                "entity &{name}; in {what} is not one of XML's five: markport never expands \
-                 custom or external entities (a defence against entity-expansion and XXE attacks)"
-            ),
-        },
-        other => ReadError::syntax(offset, format!("bad reference in {what}: {other}")),
-    }
-}
-
-/// An error with a byte offset, located at the end.
-#[derive(Debug)]
-pub(crate) struct ReadError {
-    kind: ErrorKind,
-    offset: usize,
-    message: String,
-}
-
-impl ReadError {
-    pub(crate) fn syntax(offset: usize, message: impl Into<String>) -> ReadError {
-        ReadError {
-            kind: ErrorKind::Syntax,
-            offset,
-            message: message.into(),
-        }
-    }
-
-    fn wrong_format(offset: usize, message: impl Into<String>) -> ReadError {
-        ReadError {
-            kind: ErrorKind::WrongFormat,
-            offset,
-            message: message.into(),
-        }
-    }
-}
-
-/// An element's attributes as (qualified name, decoded value), in source
-/// order; a repeated name is an error, as XML requires.
-///
-/// quick-xml's own check (`with_checks`) compares each name with every
-/// earlier one, quadratic in a tag of many attributes; a set keeps it linear.
-pub(crate) fn attributes(
-    e: &BytesStart<'_>,
-    offset: usize,
-) -> Result<Vec<(String, String)>, ReadError> {
-    let mut list: Vec<(String, String)> = Vec::new();
-    let mut names: HashSet<String> = HashSet::new();
-    for a in e.attributes().with_checks(false) {
-        let a = a.map_err(|err| ReadError::syntax(offset, format!("bad attribute: {err}")))?;
-        let name = String::from_utf8_lossy(a.key.as_ref()).into_owned();
-        // A few attributes are the rule: comparing them costs less than hashing.
-        let repeated = if list.len() < 16 {
-            list.iter().any(|(n, _)| *n == name)
-        } else {
-            if names.is_empty() {
-                names.extend(list.iter().map(|(n, _)| n.clone()));
-            }
-            !names.insert(name.clone())
-        };
-        if repeated {
-            return Err(ReadError::syntax(
-                offset,
-                format!("bad attribute: {name} is given twice (XML allows an attribute once)"),
-            ));
-        }
-        let value = decode_attr(&a.value, offset)?;
-        list.push((name, value));
-    }
-    Ok(list)
 }
 
 struct Attrs {
@@ -358,33 +220,16 @@ fn check_aliases(state: &mut State<'_>) {
 }
 
 fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
-    let mut reader = Reader::from_str(text);
-    reader.config_mut().check_end_names = true;
-    let mut stack: Vec<Ctx> = Vec::new();
-    let mut scope = Scope::default();
-    let mut buf = String::new();
-    let mut seen_root = false;
-    let mut entities_declared = false;
-    // Open element names and where they start, for truncation errors.
-    let mut open_tags: Vec<(String, usize)> = Vec::new();
+    let mut p = Parser::new(text);
     loop {
-        let offset = reader.buffer_position() as usize;
-        let event = reader.read_event().map_err(|e| {
-            let at = reader.error_position() as usize;
+        let offset = p.reader.buffer_position() as usize;
+        let event = p.reader.read_event().map_err(|e| {
+            let at = p.reader.error_position() as usize;
             ReadError::syntax(at, format!("not well-formed XML: {e}"))
         })?;
         match event {
-            Event::Eof => {
-                if let Some((name, at)) = open_tags.last() {
-                    let loc = state.lines.locate(*at);
-                    return Err(ReadError::syntax(
-                        text.len(),
-                        format!("the file ends inside <{name}> (opened at {loc}): it is truncated"),
-                    ));
-                }
-                break;
-            }
-            Event::Comment(c) if stack.len() <= 1 && state.doc.is_empty() => {
+            Event::Eof => return p.end(state),
+            Event::Comment(c) if p.stack.len() <= 1 && state.doc.is_empty() => {
                 // The file's own comments (Floccus keeps its sync state in
                 // one): before the root or first in it, before any node.
                 let raw = String::from_utf8_lossy(&c);
@@ -396,105 +241,179 @@ fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
             }
             Event::Decl(_) | Event::PI(_) | Event::Comment(_) => {}
             Event::DocType(d) => {
-                let d = String::from_utf8_lossy(&d);
-                entities_declared = d.contains("<!ENTITY");
-                if entities_declared {
+                if String::from_utf8_lossy(&d).contains("<!ENTITY") {
                     state.warn(
                         offset,
                         "the DOCTYPE declares entities; markport never expands them",
                     );
                 }
             }
-            Event::Text(t) => {
-                let raw = std::str::from_utf8(&t).unwrap_or_default();
-                match stack.last() {
-                    Some(Ctx::Title(_) | Ctx::Desc(_)) => {
-                        buf.push_str(&decode_text(raw, offset, "text")?);
-                    }
-                    _ if raw.trim().is_empty() => {}
-                    Some(Ctx::Skip) => {}
-                    _ => {
-                        let shown: String = raw.trim().chars().take(30).collect();
-                        state.warn(
-                            offset,
-                            format!("text {shown:?} outside any title or desc; ignored"),
-                        );
-                    }
-                }
-            }
-            Event::CData(t) => {
-                if let Some(Ctx::Title(_) | Ctx::Desc(_)) = stack.last() {
-                    buf.push_str(&String::from_utf8_lossy(&t));
-                } else if !t.iter().all(u8::is_ascii_whitespace) {
-                    state.warn(offset, "CDATA outside any title or desc; ignored");
-                }
-            }
-            Event::Start(_) | Event::Empty(_) => {
-                let (e, empty) = match event {
-                    Event::Start(e) => (e, false),
-                    Event::Empty(e) => (e, true),
-                    _ => unreachable!("matched above"),
-                };
-                let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
-                let mut attrs = Attrs::parse(&e, offset)?;
-                attrs.declare(&mut scope, stack.len());
-                if !seen_root {
-                    if name != "xbel" {
-                        return Err(ReadError::wrong_format(
-                            offset,
-                            format!("the root element is <{name}>, not <xbel>: this is not an XBEL file"),
-                        ));
-                    }
-                    seen_root = true;
-                }
-                if name == "metadata" {
-                    if let Some(Ctx::Info(owner)) = stack.last() {
-                        let owner = *owner;
-                        let owner_uri = attrs.take("owner").unwrap_or_default();
-                        let inner = if empty {
-                            ""
-                        } else {
-                            let span = reader.read_to_end(e.name()).map_err(|err| {
-                                ReadError::syntax(
-                                    reader.error_position() as usize,
-                                    format!("not well-formed XML: {err}"),
-                                )
-                            })?;
-                            &text[span.start as usize..span.end as usize]
-                        };
-                        let inner_offset = offset + (e.len() + 2).min(text.len() - offset);
-                        read_metadata(state, &scope, owner, owner_uri, attrs, inner, inner_offset)?;
-                        scope.pop_to(stack.len());
-                        continue;
-                    }
-                }
-                let ctx = open(state, &stack, &name, attrs, offset, entities_declared)?;
-                if let Ctx::Title(_) | Ctx::Desc(_) = ctx {
-                    buf.clear();
-                }
-                stack.push(ctx);
-                if !empty {
-                    open_tags.push((name, offset));
-                }
-                if empty {
-                    close(state, &mut stack, &mut buf);
-                    scope.pop_to(stack.len());
-                }
-            }
+            Event::Text(t) => p.text(state, std::str::from_utf8(&t).unwrap_or_default(), offset)?,
+            Event::CData(t) => p.cdata(state, &t, offset),
+            Event::Start(e) => p.start(state, &e, false, offset)?,
+            Event::Empty(e) => p.start(state, &e, true, offset)?,
             Event::End(_) => {
-                open_tags.pop();
-                close(state, &mut stack, &mut buf);
-                scope.pop_to(stack.len());
+                p.open_tags.pop();
+                p.close(state);
             }
         }
     }
-    if !seen_root {
-        return Err(ReadError::wrong_format(
-            0,
-            "no <xbel> element: this is not an XBEL file",
-        ));
+}
+
+/// The reader's position in the document: the element stack, the
+/// namespaces in scope, the text of the title or desc being read.
+struct Parser<'t> {
+    text: &'t str,
+    reader: Reader<&'t [u8]>,
+    stack: Vec<Ctx>,
+    scope: Scope,
+    buf: String,
+    seen_root: bool,
+    /// Open element names and where they start, for truncation errors.
+    open_tags: Vec<(String, usize)>,
+}
+
+impl<'t> Parser<'t> {
+    fn new(text: &'t str) -> Parser<'t> {
+        let mut reader = Reader::from_str(text);
+        reader.config_mut().check_end_names = true;
+        Parser {
+            text,
+            reader,
+            stack: Vec::new(),
+            scope: Scope::default(),
+            buf: String::new(),
+            seen_root: false,
+            open_tags: Vec::new(),
+        }
     }
-    Ok(())
+
+    /// The end of the input: an error when it comes inside an element or
+    /// before any `<xbel>`.
+    fn end(&self, state: &State<'_>) -> Result<(), ReadError> {
+        if let Some((name, at)) = self.open_tags.last() {
+            let loc = state.lines.locate(*at);
+            return Err(ReadError::syntax(
+                self.text.len(),
+                format!("the file ends inside <{name}> (opened at {loc}): it is truncated"),
+            ));
+        }
+        if !self.seen_root {
+            return Err(ReadError::wrong_format(
+                0,
+                "no <xbel> element: this is not an XBEL file",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Character data: a title's or desc's, or stray text to warn about.
+    fn text(&mut self, state: &mut State<'_>, raw: &str, offset: usize) -> Result<(), ReadError> {
+        match self.stack.last() {
+            Some(Ctx::Title(_) | Ctx::Desc(_)) => {
+                self.buf.push_str(&decode_text(raw, offset, "text")?);
+            }
+            _ if raw.trim().is_empty() => {}
+            Some(Ctx::Skip) => {}
+            _ => {
+                let shown: String = raw.trim().chars().take(30).collect();
+                state.warn(
+                    offset,
+                    format!("text {shown:?} outside any title or desc; ignored"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn cdata(&mut self, state: &mut State<'_>, t: &[u8], offset: usize) {
+        if let Some(Ctx::Title(_) | Ctx::Desc(_)) = self.stack.last() {
+            self.buf.push_str(&String::from_utf8_lossy(t));
+        } else if !t.iter().all(u8::is_ascii_whitespace) {
+            state.warn(offset, "CDATA outside any title or desc; ignored");
+        }
+    }
+
+    /// A start tag (or an empty element, which is closed at once).
+    fn start(
+        &mut self,
+        state: &mut State<'_>,
+        e: &BytesStart<'_>,
+        empty: bool,
+        offset: usize,
+    ) -> Result<(), ReadError> {
+        let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+        let mut attrs = Attrs::parse(e, offset)?;
+        attrs.declare(&mut self.scope, self.stack.len());
+        if !self.seen_root {
+            if name != "xbel" {
+                return Err(ReadError::wrong_format(
+                    offset,
+                    format!("the root element is <{name}>, not <xbel>: this is not an XBEL file"),
+                ));
+            }
+            self.seen_root = true;
+        }
+        if name == "metadata" {
+            if let Some(Ctx::Info(owner)) = self.stack.last() {
+                let owner = *owner;
+                return self.metadata(state, e, empty, offset, owner, attrs);
+            }
+        }
+        let ctx = open(state, &self.stack, &name, attrs, offset)?;
+        if let Ctx::Title(_) | Ctx::Desc(_) = ctx {
+            self.buf.clear();
+        }
+        self.stack.push(ctx);
+        if empty {
+            self.close(state);
+        } else {
+            self.open_tags.push((name, offset));
+        }
+        Ok(())
+    }
+
+    /// A `<metadata>` block inside `<info>`, read whole.
+    fn metadata(
+        &mut self,
+        state: &mut State<'_>,
+        e: &BytesStart<'_>,
+        empty: bool,
+        offset: usize,
+        owner: Owner,
+        mut attrs: Attrs,
+    ) -> Result<(), ReadError> {
+        let owner_uri = attrs.take("owner").unwrap_or_default();
+        let inner = if empty {
+            ""
+        } else {
+            let span = self.reader.read_to_end(e.name()).map_err(|err| {
+                ReadError::syntax(
+                    self.reader.error_position() as usize,
+                    format!("not well-formed XML: {err}"),
+                )
+            })?;
+            &self.text[span.start as usize..span.end as usize]
+        };
+        let inner_offset = offset + (e.len() + 2).min(self.text.len() - offset);
+        read_metadata(
+            state,
+            &self.scope,
+            owner,
+            owner_uri,
+            attrs,
+            inner,
+            inner_offset,
+        )?;
+        self.scope.pop_to(self.stack.len());
+        Ok(())
+    }
+
+    /// An end tag: what was read inside goes to its owner.
+    fn close(&mut self, state: &mut State<'_>) {
+        close(state, &mut self.stack, &mut self.buf);
+        self.scope.pop_to(self.stack.len());
+    }
 }
 
 fn close(state: &mut State<'_>, stack: &mut Vec<Ctx>, buf: &mut String) {
@@ -534,13 +453,13 @@ fn container(stack: &[Ctx]) -> Option<Option<NodeId>> {
     }
 }
 
+/// The context a start tag opens, adding its node to the document.
 fn open(
     state: &mut State<'_>,
     stack: &[Ctx],
     name: &str,
     mut attrs: Attrs,
     offset: usize,
-    _entities: bool,
 ) -> Result<Ctx, ReadError> {
     let parent_ctx = stack.last();
     if matches!(parent_ctx, Some(Ctx::Skip)) {
@@ -554,82 +473,38 @@ fn open(
         }
         _ => None,
     };
-    let ctx = match (name, parent_ctx) {
-        ("xbel", None) => {
-            if let Some(v) = attrs.take("version") {
-                if v != "1.0" && v != "1.1" {
-                    state.note(offset, format!("XBEL version {v:?}; read as 1.0"));
-                }
-            }
-            state.doc.header.id = attrs.take("id");
-            if let Some(a) = attrs.take("added") {
-                state.doc.header.added = Some(state.date(offset, "added", &a));
-            }
-            state.doc.header.extra = attrs.into_extra();
+    let parent = container(stack);
+    let ctx = match (name, parent_ctx, owner, parent) {
+        ("xbel", None, _, _) => {
+            open_xbel(state, attrs, offset);
             Ctx::Xbel
         }
-        ("title", Some(Ctx::Xbel | Ctx::Folder(_) | Ctx::Bookmark(_) | Ctx::Separator(_))) => {
-            Ctx::Title(owner.expect("checked"))
+        (
+            "title",
+            Some(Ctx::Xbel | Ctx::Folder(_) | Ctx::Bookmark(_) | Ctx::Separator(_)),
+            Some(owner),
+            _,
+        ) => Ctx::Title(owner),
+        ("desc", Some(Ctx::Xbel | Ctx::Folder(_) | Ctx::Bookmark(_)), Some(owner), _) => {
+            Ctx::Desc(owner)
         }
-        ("desc", Some(Ctx::Xbel | Ctx::Folder(_) | Ctx::Bookmark(_))) => {
-            Ctx::Desc(owner.expect("checked"))
+        ("info", _, Some(owner), _) => Ctx::Info(owner),
+        ("folder", _, _, Some(parent)) => {
+            let f = folder(state, attrs, offset);
+            Ctx::Folder(state.doc.push(parent, f))
         }
-        ("info", _) if owner.is_some() => Ctx::Info(owner.expect("checked")),
-        ("folder", _) if container(stack).is_some() => {
-            let mut f = Folder {
-                id: attrs.take("id"),
-                ..Folder::default()
-            };
-            if let Some(a) = attrs.take("added") {
-                f.added = Some(state.date(offset, "added", &a));
-            }
-            if let Some(v) = attrs.take("folded") {
-                f.folded = yes_no(state, offset, "folded", &v);
-            }
-            f.icon = attrs.take("icon");
-            if let Some(v) = attrs.take("toolbar") {
-                if yes_no(state, offset, "toolbar", &v) == Some(true) {
-                    f.role = Some(Role::Toolbar);
-                }
-            }
-            f.extra = attrs.into_extra();
-            Ctx::Folder(state.doc.push(container(stack).expect("checked"), f))
+        ("bookmark", _, _, Some(parent)) => {
+            let b = bookmark(state, attrs, offset);
+            Ctx::Bookmark(state.doc.push(parent, b))
         }
-        ("bookmark", _) if container(stack).is_some() => {
-            let href = attrs.take("href").unwrap_or_else(|| {
-                state.warn(offset, "<bookmark> without href; read with an empty href");
-                String::new()
-            });
-            let mut b = Bookmark::new(href);
-            if let Some(id) = attrs.take("id") {
-                b.details_mut().id = Some(id);
-            }
-            if let Some(icon) = attrs.take("icon") {
-                b.details_mut().icon = Some(icon);
-            }
-            if let Some(a) = attrs.take("added") {
-                b.added = Some(state.date(offset, "added", &a));
-            }
-            if let Some(a) = attrs.take("modified") {
-                b.modified = Some(state.date(offset, "modified", &a));
-            }
-            if let Some(a) = attrs.take("visited") {
-                b.details_mut().visited = Some(state.date(offset, "visited", &a));
-            }
-            let extra = attrs.into_extra();
-            if !extra.is_empty() {
-                b.details_mut().extra = extra;
-            }
-            Ctx::Bookmark(state.doc.push(container(stack).expect("checked"), b))
-        }
-        ("separator", _) if container(stack).is_some() => {
+        ("separator", _, _, Some(parent)) => {
             let s = Separator {
                 extra: attrs.into_extra(),
                 ..Separator::default()
             };
-            Ctx::Separator(state.doc.push(container(stack).expect("checked"), s))
+            Ctx::Separator(state.doc.push(parent, s))
         }
-        ("alias", _) if container(stack).is_some() => {
+        ("alias", _, _, Some(parent)) => {
             let target = attrs.take("ref").unwrap_or_else(|| {
                 state.warn(offset, "<alias> without ref; read with an empty ref");
                 String::new()
@@ -638,34 +513,91 @@ fn open(
                 target,
                 extra: attrs.into_extra(),
             };
-            Ctx::Alias(state.doc.push(container(stack).expect("checked"), a))
+            Ctx::Alias(state.doc.push(parent, a))
         }
-        (other, _) => {
-            let inside = match parent_ctx {
-                Some(Ctx::Xbel) => "xbel",
-                Some(Ctx::Folder(_)) => "folder",
-                Some(Ctx::Bookmark(_)) => "bookmark",
-                Some(Ctx::Separator(_)) => "separator",
-                Some(Ctx::Alias(_)) => "alias",
-                Some(Ctx::Title(_)) => "title",
-                Some(Ctx::Desc(_)) => "desc",
-                Some(Ctx::Info(_)) => "info",
-                Some(Ctx::Skip) | None => "the document",
-            };
-            if parent_ctx.is_none() {
-                return Err(ReadError::syntax(
-                    offset,
-                    format!("a second root element <{other}>"),
-                ));
-            }
+        (other, Some(inside), _, _) => {
             state.warn(
                 offset,
-                format!("<{other}> is not allowed inside <{inside}>; skipped with its content"),
+                format!(
+                    "<{other}> is not allowed inside <{}>; skipped with its content",
+                    inside.element()
+                ),
             );
             Ctx::Skip
         }
+        (other, None, _, _) => {
+            return Err(ReadError::syntax(
+                offset,
+                format!("a second root element <{other}>"),
+            ));
+        }
     };
     Ok(ctx)
+}
+
+/// The root's attributes, which are the document's.
+fn open_xbel(state: &mut State<'_>, mut attrs: Attrs, offset: usize) {
+    if let Some(v) = attrs.take("version") {
+        if v != "1.0" && v != "1.1" {
+            state.note(offset, format!("XBEL version {v:?}; read as 1.0"));
+        }
+    }
+    state.doc.header.id = attrs.take("id");
+    if let Some(a) = attrs.take("added") {
+        state.doc.header.added = Some(state.date(offset, "added", &a));
+    }
+    state.doc.header.extra = attrs.into_extra();
+}
+
+/// A folder from its start tag's attributes.
+fn folder(state: &mut State<'_>, mut attrs: Attrs, offset: usize) -> Folder {
+    let mut f = Folder {
+        id: attrs.take("id"),
+        ..Folder::default()
+    };
+    if let Some(a) = attrs.take("added") {
+        f.added = Some(state.date(offset, "added", &a));
+    }
+    if let Some(v) = attrs.take("folded") {
+        f.folded = yes_no(state, offset, "folded", &v);
+    }
+    f.icon = attrs.take("icon");
+    if let Some(v) = attrs.take("toolbar") {
+        if yes_no(state, offset, "toolbar", &v) == Some(true) {
+            f.role = Some(Role::Toolbar);
+        }
+    }
+    f.extra = attrs.into_extra();
+    f
+}
+
+/// A bookmark from its start tag's attributes.
+fn bookmark(state: &mut State<'_>, mut attrs: Attrs, offset: usize) -> Bookmark {
+    let href = attrs.take("href").unwrap_or_else(|| {
+        state.warn(offset, "<bookmark> without href; read with an empty href");
+        String::new()
+    });
+    let mut b = Bookmark::new(href);
+    if let Some(id) = attrs.take("id") {
+        b.details_mut().id = Some(id);
+    }
+    if let Some(icon) = attrs.take("icon") {
+        b.details_mut().icon = Some(icon);
+    }
+    if let Some(a) = attrs.take("added") {
+        b.added = Some(state.date(offset, "added", &a));
+    }
+    if let Some(a) = attrs.take("modified") {
+        b.modified = Some(state.date(offset, "modified", &a));
+    }
+    if let Some(a) = attrs.take("visited") {
+        b.details_mut().visited = Some(state.date(offset, "visited", &a));
+    }
+    let extra = attrs.into_extra();
+    if !extra.is_empty() {
+        b.details_mut().extra = extra;
+    }
+    b
 }
 
 fn read_metadata(
@@ -677,15 +609,22 @@ fn read_metadata(
     inner: &str,
     inner_offset: usize,
 ) -> Result<(), ReadError> {
-    let kind = match (owner_uri.as_str(), owner) {
-        (MARKPORT_OWNER, _) => Some(BlockOwner::Markport),
+    type BlockReader = fn(&mut Document, Owner, Vec<block::Element>, &mut block::Warnings);
+    let interpreted: Option<BlockReader> = match (owner_uri.as_str(), owner) {
+        (MARKPORT_OWNER, _) => Some(markport_block::read),
         (FREEDESKTOP_OWNER, Owner::Node(id)) if state.doc.node(id).as_bookmark().is_some() => {
-            Some(BlockOwner::Freedesktop)
+            Some(freedesktop::read)
         }
         _ => None,
     };
-    if let Some(kind) = kind {
-        return blocks::read_block(state, scope, owner, kind, inner, inner_offset);
+    if let Some(read_block) = interpreted {
+        let elements = block::elements(scope, inner, inner_offset)?;
+        let mut warnings = Vec::new();
+        read_block(&mut state.doc, owner, elements, &mut warnings);
+        for (at, w) in warnings {
+            state.warn(at, w);
+        }
+        return Ok(());
     }
     if !attrs.list.is_empty() {
         state.warn(

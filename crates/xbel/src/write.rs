@@ -8,9 +8,11 @@ use markport_model::{
     Document, Error, Field, Folder, LossReport, Metadata, Node, NodeId, Scope, Step, WriteOptions,
 };
 
-use crate::blocks::{self, BlockWriter};
-use crate::xmltext::{has_unwritable, is_name, push_attr, push_text};
-use crate::{BOOKMARK_NS, MARKPORT_OWNER, MIME_NS};
+use markport_markup::xml::{has_unwritable, is_name, Indent, XmlWriter};
+
+use crate::block::BlockWriter;
+use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
+use crate::{freedesktop, markport_block};
 
 const DOCTYPE: &str = "<!DOCTYPE xbel PUBLIC \"+//IDN python.org//DTD XML Bookmark Exchange Language 1.0//EN//XML\" \"http://pyxml.sourceforge.net/topics/dtds/xbel-1.0.dtd\">\n";
 
@@ -60,7 +62,7 @@ const CHUNK: usize = 1 << 16;
 struct Writer<'a> {
     doc: &'a Document,
     strict: bool,
-    s: String,
+    s: XmlWriter,
     loss: LossReport,
     /// Strict mode: the nodes whose id is written.
     keep_ids: HashSet<NodeId>,
@@ -92,7 +94,7 @@ impl<'a> Writer<'a> {
         freedesktop: bool,
     ) {
         let reserved = |m: &Metadata| {
-            m.owner == MARKPORT_OWNER || (freedesktop && m.owner == crate::FREEDESKTOP_OWNER)
+            m.owner == MARKPORT_OWNER || (freedesktop && m.owner == FREEDESKTOP_OWNER)
         };
         if !self.strict && blocks.iter().any(reserved) {
             self.loss.record(
@@ -121,26 +123,15 @@ impl<'a> Writer<'a> {
         );
     }
 
-    fn element(&mut self, pad: &str, name: &str, text: Option<&str>) {
+    fn element(&mut self, pad: Indent, name: &str, text: Option<&str>) {
         if let Some(t) = text {
-            self.s.push_str(pad);
-            self.s.push('<');
-            self.s.push_str(name);
-            self.s.push('>');
-            push_text(&mut self.s, t);
-            self.s.push_str("</");
-            self.s.push_str(name);
-            self.s.push_str(">\n");
+            self.s.text_element(pad, name, &[], t);
         }
     }
 
     fn attr(&mut self, name: &str, value: Option<&str>) {
         if let Some(v) = value {
-            self.s.push(' ');
-            self.s.push_str(name);
-            self.s.push_str("=\"");
-            push_attr(&mut self.s, v);
-            self.s.push('"');
+            self.s.attr(name, v);
         }
     }
 
@@ -170,8 +161,8 @@ impl<'a> Writer<'a> {
 
     fn info(
         &mut self,
-        pad: &str,
-        blocks: Vec<(String, String, BlockWriter<'_>)>,
+        pad: Indent,
+        blocks: Vec<Block>,
         foreign: &[Metadata],
         interprets_freedesktop: bool,
     ) {
@@ -182,37 +173,33 @@ impl<'a> Writer<'a> {
         if !any {
             return;
         }
-        self.s.push_str(pad);
-        self.s.push_str("<info>\n");
-        for (owner, ns, b) in blocks {
-            b.finish(&mut self.s, &owner, &ns);
+        self.s.start_tag(pad, "info");
+        for (owner, namespaces, b) in blocks {
+            b.finish(&mut self.s, owner, namespaces);
         }
         for m in foreign
             .iter()
             .filter(|m| foreign_writable(m, interprets_freedesktop))
         {
-            self.s.push_str(pad);
-            self.s.push_str("  <metadata owner=\"");
-            push_attr(&mut self.s, &m.owner);
-            self.s.push('"');
+            self.s.open(pad.deeper(1), "metadata");
+            self.s.attr("owner", &m.owner);
             for (p, uri) in &m.namespaces {
-                self.s
-                    .push_str(if p.is_empty() { " xmlns" } else { " xmlns:" });
-                self.s.push_str(p);
-                self.s.push_str("=\"");
-                push_attr(&mut self.s, uri);
-                self.s.push('"');
+                if p.is_empty() {
+                    self.s.attr("xmlns", uri);
+                } else {
+                    self.s.attr(&format!("xmlns:{p}"), uri);
+                }
             }
             if m.xml.is_empty() {
-                self.s.push_str("/>\n");
+                self.s.end_empty();
             } else {
-                self.s.push('>');
-                self.s.push_str(&m.xml);
-                self.s.push_str("</metadata>\n");
+                // Checked well-formed and balanced by `content_writable`.
+                self.s.raw(">");
+                self.s.raw(&m.xml);
+                self.s.raw("</metadata>\n");
             }
         }
-        self.s.push_str(pad);
-        self.s.push_str("</info>\n");
+        self.s.end_tag(pad, "info");
     }
 
     /// Report the fields of a node that only markport's block carries.
@@ -235,7 +222,7 @@ impl<'a> Writer<'a> {
         }
     }
 
-    fn bookmark(&mut self, id: NodeId, b: &'a Bookmark, pad: &str) {
+    fn bookmark(&mut self, id: NodeId, b: &'a Bookmark, pad: Indent) {
         let more = b.details();
         if self.strict {
             self.strict_losses(Some(id), bookmark_fields(b));
@@ -249,54 +236,47 @@ impl<'a> Writer<'a> {
         self.check_node(Some(id), bookmark_strings(b));
         self.check_reserved(Some(id), Field::BookmarkMetadata, &more.metadata, true);
         let xml_id = self.id(id, Field::BookmarkId, more.id.as_deref());
-        self.s.push_str(pad);
-        self.s.push_str("<bookmark href=\"");
-        push_attr(&mut self.s, &b.href);
-        self.s.push('"');
+        self.s.open(pad, "bookmark");
+        self.s.attr("href", &b.href);
         self.attr("id", xml_id);
         self.date_attr("added", b.added.as_ref());
         self.date_attr("modified", b.modified.as_ref());
         self.date_attr("visited", more.visited.as_ref());
-        let inner = format!("{pad}  ");
+        let inner = pad.deeper(1);
         let has_inner = b.title.is_some()
             || b.desc.is_some()
             || (!self.strict
-                && (blocks::has_freedesktop(b) || !more.metadata.is_empty() || {
+                && (freedesktop::has_block(b) || !more.metadata.is_empty() || {
                     let mut w = BlockWriter::new(pad);
-                    blocks::markport_bookmark(&mut w, b);
+                    markport_block::write_bookmark(&mut w, b);
                     !w.is_empty()
                 }));
         if !has_inner {
-            self.s.push_str("/>\n");
+            self.s.end_empty();
             return;
         }
-        self.s.push_str(">\n");
-        self.element(&inner, "title", b.title.as_deref());
+        self.s.end_start_tag();
+        self.element(inner, "title", b.title.as_deref());
         if !self.strict {
-            let mut fd = BlockWriter::new(&inner);
-            blocks::freedesktop_bookmark(&mut fd, b);
-            let mut mp = BlockWriter::new(&inner);
-            blocks::markport_bookmark(&mut mp, b);
+            let mut fd = BlockWriter::new(inner);
+            freedesktop::write(&mut fd, b);
+            let mut mp = BlockWriter::new(inner);
+            markport_block::write_bookmark(&mut mp, b);
             self.info(
-                &inner,
+                inner,
                 vec![
-                    (
-                        blocks::FREEDESKTOP.to_owned(),
-                        format!(" xmlns:bookmark=\"{BOOKMARK_NS}\" xmlns:mime=\"{MIME_NS}\""),
-                        fd,
-                    ),
-                    (MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp),
+                    (FREEDESKTOP_OWNER, freedesktop::NAMESPACES, fd),
+                    (MARKPORT_OWNER, markport_block::NAMESPACES, mp),
                 ],
                 &more.metadata,
                 true,
             );
         }
-        self.element(&inner, "desc", b.desc.as_deref());
-        self.s.push_str(pad);
-        self.s.push_str("</bookmark>\n");
+        self.element(inner, "desc", b.desc.as_deref());
+        self.s.end_tag(pad, "bookmark");
     }
 
-    fn open_folder(&mut self, id: NodeId, f: &'a Folder, pad: &str) {
+    fn open_folder(&mut self, id: NodeId, f: &'a Folder, pad: Indent) {
         if self.strict {
             self.strict_losses(Some(id), folder_fields(f));
         }
@@ -304,35 +284,33 @@ impl<'a> Writer<'a> {
         self.check_node(Some(id), folder_strings(f));
         self.check_reserved(Some(id), Field::FolderMetadata, &f.metadata, false);
         let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
-        self.s.push_str(pad);
-        self.s.push_str("<folder");
+        self.s.open(pad, "folder");
         self.attr("id", xml_id);
         self.date_attr("added", f.added.as_ref());
         self.attr("folded", f.folded.map(|v| if v { "yes" } else { "no" }));
-        self.s.push_str(">\n");
-        let inner = format!("{pad}  ");
-        self.element(&inner, "title", f.title.as_deref());
+        self.s.end_start_tag();
+        let inner = pad.deeper(1);
+        self.element(inner, "title", f.title.as_deref());
         if !self.strict {
-            let mut mp = BlockWriter::new(&inner);
-            blocks::markport_folder(&mut mp, f);
+            let mut mp = BlockWriter::new(inner);
+            markport_block::write_folder(&mut mp, f);
             self.info(
-                &inner,
-                vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
+                inner,
+                vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
                 &f.metadata,
                 false,
             );
         }
-        self.element(&inner, "desc", f.desc.as_deref());
+        self.element(inner, "desc", f.desc.as_deref());
     }
 
-    fn leaf(&mut self, id: NodeId, pad: &str) {
+    fn leaf(&mut self, id: NodeId, pad: Indent) {
         match self.doc.node(id) {
             Node::Bookmark(b) => self.bookmark(id, b, pad),
             Node::Separator(sep) => {
                 if self.strict {
                     self.strict_losses(Some(id), separator_fields(sep));
-                    self.s.push_str(pad);
-                    self.s.push_str("<separator/>\n");
+                    self.s.empty_element(pad, "separator", &[]);
                     return;
                 }
                 let strings = vec![
@@ -343,24 +321,21 @@ impl<'a> Writer<'a> {
                 self.check_node(Some(id), strings);
                 self.check_reserved(Some(id), Field::SeparatorMetadata, &sep.metadata, false);
                 self.extensions(Some(id), separator_fields(sep));
-                let inner = format!("{pad}  ");
-                let mut mp = BlockWriter::new(&inner);
-                blocks::markport_separator(&mut mp, sep);
+                let inner = pad.deeper(1);
+                let mut mp = BlockWriter::new(inner);
+                markport_block::write_separator(&mut mp, sep);
                 if mp.is_empty() && sep.metadata.is_empty() {
-                    self.s.push_str(pad);
-                    self.s.push_str("<separator/>\n");
+                    self.s.empty_element(pad, "separator", &[]);
                     return;
                 }
-                self.s.push_str(pad);
-                self.s.push_str("<separator>\n");
+                self.s.start_tag(pad, "separator");
                 self.info(
-                    &inner,
-                    vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
+                    inner,
+                    vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
                     &sep.metadata,
                     false,
                 );
-                self.s.push_str(pad);
-                self.s.push_str("</separator>\n");
+                self.s.end_tag(pad, "separator");
             }
             Node::Alias(a) => {
                 if self.strict {
@@ -384,12 +359,10 @@ impl<'a> Writer<'a> {
                         );
                     }
                 }
-                self.s.push_str(pad);
-                self.s.push_str("<alias ref=\"");
-                push_attr(&mut self.s, &a.target);
-                self.s.push('"');
-                let inner = format!("{pad}  ");
-                let mut mp = BlockWriter::new(&inner);
+                self.s.open(pad, "alias");
+                self.s.attr("ref", &a.target);
+                let inner = pad.deeper(1);
+                let mut mp = BlockWriter::new(inner);
                 if !self.strict {
                     self.check_node(
                         Some(id),
@@ -398,28 +371,34 @@ impl<'a> Writer<'a> {
                             (Field::AliasExtra, attrs(&a.extra)),
                         ],
                     );
-                    blocks::markport_alias(&mut mp, &a.extra);
+                    markport_block::write_alias(&mut mp, &a.extra);
                     let extra = (!a.extra.is_empty()).then_some(Field::AliasExtra);
                     self.extensions(Some(id), extra.into_iter());
                 }
                 if mp.is_empty() {
-                    self.s.push_str("/>\n");
+                    self.s.end_empty();
                 } else {
-                    self.s.push_str(">\n");
+                    self.s.end_start_tag();
                     self.info(
-                        &inner,
-                        vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
+                        inner,
+                        vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
                         &[],
                         false,
                     );
-                    self.s.push_str(pad);
-                    self.s.push_str("</alias>\n");
+                    self.s.end_tag(pad, "alias");
                 }
             }
             Node::Folder(_) => unreachable!("folders are opened, not leaves"),
         }
     }
 }
+
+/// An interpreted block to write: its owner, the namespaces it declares, its body.
+type Block = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    BlockWriter,
+);
 
 type Strings<'a> = Vec<(Field, Vec<&'a str>)>;
 
@@ -449,7 +428,7 @@ fn foreign_writable(m: &Metadata, interprets_freedesktop: bool) -> bool {
         .into_iter()
         .all(|s| !has_unwritable(s))
         && m.owner != MARKPORT_OWNER
-        && !(interprets_freedesktop && m.owner == crate::FREEDESKTOP_OWNER)
+        && !(interprets_freedesktop && m.owner == FREEDESKTOP_OWNER)
         && content_writable(m)
 }
 
@@ -457,7 +436,7 @@ fn foreign_writable(m: &Metadata, interprets_freedesktop: bool) -> bool {
 /// it is: written unchecked, `</metadata></info></bookmark><bookmark ...>`
 /// would add a bookmark, and broken XML would make the file unreadable.
 fn content_writable(m: &Metadata) -> bool {
-    crate::xmltext::check_metadata_content(&m.xml, &m.namespaces).is_ok()
+    crate::metadata_check::check_metadata_content(&m.xml, &m.namespaces).is_ok()
 }
 
 /// A foreign block's owner and namespace declarations (its content is
@@ -509,10 +488,6 @@ fn document_strings(d: &Document) -> Strings<'_> {
     ]
 }
 
-/// Deeper folders are written at this indentation: beyond it, indenting
-/// would make the output grow with the square of the depth.
-const MAX_INDENT_DEPTH: usize = 40;
-
 /// In strict mode, the nodes whose id can be written: the first node with
 /// each id that is an XML Name.
 fn strict_ids(doc: &Document) -> (HashSet<NodeId>, HashSet<&str>) {
@@ -543,7 +518,7 @@ pub fn write(
     let mut w = Writer {
         doc,
         strict,
-        s: String::with_capacity(CHUNK * 2),
+        s: XmlWriter::new(),
         loss: LossReport::new(),
         keep_ids,
         valid_targets,
@@ -559,9 +534,11 @@ pub fn write(
     w.check_node(None, document_strings(doc));
     w.extensions(None, document_fields(doc));
     w.check_reserved(None, Field::DocumentMetadata, &doc.header.metadata, false);
-    w.s.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    w.s.push_str(DOCTYPE);
-    w.s.push_str("<xbel version=\"1.0\"");
+    w.s.reserve(CHUNK * 2);
+    w.s.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    w.s.raw(DOCTYPE);
+    w.s.open(Indent::NONE, "xbel");
+    w.s.attr("version", "1.0");
     let mut doc_id = doc.header.id.as_deref();
     if strict && doc_id.is_some_and(|i| !is_name(i) || w.valid_targets.contains(i)) {
         w.loss.record(
@@ -574,7 +551,7 @@ pub fn write(
     }
     w.attr("id", doc_id);
     w.date_attr("added", doc.header.added.as_ref());
-    w.s.push_str(">\n");
+    w.s.end_start_tag();
     let mut comment_lost = false;
     for c in &doc.header.comments {
         // XML forbids `--` inside a comment and `-` just before `-->`.
@@ -582,9 +559,10 @@ pub fn write(
             comment_lost = true;
             continue;
         }
-        w.s.push_str("  <!--");
-        w.s.push_str(c);
-        w.s.push_str("-->\n");
+        w.s.indent(Indent::of(1));
+        w.s.raw("<!--");
+        w.s.raw(c);
+        w.s.raw("-->\n");
     }
     if comment_lost {
         w.loss.record(
@@ -594,21 +572,20 @@ pub fn write(
             "an XML comment cannot contain `--` or end in `-` (or hold characters XML forbids): left out",
         );
     }
-    w.element("  ", "title", doc.header.title.as_deref());
+    w.element(Indent::of(1), "title", doc.header.title.as_deref());
     if !strict {
-        let mut mp = BlockWriter::new("  ");
-        blocks::markport_document(&mut mp, doc);
+        let mut mp = BlockWriter::new(Indent::of(1));
+        markport_block::write_document(&mut mp, doc);
         w.info(
-            "  ",
-            vec![(MARKPORT_OWNER.to_owned(), blocks::markport_ns_decl(), mp)],
+            Indent::of(1),
+            vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
             &doc.header.metadata,
             false,
         );
     }
-    w.element("  ", "desc", doc.header.desc.as_deref());
+    w.element(Indent::of(1), "desc", doc.header.desc.as_deref());
 
-    let spaces = " ".repeat(2 * (MAX_INDENT_DEPTH + 1));
-    let pad = |depth: usize| &spaces[..2 * depth.min(MAX_INDENT_DEPTH)];
+    let pad = Indent::of;
     let mut depth = 1usize;
     for step in doc.walk() {
         match step {
@@ -620,18 +597,17 @@ pub fn write(
             }
             Step::Close(_) => {
                 depth -= 1;
-                w.s.push_str(pad(depth));
-                w.s.push_str("</folder>\n");
+                w.s.end_tag(pad(depth), "folder");
             }
             Step::Leaf(id) => w.leaf(id, pad(depth)),
         }
         if w.s.len() >= CHUNK {
-            out.write_all(w.s.as_bytes())?;
+            out.write_all(w.s.as_str().as_bytes())?;
             w.s.clear();
         }
     }
-    w.s.push_str("</xbel>\n");
-    out.write_all(w.s.as_bytes())?;
+    w.s.end_tag(Indent::NONE, "xbel");
+    out.write_all(w.s.as_str().as_bytes())?;
     out.flush()?;
     Ok(w.loss)
 }

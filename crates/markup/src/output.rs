@@ -1,4 +1,6 @@
-//! Writing an output file without harming what is there.
+//! Writing an output file without harming what is there: the one writer
+//! of every file markport replaces (the facade's `markport::output`, the
+//! desktop store's updates).
 //!
 //! The rules are those of the Unix tools people trust (`cp`, `sort -o`,
 //! `rsync`), written down in `docs/output.md`:
@@ -24,7 +26,7 @@
 //!
 //! ```
 //! use std::io::Write;
-//! use markport::output::OutputFile;
+//! use markport_markup::output::OutputFile;
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! let target = dir.path().join("bookmarks.xbel");

@@ -1,0 +1,213 @@
+//! What the two `<metadata>` blocks markport interprets have in common:
+//! whose block it is, its elements flattened for reading, and a writer
+//! that leaves an empty block out. The blocks themselves are in
+//! [`crate::freedesktop`] and [`crate::markport_block`], each with its read
+//! and write halves so its element names are written in one place.
+
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+
+use markport_markup::xml::{Indent, XmlWriter};
+use markport_model::{Attribute, DateValue, NodeId};
+
+use crate::syntax::{attributes, decode_text, ReadError, Scope};
+
+/// Whose title, desc or info an element is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Owner {
+    Document,
+    Node(NodeId),
+}
+
+/// Warnings a block's reader gives: (byte offset, message).
+pub(crate) type Warnings = Vec<(usize, String)>;
+
+/// One element of a block: resolved namespace, local name, attributes, text.
+pub(crate) struct Element {
+    pub(crate) ns: Option<String>,
+    pub(crate) local: String,
+    attrs: Vec<(String, String)>,
+    pub(crate) text: String,
+    pub(crate) offset: usize,
+    /// The enclosing element's local name, when nested (group in groups).
+    pub(crate) parent: Option<String>,
+}
+
+/// Flatten a block into its elements, in document order. Blocks are shallow
+/// by design (at most two levels), so deeper content is only walked, not kept.
+pub(crate) fn elements(scope: &Scope, inner: &str, base: usize) -> Result<Vec<Element>, ReadError> {
+    let mut reader = Reader::from_str(inner);
+    let mut out: Vec<Element> = Vec::new();
+    // (local name, index in `out`) of open elements.
+    let mut open: Vec<(String, usize)> = Vec::new();
+    let mut local_scope: Vec<(usize, String, String)> = Vec::new();
+    loop {
+        let offset = base + reader.buffer_position() as usize;
+        let event = reader.read_event().map_err(|e| {
+            ReadError::syntax(
+                base + reader.error_position() as usize,
+                format!("not well-formed XML: {e}"),
+            )
+        })?;
+        let (e, empty) = match event {
+            Event::Eof => break,
+            Event::Start(e) => (e, false),
+            Event::Empty(e) => (e, true),
+            Event::End(_) => {
+                open.pop();
+                let depth = open.len();
+                local_scope.retain(|d| d.0 <= depth);
+                continue;
+            }
+            Event::Text(t) => {
+                if let Some((_, i)) = open.last() {
+                    let raw = std::str::from_utf8(&t).unwrap_or_default();
+                    let text = decode_text(raw, offset, "metadata")?;
+                    out[*i].text.push_str(&text);
+                }
+                continue;
+            }
+            Event::CData(t) => {
+                if let Some((_, i)) = open.last() {
+                    out[*i].text.push_str(&String::from_utf8_lossy(&t));
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let (qname, attrs) = element_parts(&e, offset)?;
+        let depth = open.len() + 1;
+        for (n, v) in &attrs {
+            if n == "xmlns" {
+                local_scope.push((depth, String::new(), v.clone()));
+            } else if let Some(p) = n.strip_prefix("xmlns:") {
+                local_scope.push((depth, p.to_owned(), v.clone()));
+            }
+        }
+        let (prefix, local) = match qname.split_once(':') {
+            Some((p, l)) => (p.to_owned(), l.to_owned()),
+            None => (String::new(), qname.clone()),
+        };
+        let ns = local_scope
+            .iter()
+            .rev()
+            .find(|d| d.1 == prefix)
+            .map(|d| d.2.clone())
+            .or_else(|| scope.resolve(&prefix).map(str::to_owned));
+        let attrs = attrs
+            .into_iter()
+            .filter(|(n, _)| n != "xmlns" && !n.starts_with("xmlns:"))
+            .collect();
+        out.push(Element {
+            ns,
+            local,
+            attrs,
+            text: String::new(),
+            offset,
+            parent: open.last().map(|o| o.0.clone()),
+        });
+        if !empty {
+            open.push((qname, out.len() - 1));
+            // Keep the parent's local name, not its qualified name, for matching.
+            if let Some(last) = open.last_mut() {
+                last.0 = out[last.1].local.clone();
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn element_parts(
+    e: &BytesStart<'_>,
+    offset: usize,
+) -> Result<(String, Vec<(String, String)>), ReadError> {
+    let qname = String::from_utf8_lossy(e.name().as_ref()).into_owned();
+    Ok((qname, attributes(e, offset)?))
+}
+
+impl Element {
+    pub(crate) fn attr(&self, name: &str) -> Option<String> {
+        self.attrs.iter().find(|a| a.0 == name).map(|a| a.1.clone())
+    }
+
+    /// Whether this element is `local` in namespace `ns`; an unprefixed
+    /// element with no default namespace matches by local name (GLib's leniency).
+    pub(crate) fn is(&self, ns: &str, local: &str) -> bool {
+        self.local == local && self.ns.as_deref().is_none_or(|n| n == ns)
+    }
+}
+
+/// Builds a block's text; nothing is written when it stays empty.
+pub(crate) struct BlockWriter {
+    /// The indentation of the `<info>` element holding the block.
+    pad: Indent,
+    body: XmlWriter,
+}
+
+impl BlockWriter {
+    pub(crate) fn new(pad: Indent) -> BlockWriter {
+        BlockWriter {
+            pad,
+            body: XmlWriter::new(),
+        }
+    }
+
+    /// One element of the block, two levels inside `<info>`, or three when `nested`.
+    pub(crate) fn element(
+        &mut self,
+        name: &str,
+        attrs: &[(&str, &str)],
+        text: Option<&str>,
+        nested: bool,
+    ) {
+        let at = self.pad.deeper(if nested { 3 } else { 2 });
+        match text {
+            Some(t) => self.body.text_element(at, name, attrs, t),
+            None => self.body.empty_element(at, name, attrs),
+        }
+    }
+
+    pub(crate) fn mp(&mut self, name: &str, text: &str) {
+        self.element(&format!("mp:{name}"), &[], Some(text), false);
+    }
+
+    pub(crate) fn attrs(&mut self, extra: &[Attribute]) {
+        for a in extra {
+            self.element("mp:attr", &[("name", &a.name)], Some(&a.value), false);
+        }
+    }
+
+    /// An element of the block holding nested ones, written by `inner`.
+    pub(crate) fn parent(&mut self, name: &str, inner: impl FnOnce(&mut BlockWriter)) {
+        self.body.start_tag(self.pad.deeper(2), name);
+        inner(self);
+        self.body.end_tag(self.pad.deeper(2), name);
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.body.is_empty()
+    }
+
+    /// Append `<metadata owner=...>`, declaring `namespaces`, with the collected body.
+    pub(crate) fn finish(self, out: &mut XmlWriter, owner: &str, namespaces: &[(&str, &str)]) {
+        if self.body.is_empty() {
+            return;
+        }
+        out.open(self.pad.deeper(1), "metadata");
+        out.attr("owner", owner);
+        for (name, uri) in namespaces {
+            out.attr(name, uri);
+        }
+        out.end_start_tag();
+        out.raw(self.body.as_str());
+        out.end_tag(self.pad.deeper(1), "metadata");
+    }
+}
+
+/// A date as written in a block: W3C form, or as it was read.
+pub(crate) fn date_text(d: &DateValue) -> String {
+    match d {
+        DateValue::Instant(t) => t.to_w3c(),
+        DateValue::Raw(r) => r.to_string(),
+    }
+}

@@ -1,0 +1,158 @@
+//! XML below the XBEL grammar, for the reader and the interpreted blocks:
+//! text and attribute decoding, namespace scope, errors with an offset.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use quick_xml::escape::{unescape, EscapeError};
+use quick_xml::events::BytesStart;
+
+use markport_model::ErrorKind;
+
+/// Namespace declarations seen so far: (element depth, prefix, URI).
+#[derive(Default)]
+pub(crate) struct Scope {
+    decls: Vec<(usize, String, String)>,
+}
+
+impl Scope {
+    pub(crate) fn resolve(&self, prefix: &str) -> Option<&str> {
+        self.decls
+            .iter()
+            .rev()
+            .find(|d| d.1 == prefix)
+            .map(|d| d.2.as_str())
+    }
+
+    /// Every declaration in scope, innermost winning, sorted by prefix.
+    pub(crate) fn visible(&self) -> Vec<(String, String)> {
+        // A set: an element may declare any number of prefixes.
+        let mut prefixes: HashSet<&str> = HashSet::new();
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for (_, p, u) in self.decls.iter().rev() {
+            if prefixes.insert(p) {
+                seen.push((p.clone(), u.clone()));
+            }
+        }
+        seen.sort();
+        seen
+    }
+
+    pub(crate) fn push(&mut self, depth: usize, prefix: &str, uri: String) {
+        self.decls.push((depth, prefix.to_owned(), uri));
+    }
+
+    pub(crate) fn pop_to(&mut self, depth: usize) {
+        while self.decls.last().is_some_and(|d| d.0 >= depth) {
+            self.decls.pop();
+        }
+    }
+}
+
+/// Decode text content: line ends normalised, references resolved.
+pub(crate) fn decode_text<'t>(
+    raw: &'t str,
+    offset: usize,
+    what: &str,
+) -> Result<Cow<'t, str>, ReadError> {
+    let normalised: Cow<str> = if raw.contains('\r') {
+        Cow::Owned(raw.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(raw)
+    };
+    match unescape(&normalised) {
+        Ok(Cow::Borrowed(_)) => Ok(normalised),
+        Ok(Cow::Owned(s)) => Ok(Cow::Owned(s)),
+        Err(e) => Err(entity_error(e, offset, what)),
+    }
+}
+
+/// Decode an attribute value: literal whitespace becomes a space (XML
+/// attribute-value normalisation), then references are resolved.
+fn decode_attr(raw: &[u8], offset: usize) -> Result<String, ReadError> {
+    let raw = std::str::from_utf8(raw)
+        .map_err(|_| ReadError::syntax(offset, "attribute value is not UTF-8"))?;
+    let normalised: Cow<str> = if raw.contains(['\t', '\n', '\r']) {
+        Cow::Owned(raw.replace("\r\n", " ").replace(['\t', '\n', '\r'], " "))
+    } else {
+        Cow::Borrowed(raw)
+    };
+    unescape(&normalised)
+        .map(Cow::into_owned)
+        .map_err(|e| entity_error(e, offset, "an attribute value"))
+}
+
+fn entity_error(e: EscapeError, offset: usize, what: &str) -> ReadError {
+    match e {
+        EscapeError::UnrecognizedEntity(_, name) => ReadError {
+            kind: ErrorKind::Unsafe,
+            offset,
+            message: format!(
+                "entity &{name}; in {what} is not one of XML's five: markport never expands \
+                 custom or external entities (a defence against entity-expansion and XXE attacks)"
+            ),
+        },
+        other => ReadError::syntax(offset, format!("bad reference in {what}: {other}")),
+    }
+}
+
+/// An error with a byte offset, located at the end.
+#[derive(Debug)]
+pub(crate) struct ReadError {
+    pub(crate) kind: ErrorKind,
+    pub(crate) offset: usize,
+    pub(crate) message: String,
+}
+
+impl ReadError {
+    pub(crate) fn syntax(offset: usize, message: impl Into<String>) -> ReadError {
+        ReadError {
+            kind: ErrorKind::Syntax,
+            offset,
+            message: message.into(),
+        }
+    }
+
+    pub(crate) fn wrong_format(offset: usize, message: impl Into<String>) -> ReadError {
+        ReadError {
+            kind: ErrorKind::WrongFormat,
+            offset,
+            message: message.into(),
+        }
+    }
+}
+
+/// An element's attributes as (qualified name, decoded value), in source
+/// order; a repeated name is an error, as XML requires.
+///
+/// quick-xml's own check (`with_checks`) compares each name with every
+/// earlier one, quadratic in a tag of many attributes; a set keeps it linear.
+pub(crate) fn attributes(
+    e: &BytesStart<'_>,
+    offset: usize,
+) -> Result<Vec<(String, String)>, ReadError> {
+    let mut list: Vec<(String, String)> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
+    for a in e.attributes().with_checks(false) {
+        let a = a.map_err(|err| ReadError::syntax(offset, format!("bad attribute: {err}")))?;
+        let name = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        // A few attributes are the rule: comparing them costs less than hashing.
+        let repeated = if list.len() < 16 {
+            list.iter().any(|(n, _)| *n == name)
+        } else {
+            if names.is_empty() {
+                names.extend(list.iter().map(|(n, _)| n.clone()));
+            }
+            !names.insert(name.clone())
+        };
+        if repeated {
+            return Err(ReadError::syntax(
+                offset,
+                format!("bad attribute: {name} is given twice (XML allows an attribute once)"),
+            ));
+        }
+        let value = decode_attr(&a.value, offset)?;
+        list.push((name, value));
+    }
+    Ok(list)
+}
