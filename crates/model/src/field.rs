@@ -77,6 +77,8 @@ fields! {
     BookmarkDesktopIcon => Bookmark, "bookmark.desktop-icon", "A desktop bookmark's icon.";
     BookmarkMetadata => Bookmark, "bookmark.metadata", "Foreign metadata blocks on a bookmark.";
     BookmarkExtra => Bookmark, "bookmark.extra", "Unmodelled attributes of a bookmark.";
+    BookmarkGuid => Bookmark, "bookmark.guid", "A browser's globally unique id for a bookmark.";
+    BookmarkMetaInfo => Bookmark, "bookmark.meta-info", "A browser's key/value annotations on a bookmark (Chromium meta_info).";
     Folder => Folder, "folder", "The folder structure: which folders exist and what they hold.";
     FolderTitle => Folder, "folder.title", "A folder's title.";
     FolderDesc => Folder, "folder.desc", "A folder's description.";
@@ -90,6 +92,8 @@ fields! {
     FolderRole => Folder, "folder.role", "A folder's browser role (toolbar, menu, ...).";
     FolderMetadata => Folder, "folder.metadata", "Foreign metadata blocks on a folder.";
     FolderExtra => Folder, "folder.extra", "Unmodelled attributes of a folder.";
+    FolderGuid => Folder, "folder.guid", "A browser's globally unique id for a folder.";
+    FolderMetaInfo => Folder, "folder.meta-info", "A browser's key/value annotations on a folder.";
     Separator => Separator, "separator", "Separators and where they stand.";
     SeparatorTitle => Separator, "separator.title", "A separator's label.";
     SeparatorMetadata => Separator, "separator.metadata", "Foreign metadata blocks on a separator.";

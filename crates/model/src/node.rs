@@ -207,6 +207,15 @@ pub struct BookmarkDetails {
     /// ...), in source order. XBEL: markport block; Netscape: written back as attributes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Attribute>,
+    /// A browser's globally unique id for the bookmark: Chromium `guid`,
+    /// Firefox `guid`. XBEL: markport block; Netscape, desktop, xFolk: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guid: Option<String>,
+    /// A browser's free key/value annotations, in source order: Chromium
+    /// `meta_info` (any keys, such as `last_visited_desktop`). XBEL: markport
+    /// block; Netscape, desktop, xFolk: none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub meta_info: Vec<Attribute>,
 }
 
 /// What [`Bookmark::details`] shows for a bookmark without details.
@@ -277,6 +286,10 @@ pub enum Role {
     ReadingList,
     /// The Places root. Netscape `PLACES_ROOT`.
     PlacesRoot,
+    /// The bookmarks a phone synced in: Chromium's `synced` root ("Mobile
+    /// bookmarks"), Firefox's `mobile______`. XBEL: markport block;
+    /// Netscape: none (no browser exports it).
+    Mobile,
 }
 
 /// A container of nodes. Its children are kept by the [`Document`](crate::Document).
@@ -317,6 +330,14 @@ pub struct Folder {
     /// Source attributes markport has no field for, in source order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Attribute>,
+    /// A browser's globally unique id for the folder (Chromium, Firefox
+    /// `guid`). XBEL: markport block; Netscape, desktop, xFolk: none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub guid: Option<String>,
+    /// A browser's key/value annotations (Chromium `meta_info`), in source
+    /// order. XBEL: markport block; Netscape, desktop, xFolk: none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub meta_info: Vec<Attribute>,
 }
 
 impl Folder {

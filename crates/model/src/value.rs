@@ -245,6 +245,8 @@ impl Field {
             }
             (Field::BookmarkMetadata, Holder::Bookmark(b)) => Metadata(&b.details().metadata),
             (Field::BookmarkExtra, Holder::Bookmark(b)) => Attributes(&b.details().extra),
+            (Field::BookmarkGuid, Holder::Bookmark(b)) => text(&b.details().guid),
+            (Field::BookmarkMetaInfo, Holder::Bookmark(b)) => Attributes(&b.details().meta_info),
 
             (Field::FolderTitle, Holder::Folder(f)) => text(&f.title),
             (Field::FolderDesc, Holder::Folder(f)) => text(&f.desc),
@@ -256,6 +258,8 @@ impl Field {
             (Field::FolderRole, Holder::Folder(f)) => Role(f.role),
             (Field::FolderMetadata, Holder::Folder(f)) => Metadata(&f.metadata),
             (Field::FolderExtra, Holder::Folder(f)) => Attributes(&f.extra),
+            (Field::FolderGuid, Holder::Folder(f)) => text(&f.guid),
+            (Field::FolderMetaInfo, Holder::Folder(f)) => Attributes(&f.meta_info),
 
             (Field::SeparatorTitle, Holder::Separator(s)) => text(&s.title),
             (Field::SeparatorMetadata, Holder::Separator(s)) => Metadata(&s.metadata),

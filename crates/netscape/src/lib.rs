@@ -132,10 +132,14 @@ pub fn support(field: Field) -> Support {
         }
         BookmarkTags => Support::Partial("comma-separated: no commas in tags"),
         FolderFolded => Support::Partial("folded folders only (FOLDED)"),
+        FolderRole => {
+            Support::Partial("toolbar, menu, unfiled, places root, reading list; not mobile")
+        }
         Alias => Support::Partial("aliases of bookmarks (Netscape 4 ALIASOF)"),
         DocumentId | DocumentMetadata | DocumentComments | BookmarkIcon | BookmarkMimeType
         | BookmarkGroups | BookmarkApplications | BookmarkDesktopIcon | BookmarkMetadata
-        | FolderIcon | FolderMetadata | SeparatorMetadata => Support::None,
+        | FolderIcon | FolderMetadata | SeparatorMetadata | BookmarkGuid | BookmarkMetaInfo
+        | FolderGuid | FolderMetaInfo => Support::None,
         _ => Support::Full,
     }
 }

@@ -427,6 +427,11 @@ impl Writer<'_> {
                 Field::FolderRole,
                 "Safari marks its reading list by ID, and this folder has an ID of its own",
             ),
+            Some(Role::Mobile) => self.lose(
+                n,
+                Field::FolderRole,
+                "no browser's HTML marks the mobile bookmarks folder; it reads back as a plain folder",
+            ),
             None => {}
         }
         if let Some(fid) = &f.id {

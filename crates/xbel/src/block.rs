@@ -172,8 +172,14 @@ impl BlockWriter {
     }
 
     pub(crate) fn attrs(&mut self, extra: &[Attribute]) {
-        for a in extra {
-            self.element("mp:attr", &[("name", &a.name)], Some(&a.value), false);
+        self.named("attr", extra);
+    }
+
+    /// Name/value pairs as `<mp:ELEMENT name="…">value</mp:ELEMENT>`, in order.
+    pub(crate) fn named(&mut self, element: &str, pairs: &[Attribute]) {
+        let tag = format!("mp:{element}");
+        for a in pairs {
+            self.element(&tag, &[("name", &a.name)], Some(&a.value), false);
         }
     }
 

@@ -103,6 +103,11 @@ fn bookmark_field(
             el.attr("name").unwrap_or_default(),
             el.text.clone(),
         )),
+        "guid" => b.details_mut().guid = text(),
+        "meta" => b.details_mut().meta_info.push(Attribute::new(
+            el.attr("name").unwrap_or_default(),
+            el.text.clone(),
+        )),
         _ => return false,
     }
     true
@@ -122,6 +127,11 @@ fn folder_field(
             None => return false,
         },
         "attr" => f.extra.push(Attribute::new(
+            el.attr("name").unwrap_or_default(),
+            el.text.clone(),
+        )),
+        "guid" => f.guid = Some(el.text.clone()),
+        "meta" => f.meta_info.push(Attribute::new(
             el.attr("name").unwrap_or_default(),
             el.text.clone(),
         )),
@@ -149,6 +159,7 @@ fn role_name(r: Role) -> &'static str {
         Role::Unfiled => "unfiled",
         Role::ReadingList => "reading-list",
         Role::PlacesRoot => "places-root",
+        Role::Mobile => "mobile",
     }
 }
 
@@ -159,6 +170,7 @@ fn role_from(s: &str) -> Option<Role> {
         Role::Unfiled,
         Role::ReadingList,
         Role::PlacesRoot,
+        Role::Mobile,
     ]
     .into_iter()
     .find(|r| role_name(*r) == s.trim())
@@ -178,6 +190,7 @@ pub(crate) fn write_bookmark(w: &mut BlockWriter, b: &Bookmark) {
         ("feed-url", &more.feed_url),
         ("charset", &more.charset),
         ("icon", &more.icon),
+        ("guid", &more.guid),
     ];
     for (name, v) in texts {
         if let Some(v) = v {
@@ -192,6 +205,7 @@ pub(crate) fn write_bookmark(w: &mut BlockWriter, b: &Bookmark) {
         w.mp("to-read", if t { "true" } else { "false" });
     }
     w.attrs(&more.extra);
+    w.named("meta", &more.meta_info);
 }
 
 /// The markport block of a folder.
@@ -205,7 +219,11 @@ pub(crate) fn write_folder(w: &mut BlockWriter, f: &Folder) {
     if let Some(r) = f.role {
         w.mp("role", role_name(r));
     }
+    if let Some(g) = &f.guid {
+        w.mp("guid", g);
+    }
     w.attrs(&f.extra);
+    w.named("meta", &f.meta_info);
 }
 
 /// The markport block of a separator.
