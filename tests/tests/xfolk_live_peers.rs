@@ -45,10 +45,8 @@ fn collection() -> Document {
 
 fn publish(dir: &Path) -> (PathBuf, Vec<Bookmark>) {
     let doc = collection();
-    let opts = WriteOptions {
-        tag_base: Some("https://example.org/tags/".into()),
-        ..WriteOptions::default()
-    };
+    let mut opts = WriteOptions::default();
+    opts.xfolk.tag_base = Some("https://example.org/tags/".into());
     let (page, _) =
         markport::write_to_vec(&doc, markport::format("xfolk").unwrap(), &opts).unwrap();
     let path = dir.join("published.html");

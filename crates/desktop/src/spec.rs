@@ -95,7 +95,7 @@ pub fn uri_for_path(path: &Path) -> Result<String, Error> {
                     .unwrap_or(Path::new("."));
                 match (std::fs::canonicalize(parent), path.file_name()) {
                     (Ok(dir), Some(name)) => dir.join(name),
-                    _ => std::path::absolute(path).map_err(|e| Error::io(&e))?,
+                    _ => std::path::absolute(path).map_err(Error::io)?,
                 }
             }
         }
@@ -154,13 +154,12 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) -> Result<
                 a.exec = exec;
             }
         }
-        None => b.details_mut().applications.push(Application {
-            name: r.app.clone(),
-            exec,
-            count: Some(1),
-            modified: Some(now_v),
-            timestamp: None,
-        }),
+        None => {
+            let mut app = Application::new(r.app.clone(), exec);
+            app.count = Some(1);
+            app.modified = Some(now_v);
+            b.details_mut().applications.push(app);
+        }
     }
     for g in &r.groups {
         if !b.details().groups.contains(g) {
@@ -316,7 +315,7 @@ fn follow_links(path: &Path) -> Result<PathBuf, Error> {
     for _ in 0..40 {
         match std::fs::symlink_metadata(&p) {
             Ok(m) if m.file_type().is_symlink() => {
-                let target = std::fs::read_link(&p).map_err(|e| Error::io(&e))?;
+                let target = std::fs::read_link(&p).map_err(Error::io)?;
                 p = match p.parent() {
                     Some(dir) if target.is_relative() => dir.join(target),
                     _ => target,
@@ -422,7 +421,7 @@ pub fn update_with<T>(
     opts: &UpdateOptions,
     change: impl FnOnce(&mut Document) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    let io = |e: std::io::Error| Error::io(&e);
+    let io = |e: std::io::Error| Error::io(e);
     let path = follow_links(path)?;
     let path = path.as_path();
     let old_permissions = match std::fs::metadata(path) {

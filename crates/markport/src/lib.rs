@@ -63,21 +63,7 @@ pub use resolve::{resolve_format, Chosen, Resolved};
 
 /// Read `input` as `format`. With `opts.strict`, the first warning is an error.
 pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed, Error> {
-    let read = (format.read)(input, opts)?;
-    if opts.strict {
-        if let Some(d) = read
-            .diagnostics
-            .iter()
-            .find(|d| d.severity == Severity::Warning)
-        {
-            return Err(Error::new(
-                ErrorKind::Strict,
-                format!("{} (--strict)", d.message),
-                d.location,
-            ));
-        }
-    }
-    Ok(read)
+    (format.read)(input, opts)
 }
 
 /// What [`convert`] did.

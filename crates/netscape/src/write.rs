@@ -143,7 +143,7 @@ impl Writer<'_> {
     fn flush(&mut self) -> Result<(), Error> {
         self.sink
             .write_all(self.out.as_bytes())
-            .map_err(|e| Error::io(&e))?;
+            .map_err(Error::io)?;
         self.out.clear();
         Ok(())
     }
@@ -394,6 +394,11 @@ impl Writer<'_> {
                 Field::FolderRole,
                 "Safari marks its reading list by ID, and this folder has an ID of its own",
             ),
+            Some(_) => self.lose(
+                n,
+                Field::FolderRole,
+                "Netscape HTML has no mark for this role",
+            ),
             None => {}
         }
         if let Some(fid) = &f.id {
@@ -494,6 +499,8 @@ impl Writer<'_> {
                 }
             }
             Node::Folder(_) => {}
+            // A kind of node added to the model after this writer: nothing to write yet.
+            _ => {}
         }
     }
 

@@ -222,19 +222,17 @@ fn read_freedesktop(state: &mut State<'_>, owner: Owner, elements: Vec<Element>)
                 ));
                 format!("{name} %u")
             });
-            b.details_mut().applications.push(Application {
-                name,
-                exec,
-                count,
-                modified,
-                timestamp,
-            });
+            let mut app = Application::new(name, exec);
+            app.count = count;
+            app.modified = modified;
+            app.timestamp = timestamp;
+            b.details_mut().applications.push(app);
         } else if el.is(BOOKMARK_NS, "icon") {
-            b.details_mut().desktop_icon = Some(DesktopIcon {
-                href: el.attr("href"),
-                mime_type: el.attr("type"),
-                name: el.attr("name"),
-            });
+            let mut icon = DesktopIcon::default();
+            icon.href = el.attr("href");
+            icon.mime_type = el.attr("type");
+            icon.name = el.attr("name");
+            b.details_mut().desktop_icon = Some(icon);
         } else if el.is(BOOKMARK_NS, "private") {
             b.private = Some(true);
         } else {
@@ -306,6 +304,8 @@ fn read_markport(state: &mut State<'_>, owner: Owner, elements: Vec<Element>) {
                         }
                         ok
                     }
+                    // A kind of node this block has nothing for.
+                    _ => false,
                 }
             }
         };
@@ -385,13 +385,7 @@ fn separator_field(s: &mut Separator, el: &Element) -> bool {
 }
 
 fn role_name(r: Role) -> &'static str {
-    match r {
-        Role::Toolbar => "toolbar",
-        Role::Menu => "menu",
-        Role::Unfiled => "unfiled",
-        Role::ReadingList => "reading-list",
-        Role::PlacesRoot => "places-root",
-    }
+    r.name()
 }
 
 fn role_from(s: &str) -> Option<Role> {

@@ -328,10 +328,7 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
         }
     }
     check_aliases(&mut state);
-    Ok(Parsed {
-        document: state.doc,
-        diagnostics: state.diagnostics,
-    })
+    Ok(Parsed::new(state.doc, state.diagnostics))
 }
 
 fn check_aliases(state: &mut State<'_>) {
@@ -507,7 +504,7 @@ fn close(state: &mut State<'_>, stack: &mut Vec<Ctx>, buf: &mut String) {
                     Node::Bookmark(b) => b.title = Some(t),
                     Node::Folder(f) => f.title = Some(t),
                     Node::Separator(s) => s.title = Some(t),
-                    Node::Alias(_) => {}
+                    _ => {}
                 },
             }
         }
@@ -576,10 +573,8 @@ fn open(
         }
         ("info", _) if owner.is_some() => Ctx::Info(owner.expect("checked")),
         ("folder", _) if container(stack).is_some() => {
-            let mut f = Folder {
-                id: attrs.take("id"),
-                ..Folder::default()
-            };
+            let mut f = Folder::new();
+            f.id = attrs.take("id");
             if let Some(a) = attrs.take("added") {
                 f.added = Some(state.date(offset, "added", &a));
             }
@@ -623,10 +618,8 @@ fn open(
             Ctx::Bookmark(state.doc.push(container(stack).expect("checked"), b))
         }
         ("separator", _) if container(stack).is_some() => {
-            let s = Separator {
-                extra: attrs.into_extra(),
-                ..Separator::default()
-            };
+            let mut s = Separator::new();
+            s.extra = attrs.into_extra();
             Ctx::Separator(state.doc.push(container(stack).expect("checked"), s))
         }
         ("alias", _) if container(stack).is_some() => {
@@ -634,10 +627,8 @@ fn open(
                 state.warn(offset, "<alias> without ref; read with an empty ref");
                 String::new()
             });
-            let a = Alias {
-                target,
-                extra: attrs.into_extra(),
-            };
+            let mut a = Alias::new(target);
+            a.extra = attrs.into_extra();
             Ctx::Alias(state.doc.push(container(stack).expect("checked"), a))
         }
         (other, _) => {
@@ -704,11 +695,8 @@ fn read_metadata(
             }
         })
         .collect();
-    let m = Metadata {
-        owner: owner_uri,
-        xml: inner.to_owned(),
-        namespaces,
-    };
+    let mut m = Metadata::new(owner_uri, inner);
+    m.namespaces = namespaces;
     match owner {
         Owner::Document => state.doc.header.metadata.push(m),
         Owner::Node(id) => match state.doc.node_mut(id) {
@@ -719,6 +707,8 @@ fn read_metadata(
                 inner_offset,
                 "an alias cannot hold foreign <metadata>; ignored",
             ),
+            // Other kinds hold no such field.
+            _ => {}
         },
     }
     Ok(())

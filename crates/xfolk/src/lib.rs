@@ -72,7 +72,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read the xFolk entries of a page. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input, opts)
+    read::read(input, opts)?.enforce(opts)
 }
 
 /// Publish a collection as an xFolk page; returns what could not be carried

@@ -65,7 +65,11 @@ pub(crate) fn write(
         opts,
         out: String::with_capacity(1 << 16),
         loss: LossReport::new(),
-        tag_base: opts.tag_base.clone().unwrap_or_else(|| "tags/".to_owned()),
+        tag_base: opts
+            .xfolk
+            .tag_base
+            .clone()
+            .unwrap_or_else(|| "tags/".to_owned()),
     };
     w.head();
     w.nav();
@@ -112,8 +116,7 @@ pub(crate) fn write(
             }
         }
         if w.out.len() >= 1 << 16 {
-            sink.write_all(w.out.as_bytes())
-                .map_err(|e| Error::io(&e))?;
+            sink.write_all(w.out.as_bytes()).map_err(Error::io)?;
             w.out.clear();
         }
     }
@@ -121,8 +124,7 @@ pub(crate) fn write(
     w.out.push_str("</main>\n<script>\n");
     w.out.push_str(SCRIPT);
     w.out.push_str("</script>\n</body>\n</html>\n");
-    sink.write_all(w.out.as_bytes())
-        .map_err(|e| Error::io(&e))?;
+    sink.write_all(w.out.as_bytes()).map_err(Error::io)?;
     Ok(w.loss)
 }
 
@@ -374,12 +376,14 @@ impl Writer<'_> {
             }
             Node::Alias(_) => self.lose(Some(id), Field::Alias, "xFolk has no aliases"),
             Node::Folder(_) => {}
+            // A kind of node added to the model after this writer: nothing to write yet.
+            _ => {}
         }
     }
 
     fn bookmark(&mut self, id: NodeId, b: &Bookmark) {
         let n = Some(id);
-        if b.private == Some(true) && !self.opts.include_private {
+        if b.private == Some(true) && !self.opts.xfolk.include_private {
             self.lose(
                 n,
                 Field::Bookmark,
@@ -402,7 +406,7 @@ impl Writer<'_> {
                 "control characters a page cannot carry are left out",
             );
         }
-        if is_script_url(&b.href) && !self.opts.allow_script_urls {
+        if is_script_url(&b.href) && !self.opts.xfolk.allow_script_urls {
             // Shown, inert, and not an entry: no parser takes it for one.
             self.lose(n, Field::Bookmark, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
             self.out.push_str("<li class=\"inert\">");

@@ -262,16 +262,20 @@ impl Resolver {
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let (text, mut diags) = markport_netscape::decode_html_bytes(input, opts.encoding.as_deref())?;
     let html = Html::parse_document(&text);
-    let doc_url = opts.base_url.as_deref().and_then(|u| match Url::parse(u) {
-        Ok(u) => Some(u),
-        Err(e) => {
-            diags.push(Diagnostic::warning(
-                format!("--base-url {u:?} is not a URL ({e}); relative links stay relative"),
-                None,
-            ));
-            None
-        }
-    });
+    let doc_url = opts
+        .xfolk
+        .base_url
+        .as_deref()
+        .and_then(|u| match Url::parse(u) {
+            Ok(u) => Some(u),
+            Err(e) => {
+                diags.push(Diagnostic::warning(
+                    format!("--base-url {u:?} is not a URL ({e}); relative links stay relative"),
+                    None,
+                ));
+                None
+            }
+        });
     let mut base = doc_url.clone();
     let mut generator = false;
     let mut title = None;
@@ -480,10 +484,8 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                     .attr("data-parent")
                     .and_then(|p| folder_index.get(p).copied())
                     .or(folder);
-                let f = Folder {
-                    id: v.attr("data-id").map(str::to_owned),
-                    ..Folder::default()
-                };
+                let mut f = Folder::new();
+                f.id = v.attr("data-id").map(str::to_owned);
                 events.push(Event::Folder { parent, folder: f });
                 if let Some(k) = key {
                     folder_index.insert(k, events.len() - 1);
@@ -568,8 +570,5 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             None,
         ));
     }
-    Ok(Parsed {
-        document: doc,
-        diagnostics: diags,
-    })
+    Ok(Parsed::new(doc, diags))
 }
