@@ -77,7 +77,6 @@ pub fn has_scheme(s: &str) -> bool {
 /// Any path bytes work; they are percent-encoded as GLib's
 /// `g_filename_to_uri` encodes them.
 pub fn uri_for_path(path: &Path) -> Result<String, Error> {
-    use std::os::unix::ffi::OsStrExt;
     if path.as_os_str().is_empty() {
         return Err(Error::new(ErrorKind::Invalid, "the path is empty", None));
     }
@@ -100,7 +99,30 @@ pub fn uri_for_path(path: &Path) -> Result<String, Error> {
             }
         }
     };
-    Ok(path_to_file_uri(absolute.as_os_str().as_bytes()))
+    Ok(path_to_file_uri(&uri_path_bytes(&absolute)))
+}
+
+/// An absolute path's bytes as a `file:` URI's path holds them: on Unix the
+/// path's own bytes, whatever they are.
+#[cfg(unix)]
+fn uri_path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes().into()
+}
+
+/// An absolute path's bytes as a `file:` URI's path holds them: elsewhere
+/// (Windows) UTF-8 with `/` for `\`, without the `\\?\` prefix
+/// `canonicalize` gives, and a `/` before a drive letter (`C:\x` is
+/// `file:///C:/x`).
+#[cfg(not(unix))]
+fn uri_path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    let text = path.to_string_lossy();
+    let text = text.strip_prefix(r"\\?\").unwrap_or(&text);
+    let mut s = text.replace('\\', "/");
+    if !s.starts_with('/') {
+        s.insert(0, '/');
+    }
+    s.into_bytes().into()
 }
 
 /// Register: a new URI is added with count 1; the same application again
@@ -640,6 +662,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn relative_paths_are_resolved_against_the_working_directory() {
         use std::os::unix::ffi::OsStrExt;
         let cwd = std::fs::canonicalize(".").unwrap();
@@ -725,6 +748,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn links_are_followed_to_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("target.xbel");
