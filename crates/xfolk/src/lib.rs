@@ -24,7 +24,7 @@
 //! use markport_model::{Bookmark, Document, Folder, ReadOptions, WriteOptions};
 //!
 //! let mut doc = Document::new();
-//! doc.title = Some("Links".into());
+//! doc.header.title = Some("Links".into());
 //! let rust = doc.push(None, Folder::titled("Rust"));
 //! let mut b = Bookmark::new("https://www.rust-lang.org/").with_title("Rust <lang>");
 //! b.tags = vec!["rust".into(), "New York".into()];
@@ -33,7 +33,8 @@
 //! secret.private = Some(true);
 //! doc.push(Some(rust), secret);
 //!
-//! let opts = WriteOptions { tag_base: Some("https://example.org/tags/".into()), ..Default::default() };
+//! let mut opts = WriteOptions::default();
+//! opts.xfolk.tag_base = Some("https://example.org/tags/".into());
 //! let mut page = Vec::new();
 //! let loss = markport_xfolk::write(&doc, &opts, &mut page).unwrap();
 //! let html = String::from_utf8(page.clone()).unwrap();

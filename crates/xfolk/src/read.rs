@@ -262,20 +262,17 @@ impl Resolver {
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let (text, mut diags) = markport_netscape::decode_html_bytes(input, opts.encoding.as_deref())?;
     let html = Html::parse_document(&text);
-    let doc_url = opts
-        .xfolk
-        .base_url
-        .as_deref()
-        .and_then(|u| match Url::parse(u) {
-            Ok(u) => Some(u),
-            Err(e) => {
-                diags.push(Diagnostic::warning(
-                    format!("--base-url {u:?} is not a URL ({e}); relative links stay relative"),
-                    None,
-                ));
-                None
-            }
-        });
+    let base_url = &opts.xfolk.base_url;
+    let doc_url = base_url.as_deref().and_then(|u| match Url::parse(u) {
+        Ok(u) => Some(u),
+        Err(e) => {
+            diags.push(Diagnostic::warning(
+                format!("--base-url {u:?} is not a URL ({e}); relative links stay relative"),
+                None,
+            ));
+            None
+        }
+    });
     let mut base = doc_url.clone();
     let mut generator = false;
     let mut title = None;
