@@ -64,15 +64,14 @@ fn every_writer_reports_exactly_what_it_loses() {
 
 #[test]
 fn the_report_is_true_with_every_writer_option_set() {
-    let opts = WriteOptions {
-        xbel_strict: true,
-        include_private: true,
-        allow_script_urls: true,
-        allow_browser_urls: true,
-        app_name: Some("conformance".into()),
-        app_exec: Some("conformance %u".into()),
-        tag_base: Some("https://tags.example/t/".into()),
-    };
+    let mut opts = WriteOptions::default();
+    opts.xbel.strict = true;
+    opts.xfolk.include_private = true;
+    opts.xfolk.allow_script_urls = true;
+    opts.xfolk.allow_browser_urls = true;
+    opts.desktop.app_name = Some("conformance".into());
+    opts.desktop.app_exec = Some("conformance %u".into());
+    opts.xfolk.tag_base = Some("https://tags.example/t/".into());
     let failures = check(&all_inputs(), &opts);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

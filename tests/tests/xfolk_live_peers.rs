@@ -44,10 +44,8 @@ fn collection() -> Document {
 }
 
 fn publish(dir: &Path) -> (PathBuf, Vec<Bookmark>) {
-    let opts = WriteOptions {
-        tag_base: Some("https://example.org/tags/".into()),
-        ..WriteOptions::default()
-    };
+    let mut opts = WriteOptions::default();
+    opts.xfolk.tag_base = Some("https://example.org/tags/".into());
     publish_with(dir, &opts)
 }
 

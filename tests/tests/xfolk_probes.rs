@@ -45,10 +45,8 @@ fn every_probe_reads_as_the_peers_do() {
             &std::fs::read(dir.join(format!("html-microformats/{stem}.json"))).unwrap(),
         )
         .unwrap();
-        let opts = ReadOptions {
-            base_url: op["document_url"].as_str().map(str::to_string),
-            ..ReadOptions::default()
-        };
+        let mut opts = ReadOptions::default();
+        opts.xfolk.base_url = op["document_url"].as_str().map(str::to_string);
         let read = markport::read(
             &std::fs::read(&probe).unwrap(),
             markport::format("xfolk").unwrap(),

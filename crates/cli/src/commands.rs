@@ -28,7 +28,7 @@ pub(crate) struct ReadFlags {
     /// Treat every reader warning as an error.
     #[arg(long)]
     strict: bool,
-    /// Netscape HTML: decode with this encoding instead of detecting it.
+    /// Netscape HTML and xFolk: decode with this encoding instead of detecting it.
     #[arg(long, value_name = "LABEL")]
     encoding: Option<String>,
     /// xFolk: the address the page was published at, for relative links.
@@ -38,11 +38,11 @@ pub(crate) struct ReadFlags {
 
 impl ReadFlags {
     fn options(&self) -> ReadOptions {
-        ReadOptions {
-            strict: self.strict,
-            encoding: self.encoding.clone(),
-            base_url: self.base_url.clone(),
-        }
+        let mut opts = ReadOptions::default();
+        opts.strict = self.strict;
+        opts.encoding = self.encoding.clone();
+        opts.xfolk.base_url = self.base_url.clone();
+        opts
     }
 }
 
@@ -76,15 +76,15 @@ pub(crate) struct WriteFlags {
 
 impl WriteFlags {
     fn options(&self) -> WriteOptions {
-        WriteOptions {
-            xbel_strict: self.xbel_strict,
-            app_name: self.app_name.clone(),
-            app_exec: self.app_exec.clone(),
-            include_private: self.include_private,
-            allow_script_urls: self.allow_script_urls,
-            allow_browser_urls: self.allow_browser_urls,
-            tag_base: self.tag_base.clone(),
-        }
+        let mut opts = WriteOptions::default();
+        opts.xbel.strict = self.xbel_strict;
+        opts.desktop.app_name = self.app_name.clone();
+        opts.desktop.app_exec = self.app_exec.clone();
+        opts.xfolk.include_private = self.include_private;
+        opts.xfolk.allow_script_urls = self.allow_script_urls;
+        opts.xfolk.allow_browser_urls = self.allow_browser_urls;
+        opts.xfolk.tag_base = self.tag_base.clone();
+        opts
     }
 }
 

@@ -29,10 +29,9 @@ impl Report<'_> {
         for d in self.diagnostics {
             s.push_str(&format!("{}: {d}\n", self.input));
         }
-        let loss = LossReport {
-            losses: self.losses.to_vec(),
-            extensions: self.extensions.to_vec(),
-        };
+        let mut loss = LossReport::new();
+        loss.losses = self.losses.to_vec();
+        loss.extensions = self.extensions.to_vec();
         if self.losses.is_empty() {
             s.push_str(&format!("{} -> {}: nothing lost\n", self.from, self.to));
         } else {

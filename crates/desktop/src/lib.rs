@@ -72,7 +72,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read a desktop-bookmark file. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input, opts)
+    read::read(input, opts)?.enforce(opts)
 }
 
 /// Write a desktop-bookmark file in GLib's layout; returns what could not be

@@ -57,6 +57,8 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             Node::Folder(_) => folders += 1,
             Node::Separator(_) => separators += 1,
             Node::Alias(_) => aliases += 1,
+            // A kind of node added to the model later: not a bookmark, ignored.
+            _ => {}
         }
     }
     // The spec: folders, separators and aliases "should be ignored" (GLib
@@ -73,8 +75,5 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             ));
         }
     }
-    Ok(Parsed {
-        document: doc,
-        diagnostics,
-    })
+    Ok(Parsed::new(doc, diagnostics))
 }

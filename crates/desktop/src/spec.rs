@@ -79,7 +79,6 @@ pub fn has_scheme(s: &str) -> bool {
 /// Any path bytes work; they are percent-encoded as GLib's
 /// `g_filename_to_uri` encodes them.
 pub fn uri_for_path(path: &Path) -> Result<String, Error> {
-    use std::os::unix::ffi::OsStrExt;
     if path.as_os_str().is_empty() {
         return Err(Error::new(ErrorKind::Invalid, "the path is empty", None));
     }
@@ -97,12 +96,35 @@ pub fn uri_for_path(path: &Path) -> Result<String, Error> {
                     .unwrap_or(Path::new("."));
                 match (std::fs::canonicalize(parent), path.file_name()) {
                     (Ok(dir), Some(name)) => dir.join(name),
-                    _ => std::path::absolute(path).map_err(|e| Error::io(&e))?,
+                    _ => std::path::absolute(path).map_err(Error::io)?,
                 }
             }
         }
     };
-    Ok(path_to_file_uri(absolute.as_os_str().as_bytes()))
+    Ok(path_to_file_uri(&uri_path_bytes(&absolute)))
+}
+
+/// An absolute path's bytes as a `file:` URI's path holds them: on Unix the
+/// path's own bytes, whatever they are.
+#[cfg(unix)]
+fn uri_path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes().into()
+}
+
+/// An absolute path's bytes as a `file:` URI's path holds them: elsewhere
+/// (Windows) UTF-8 with `/` for `\`, without the `\\?\` prefix
+/// `canonicalize` gives, and a `/` before a drive letter (`C:\x` is
+/// `file:///C:/x`).
+#[cfg(not(unix))]
+fn uri_path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    let text = path.to_string_lossy();
+    let text = text.strip_prefix(r"\\?\").unwrap_or(&text);
+    let mut s = text.replace('\\', "/");
+    if !s.starts_with('/') {
+        s.insert(0, '/');
+    }
+    s.into_bytes().into()
 }
 
 /// Register: a new URI is added with count 1; the same application again
@@ -156,13 +178,12 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) -> Result<
                 a.exec = exec;
             }
         }
-        None => b.details_mut().applications.push(Application {
-            name: r.app.clone(),
-            exec,
-            count: Some(1),
-            modified: Some(now_v),
-            timestamp: None,
-        }),
+        None => {
+            let mut app = Application::new(r.app.clone(), exec);
+            app.count = Some(1);
+            app.modified = Some(now_v);
+            b.details_mut().applications.push(app);
+        }
     }
     for g in &r.groups {
         if !b.details().groups.contains(g) {
@@ -400,7 +421,7 @@ pub fn update_with<T>(
     opts: &UpdateOptions,
     change: impl FnOnce(&mut Document) -> Result<T, Error>,
 ) -> Result<T, Error> {
-    let io = |e: std::io::Error| Error::io(&e);
+    let io = |e: std::io::Error| Error::io(e);
     // The file a chain of symbolic links ends at (which need not exist),
     // so that the link is kept and its target changed.
     let path = destination(path)
@@ -608,6 +629,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn relative_paths_are_resolved_against_the_working_directory() {
         use std::os::unix::ffi::OsStrExt;
         let cwd = std::fs::canonicalize(".").unwrap();
@@ -693,6 +715,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn links_are_followed_to_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("target.xbel");

@@ -226,6 +226,8 @@ pub(crate) fn write(
                 "desktop bookmarks have no separators",
             ),
             Node::Alias(_) => w.lose(Some(id), Field::Alias, "desktop bookmarks have no aliases"),
+            // A kind of node added to the model after this writer: nothing to write yet.
+            _ => {}
         }
     }
     w.out.raw(HEADER);
@@ -246,10 +248,12 @@ pub(crate) fn write(
         w.out.raw("\n");
     }
     let app_name = opts
+        .desktop
         .app_name
         .clone()
         .unwrap_or_else(|| "markport".to_owned());
     let app_exec = opts
+        .desktop
         .app_exec
         .clone()
         .unwrap_or_else(|| format!("{app_name} %u"));
@@ -257,14 +261,14 @@ pub(crate) fn write(
         w.bookmark(*id, b, &app_name, &app_exec);
         if w.out.len() > 1 << 16 {
             sink.write_all(w.out.as_str().as_bytes())
-                .map_err(|e| Error::io(&e))?;
+                .map_err(Error::io)?;
             w.out.clear();
         }
     }
     // GLib ends the file without a line end.
     w.out.raw("</xbel>");
     sink.write_all(w.out.as_str().as_bytes())
-        .map_err(|e| Error::io(&e))?;
+        .map_err(Error::io)?;
     Ok(w.loss)
 }
 
@@ -312,13 +316,10 @@ impl Writer<'_> {
         let registered: Vec<Application>;
         let apps: &[Application] = if more.applications.is_empty() {
             self.lose(n, Field::BookmarkApplications, "GLib skips an item no application registered: the converting application registers it");
-            registered = vec![Application {
-                name: app_name.to_owned(),
-                exec: app_exec.to_owned(),
-                count: Some(1),
-                modified: b.modified.clone().or_else(|| b.added.clone()),
-                timestamp: None,
-            }];
+            let mut app = Application::new(app_name, app_exec);
+            app.count = Some(1);
+            app.modified = b.modified.clone().or_else(|| b.added.clone());
+            registered = vec![app];
             &registered
         } else {
             &more.applications

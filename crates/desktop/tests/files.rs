@@ -110,12 +110,9 @@ fn control_characters_are_written_as_glib_writes_them() {
     use markport_model::{Application, Bookmark, Document, Field};
     let registered = |mut b: Bookmark| {
         b.details_mut().mime_type = Some("text/plain".into());
-        b.details_mut().applications.push(Application {
-            name: "gedit".into(),
-            exec: "gedit %u".into(),
-            count: Some(1),
-            ..Application::default()
-        });
+        let mut app = Application::new("gedit", "gedit %u");
+        app.count = Some(1);
+        b.details_mut().applications.push(app);
         b
     };
     let mut doc = Document::new();

@@ -9,8 +9,8 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use markport_model::{
-    Document, Error, ErrorKind, Field, Header, Location, LossReport, Metadata, Node, NodeId,
-    Parsed, ReadOptions, Support, WriteOptions,
+    Document, Error, ErrorKind, Field, Header, Holder, Location, LossReport, Metadata, Node,
+    NodeId, Parsed, ReadOptions, Support, Value, WriteOptions,
 };
 
 /// The version this crate writes and reads.
@@ -93,12 +93,14 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
     doc.header = parsed.header;
     let mut ids: Vec<NodeId> = Vec::with_capacity(parsed.nodes.len());
     for (i, n) in parsed.nodes.into_iter().enumerate() {
-        let blocks: &[Metadata] = match &n.node {
-            Node::Bookmark(b) => &b.details().metadata,
-            Node::Folder(f) => &f.metadata,
-            Node::Separator(s) => &s.metadata,
-            Node::Alias(_) => &[],
-        };
+        // The node's metadata field, whichever kind it is.
+        let holder = Holder::from(&n.node);
+        let blocks: &[Metadata] = Field::of(holder.scope())
+            .find_map(|f| match f.get(holder) {
+                Some(Value::Metadata(m)) => Some(m),
+                _ => None,
+            })
+            .unwrap_or(&[]);
         check_metadata(&format!("nodes[{i}].metadata"), blocks)?;
         let parent = match n.parent {
             None => None,
@@ -113,10 +115,7 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
         };
         ids.push(doc.push(parent, n.node));
     }
-    Ok(Parsed {
-        document: doc,
-        diagnostics: Vec::new(),
-    })
+    Ok(Parsed::new(doc, Vec::new()))
 }
 
 /// A metadata block's `xml` is written into XBEL as it is, so it must be
@@ -191,11 +190,7 @@ mod tests {
         for bad in [INJECTION, "<a><b></a>"] {
             let mut doc = Document::new();
             let mut b = markport_model::Bookmark::new("https://a.example/");
-            b.details_mut().metadata.push(Metadata {
-                owner: "o".into(),
-                xml: bad.into(),
-                namespaces: Vec::new(),
-            });
+            b.details_mut().metadata.push(Metadata::new("o", bad));
             doc.push(None, b);
             let mut out = Vec::new();
             let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();

@@ -33,10 +33,44 @@
 //! let json = String::from_utf8(out).unwrap();
 //! assert!(json.contains(r#""href": "https://www.bbc.co.uk/""#));
 //! ```
+//!
+//! Programs that migrate collections read into a [`Document`], change its
+//! tree, and write it out; [`read_path`] and [`write_path`] choose formats
+//! and write files as the `markport` command does.
+//!
+//! ```
+//! use markport::{read, format, write_to_vec, Node, ReadOptions, WriteOptions};
+//!
+//! let html = br#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
+//! <DL><DT><H3>Old</H3>
+//!   <DL><DT><A HREF="https://example.org/" TAGS="keep">Example</A>
+//!       <DT><A HREF="http://dead.example/">Dead</A></DL>
+//! </DL>"#;
+//! let mut doc = read(html, format("netscape").unwrap(), &ReadOptions::default())
+//!     .unwrap()
+//!     .document;
+//! // Move the tagged bookmarks to the top level, then drop the rest of "Old".
+//! let tagged: Vec<_> = doc
+//!     .preorder()
+//!     .filter(|&id| doc.node(id).as_bookmark().is_some_and(|b| !b.tags.is_empty()))
+//!     .collect();
+//! for id in tagged {
+//!     doc.move_to(id, None).unwrap();
+//! }
+//! doc.retain(|doc, id| doc.node(id).title() != Some("Old"));
+//! assert_eq!(doc.len(), 1);
+//! let Node::Bookmark(b) = doc.node(doc.children(None)[0]) else { panic!() };
+//! assert_eq!(b.href, "https://example.org/");
+//!
+//! let (xbel, loss) = write_to_vec(&doc, format("xbel").unwrap(), &WriteOptions::default()).unwrap();
+//! assert!(loss.is_empty());
+//! assert!(String::from_utf8(xbel).unwrap().contains("<title>Example</title>"));
+//! ```
 #![warn(missing_docs)]
 
 pub mod json;
 pub mod matrix;
+mod paths;
 mod registry;
 mod resolve;
 mod values;
@@ -50,8 +84,9 @@ pub use markport_markup as markup;
 pub use markport_markup::output;
 pub use markport_model as model;
 pub use markport_model::{
-    diff, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, LossReport, Parsed,
-    ReadOptions, Severity, Support, WriteOptions,
+    diff, Bookmark, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, Folder,
+    Header, LossReport, Node, NodeId, Parsed, ReadOptions, Separator, Severity, Support,
+    WriteOptions,
 };
 /// The Netscape bookmark HTML format's own API.
 pub use markport_netscape as netscape;
@@ -59,6 +94,7 @@ pub use markport_netscape as netscape;
 pub use markport_xbel as xbel;
 /// The xFolk format's own API.
 pub use markport_xfolk as xfolk;
+pub use paths::{read_path, write_path};
 pub use registry::{
     detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
 };
@@ -66,22 +102,21 @@ pub use resolve::{resolve_format, Chosen, Resolved};
 pub use values::{values, Values};
 
 /// Read `input` as `format`. With `opts.strict`, the first warning is an error.
+///
+/// ```
+/// use markport::{format, read, ErrorKind, ReadOptions};
+///
+/// let broken = br#"<xbel version="1.0"><alias/></xbel>"#;
+/// let lenient = read(broken, format("xbel").unwrap(), &ReadOptions::default()).unwrap();
+/// assert!(lenient.diagnostics.iter().any(|d| d.message.contains("without ref")));
+///
+/// let mut strict = ReadOptions::default();
+/// strict.strict = true;
+/// let err = read(broken, format("xbel").unwrap(), &strict).unwrap_err();
+/// assert_eq!(err.kind, ErrorKind::Strict);
+/// ```
 pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed, Error> {
-    let read = (format.read)(input, opts)?;
-    if opts.strict {
-        if let Some(d) = read
-            .diagnostics
-            .iter()
-            .find(|d| d.severity == Severity::Warning)
-        {
-            return Err(Error::new(
-                ErrorKind::Strict,
-                format!("{} (--strict)", d.message),
-                d.location,
-            ));
-        }
-    }
-    Ok(read)
+    (format.read)(input, opts)
 }
 
 /// What [`convert`] did.
@@ -168,7 +203,24 @@ pub fn convert(
     })
 }
 
-/// Write `doc` as `format` into memory.
+/// Write `doc` as `format` into memory; returns the bytes and what could
+/// not be carried.
+///
+/// ```
+/// use markport::{format, write_to_vec, Bookmark, Document, Field, WriteOptions};
+///
+/// let mut doc = Document::new();
+/// let mut b = Bookmark::new("https://example.org/").with_title("Example");
+/// b.tags = vec!["demo".into()];
+/// doc.push(None, b);
+/// let (_, loss) = write_to_vec(&doc, format("xbel").unwrap(), &WriteOptions::default()).unwrap();
+/// assert!(loss.is_empty(), "tags ride in markport's XBEL block");
+///
+/// let mut strict = WriteOptions::default();
+/// strict.xbel.strict = true;
+/// let (_, loss) = write_to_vec(&doc, format("xbel").unwrap(), &strict).unwrap();
+/// assert!(loss.fields().contains(&Field::BookmarkTags));
+/// ```
 pub fn write_to_vec(
     doc: &Document,
     format: &Format,

@@ -13,7 +13,18 @@ pub type ReadFn = fn(&[u8], &ReadOptions) -> Result<Parsed, Error>;
 pub type WriteFn = fn(&Document, &WriteOptions, &mut dyn Write) -> Result<LossReport, Error>;
 
 /// One format: its names, how to recognise it, read it and write it.
+///
+/// ```
+/// use markport::{format, Field, Support};
+///
+/// let netscape = format("netscape").unwrap();
+/// assert!(netscape.extensions.contains(&"html"));
+/// assert_eq!((netscape.support)(Field::BookmarkHref), Support::Full);
+/// assert!(matches!((netscape.support)(Field::BookmarkTags), Support::Partial(_)));
+/// assert_eq!((format("xfolk").unwrap().support)(Field::Separator), Support::None);
+/// ```
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub struct Format {
     /// The name used by `--from` and `--to`.
     pub name: &'static str,
@@ -88,7 +99,12 @@ pub static FORMATS: &[Format] = &[
     },
 ];
 
-/// The format named `name`.
+/// The format named `name` (case-insensitive).
+///
+/// ```
+/// assert_eq!(markport::format("XBEL").unwrap().name, "xbel");
+/// assert!(markport::format("rtf").is_none());
+/// ```
 pub fn format(name: &str) -> Option<&'static Format> {
     FORMATS.iter().find(|f| f.name.eq_ignore_ascii_case(name))
 }
@@ -102,6 +118,12 @@ pub fn formats_for_extension(ext: &str) -> Vec<&'static Format> {
 }
 
 /// The format the bytes most likely are.
+///
+/// ```
+/// let html = b"<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><DT><A HREF=\"x\">x</A></DL>";
+/// assert_eq!(markport::detect(html).unwrap().name, "netscape");
+/// assert!(markport::detect(b"plain words").is_none());
+/// ```
 pub fn detect(input: &[u8]) -> Option<&'static Format> {
     let mut best: Option<(&'static Format, u8)> = None;
     for f in FORMATS {

@@ -11,6 +11,7 @@ use crate::value::Holder;
 
 /// Counts of what a document holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Census {
     /// Number of bookmarks.
     pub bookmarks: usize,

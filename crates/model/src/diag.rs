@@ -1,6 +1,7 @@
 //! Errors, diagnostics and source positions.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -118,6 +119,7 @@ pub enum Severity {
 
 /// Something a reader noticed and recovered from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Diagnostic {
     /// How serious it is.
     pub severity: Severity,
@@ -164,6 +166,7 @@ impl fmt::Display for Diagnostic {
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ErrorKind {
     /// The input is not well-formed in its format.
     Syntax,
@@ -183,7 +186,11 @@ pub enum ErrorKind {
 }
 
 /// A failure to read or write, with where it happened.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Errors compare by kind, message and location; an I/O failure also keeps
+/// the [`std::io::Error`], which [`source`](std::error::Error::source) returns.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Error {
     /// What kind of failure.
     pub kind: ErrorKind,
@@ -191,7 +198,18 @@ pub struct Error {
     pub message: String,
     /// Where in the input, when known.
     pub location: Option<Location>,
+    /// The I/O error behind an [`ErrorKind::Io`] failure (shared, so that
+    /// errors stay `Clone`).
+    source: Option<Arc<std::io::Error>>,
 }
+
+impl PartialEq for Error {
+    fn eq(&self, other: &Error) -> bool {
+        self.kind == other.kind && self.message == other.message && self.location == other.location
+    }
+}
+
+impl Eq for Error {}
 
 impl Error {
     /// An error of `kind` at `location`.
@@ -200,6 +218,7 @@ impl Error {
             kind,
             message: message.into(),
             location,
+            source: None,
         }
     }
 
@@ -208,9 +227,19 @@ impl Error {
         Error::new(ErrorKind::Syntax, message, Some(location))
     }
 
-    /// An I/O failure.
-    pub fn io(err: &std::io::Error) -> Error {
-        Error::new(ErrorKind::Io, err.to_string(), None)
+    /// An I/O failure; the error stays available as its
+    /// [`source`](std::error::Error::source).
+    pub fn io(err: std::io::Error) -> Error {
+        Error {
+            message: err.to_string(),
+            source: Some(Arc::new(err)),
+            ..Error::new(ErrorKind::Io, String::new(), None)
+        }
+    }
+
+    /// The I/O error behind this failure, when there is one.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        self.source.as_deref()
     }
 }
 
@@ -223,17 +252,41 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_deref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
 
 impl From<std::io::Error> for Error {
     fn from(e: std::io::Error) -> Error {
-        Error::io(&e)
+        Error::io(e)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_io_error_is_the_source_and_others_have_none() {
+        use std::error::Error as _;
+        let e = Error::from(std::io::Error::new(std::io::ErrorKind::NotFound, "gone"));
+        assert_eq!((e.kind, e.message.as_str()), (ErrorKind::Io, "gone"));
+        let source = e.source().expect("an io error");
+        let io = source.downcast_ref::<std::io::Error>().unwrap();
+        assert_eq!(io.kind(), std::io::ErrorKind::NotFound);
+        assert_eq!(
+            e.io_error().map(|i| i.kind()),
+            Some(std::io::ErrorKind::NotFound)
+        );
+        assert_eq!(e.clone(), e);
+        assert!(Error::syntax("bad", Location { line: 1, column: 1 })
+            .source()
+            .is_none());
+    }
 
     #[test]
     fn locations_count_lines_and_characters() {

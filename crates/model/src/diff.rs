@@ -22,6 +22,7 @@ use crate::value::Holder;
 
 /// One field that differs, on how many nodes, and where (paths in the first document).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Difference {
     /// The field.
     pub field: Field,
@@ -38,6 +39,7 @@ pub struct Difference {
 
 /// The result of [`diff`]: every differing field, in [`Field::ALL`] order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Diff {
     /// The differences.
     pub differences: Vec<Difference>,

@@ -5,8 +5,9 @@
 //! walking, cloning, comparing and dropping a document nested 100,000 folders
 //! deep needs no stack proportional to the depth.
 
+use crate::diag::{Error, ErrorKind};
 use crate::header::Header;
-use crate::node::{Node, NodeKind};
+use crate::node::{Bookmark, Node, NodeKind};
 
 /// Where a node sits in its [`Document`]'s arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -52,17 +53,19 @@ pub struct Document {
 }
 
 /// Equal documents have the same header and the same tree; how the arena
-/// came to store it (which folder got its first child first) does not count.
+/// came to store it (in which order nodes were pushed or moved) does not count.
 impl PartialEq for Document {
     fn eq(&self, other: &Document) -> bool {
         self.header == other.header
-            && self.roots == other.roots
-            && self.entries.len() == other.entries.len()
-            && self.ids().all(|id| {
-                let (a, b) = (&self.entries[id.index()], &other.entries[id.index()]);
-                a.parent == b.parent
-                    && a.node == b.node
-                    && self.children(Some(id)) == other.children(Some(id))
+            && self.len() == other.len()
+            && self.walk().zip(other.walk()).all(|(x, y)| {
+                std::mem::discriminant(&x) == std::mem::discriminant(&y)
+                    && match (x, y) {
+                        (Step::Leaf(a), Step::Leaf(b)) | (Step::Open(a), Step::Open(b)) => {
+                            self.node(a) == other.node(b)
+                        }
+                        _ => true,
+                    }
             })
     }
 }
@@ -98,16 +101,11 @@ impl Document {
         match parent {
             None => self.roots.push(id),
             Some(p) => {
-                let e = &mut self.entries[p.index()];
                 assert!(
-                    matches!(e.node, Node::Folder(_)),
+                    matches!(self.entries[p.index()].node, Node::Folder(_)),
                     "push: parent {p:?} is not a folder"
                 );
-                if e.list == NONE {
-                    e.list = self.lists.len() as u32;
-                    self.lists.push(Vec::new());
-                }
-                self.lists[e.list as usize].push(id);
+                self.child_list(p).push(id);
             }
         }
         self.entries.push(Entry {
@@ -189,14 +187,16 @@ impl Document {
 
     /// The deepest folder nesting in the document (0 when there are no folders).
     pub fn max_depth(&self) -> usize {
-        let mut depth = vec![0usize; self.entries.len()];
-        let mut max = 0;
-        // A parent always has a smaller index than its children (push order).
-        for (i, e) in self.entries.iter().enumerate() {
-            let d = e.parent().map_or(0, |p| depth[p.index()] + 1);
-            depth[i] = d;
-            if e.node.kind() == NodeKind::Folder {
-                max = max.max(d + 1);
+        // Not by arena order: after `move_to` a parent may come after its children.
+        let (mut depth, mut max) = (0usize, 0usize);
+        for step in self.walk() {
+            match step {
+                Step::Open(_) => {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                Step::Close(_) => depth -= 1,
+                Step::Leaf(_) => {}
             }
         }
         max
@@ -231,6 +231,132 @@ impl Document {
                 format!("({kind} {})", pos + 1)
             }
         }
+    }
+
+    /// The bookmark at `id`, to change it; `None` when `id` is not a bookmark.
+    pub fn as_bookmark_mut(&mut self, id: NodeId) -> Option<&mut Bookmark> {
+        self.node_mut(id).as_bookmark_mut()
+    }
+
+    /// Move `id` (with its contents, if a folder) to the end of `parent`
+    /// (`None`: the top level). Node ids stay valid. Costs the length of the
+    /// two child lists and the depth of `parent`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Invalid`] when `parent` is not a folder, or is `id`
+    /// itself or inside it (the tree would become a cycle); nothing moves.
+    pub fn move_to(&mut self, id: NodeId, parent: Option<NodeId>) -> Result<(), Error> {
+        if let Some(p) = parent {
+            if self.node(p).kind() != NodeKind::Folder {
+                return Err(Error::new(
+                    ErrorKind::Invalid,
+                    format!(
+                        "cannot move {} into {}: not a folder",
+                        self.path(id),
+                        self.path(p)
+                    ),
+                    None,
+                ));
+            }
+            let mut at = Some(p);
+            while let Some(a) = at {
+                if a == id {
+                    return Err(Error::new(
+                        ErrorKind::Invalid,
+                        format!("cannot move {} into itself", self.path(id)),
+                        None,
+                    ));
+                }
+                at = self.parent(a);
+            }
+        }
+        let old = self.parent(id);
+        let siblings = self.children_mut(old);
+        if let Some(i) = siblings.iter().position(|&s| s == id) {
+            siblings.remove(i);
+        }
+        match parent {
+            None => self.roots.push(id),
+            Some(p) => self.child_list(p).push(id),
+        }
+        self.entries[id.index()].parent = parent.map_or(NONE, |p| p.0);
+        Ok(())
+    }
+
+    /// Remove `id` and, if it is a folder, everything in it.
+    ///
+    /// The arena is rebuilt in document order, so every [`NodeId`] taken
+    /// before is invalid afterwards. Linear in the document's size: to
+    /// remove many nodes, use [`Document::retain`] once.
+    pub fn remove(&mut self, id: NodeId) {
+        self.retain(|_, n| n != id);
+    }
+
+    /// Keep only the nodes for which `keep` is true; a folder that is not
+    /// kept goes with everything in it (`keep` is not asked about its contents).
+    /// `keep` sees the nodes in document order, before anything is removed.
+    ///
+    /// The arena is rebuilt in document order, so every [`NodeId`] taken
+    /// before is invalid afterwards. One pass, no recursion, whatever the depth.
+    pub fn retain(&mut self, mut keep: impl FnMut(&Document, NodeId) -> bool) {
+        let steps: Vec<Step> = self.walk().collect();
+        let mut kept = vec![false; self.entries.len()];
+        let mut skip = 0usize;
+        for &step in &steps {
+            match step {
+                Step::Open(id) => {
+                    if skip > 0 || !keep(self, id) {
+                        skip += 1;
+                    } else {
+                        kept[id.index()] = true;
+                    }
+                }
+                Step::Close(_) if skip > 0 => skip -= 1,
+                Step::Close(_) => {}
+                Step::Leaf(id) => kept[id.index()] = skip == 0 && keep(self, id),
+            }
+        }
+        let mut nodes: Vec<Option<Node>> = std::mem::take(&mut self.entries)
+            .into_iter()
+            .map(|e| Some(e.node))
+            .collect();
+        self.lists.clear();
+        self.roots.clear();
+        let mut parents: Vec<Option<NodeId>> = vec![None];
+        for step in steps {
+            let parent = *parents.last().expect("the top level is never closed");
+            match step {
+                Step::Open(id) if kept[id.index()] => {
+                    let node = nodes[id.index()].take().expect("visited once");
+                    parents.push(Some(self.push(parent, node)));
+                }
+                Step::Close(id) if kept[id.index()] => {
+                    parents.pop();
+                }
+                Step::Leaf(id) if kept[id.index()] => {
+                    let node = nodes[id.index()].take().expect("visited once");
+                    self.push(parent, node);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn children_mut(&mut self, parent: Option<NodeId>) -> &mut Vec<NodeId> {
+        match parent {
+            None => &mut self.roots,
+            Some(p) => self.child_list(p),
+        }
+    }
+
+    /// The child list of folder `p`, created when it has none yet.
+    fn child_list(&mut self, p: NodeId) -> &mut Vec<NodeId> {
+        let e = &mut self.entries[p.index()];
+        if e.list == NONE {
+            e.list = self.lists.len() as u32;
+            self.lists.push(Vec::new());
+        }
+        &mut self.lists[e.list as usize]
     }
 
     /// The first bookmark (in arena order) whose href is `href`.
@@ -339,6 +465,109 @@ mod tests {
         assert!(d.children(Some(d.children(Some(a))[0])).is_empty());
     }
 
+    fn titles(d: &Document) -> Vec<String> {
+        d.preorder().map(|id| d.path(id)).collect()
+    }
+
+    #[test]
+    fn retain_drops_folders_with_their_contents_in_one_pass() {
+        let mut d = sample();
+        let mut asked = Vec::new();
+        d.retain(|d, id| {
+            asked.push(d.path(id));
+            d.node(id).title() != Some("News")
+        });
+        // News's bookmark was never asked about: it went with News.
+        assert_eq!(
+            asked,
+            [
+                "Toolbar",
+                "Toolbar/News",
+                "Toolbar/(separator 2)",
+                "https://example.org/"
+            ]
+        );
+        assert_eq!(
+            titles(&d),
+            ["Toolbar", "Toolbar/(separator 1)", "https://example.org/"]
+        );
+        assert_eq!(d.len(), 3);
+        assert_eq!(d.census().bookmarks, 1);
+    }
+
+    #[test]
+    fn remove_takes_one_node_and_renumbers_in_document_order() {
+        let mut d = sample();
+        let sep = d.children(Some(d.children(None)[0]))[1];
+        d.remove(sep);
+        assert_eq!(
+            titles(&d),
+            [
+                "Toolbar",
+                "Toolbar/News",
+                "Toolbar/News/BBC",
+                "https://example.org/"
+            ]
+        );
+        assert_eq!(
+            d.preorder().map(NodeId::index).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        let toolbar = d.children(None)[0];
+        d.remove(toolbar);
+        assert_eq!(titles(&d), ["https://example.org/"]);
+    }
+
+    #[test]
+    fn move_to_relinks_keeps_ids_and_refuses_cycles() {
+        let mut d = sample();
+        let toolbar = d.children(None)[0];
+        let news = d.children(Some(toolbar))[0];
+        let bare = d.children(None)[1];
+        d.move_to(bare, Some(news)).unwrap();
+        assert_eq!(d.path(bare), "Toolbar/News/https://example.org/");
+        d.move_to(news, None).unwrap();
+        assert_eq!(
+            titles(&d),
+            [
+                "Toolbar",
+                "Toolbar/(separator 1)",
+                "News",
+                "News/BBC",
+                "News/https://example.org/"
+            ]
+        );
+        // Equal to the same tree built in order: arena order does not count.
+        let mut built = Document::new();
+        let t = built.push(None, Folder::titled("Toolbar"));
+        built.push(Some(t), Separator::default());
+        let n = built.push(None, Folder::titled("News"));
+        built.push(
+            Some(n),
+            Bookmark::new("https://bbc.co.uk/").with_title("BBC"),
+        );
+        built.push(Some(n), Bookmark::new("https://example.org/"));
+        assert_eq!(d, built);
+        assert_eq!(d.max_depth(), 1);
+
+        let before = d.clone();
+        assert!(d.move_to(toolbar, Some(toolbar)).is_err());
+        let inner = d.push(Some(news), Folder::titled("Inner"));
+        assert!(d.move_to(news, Some(inner)).is_err());
+        assert!(d.move_to(news, Some(bare)).is_err(), "not a folder");
+        d.remove(inner);
+        assert_eq!(d, before);
+    }
+
+    #[test]
+    fn as_bookmark_mut_edits_bookmarks_only() {
+        let mut d = sample();
+        let bare = d.children(None)[1];
+        d.as_bookmark_mut(bare).unwrap().title = Some("Example".into());
+        assert_eq!(d.path(bare), "Example");
+        assert!(d.as_bookmark_mut(d.children(None)[0]).is_none());
+    }
+
     #[test]
     #[should_panic(expected = "is not a folder")]
     fn pushing_under_a_bookmark_is_a_bug() {
@@ -363,6 +592,13 @@ mod tests {
             .path(NodeId(100_000))
             .ends_with("/f99999/https://deep.example/"));
         drop(copy);
+        // Editing is as flat: move the deepest link to the top, then cut
+        // the chain in the middle.
+        d.move_to(NodeId(100_000), None).unwrap();
+        assert_eq!(d.max_depth(), 100_000);
+        d.retain(|_, id| id != NodeId(50_000));
+        assert_eq!(d.len(), 50_001);
+        assert_eq!(d.max_depth(), 50_000);
     }
 }
 

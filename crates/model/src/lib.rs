@@ -18,7 +18,10 @@
 //! [`Field`] names each piece of information; [`Document::census`] counts
 //! what a document holds, [`diff`] says which fields differ between two
 //! documents and where, and a writer's [`LossReport`] says which fields it
-//! could not carry.
+//! could not carry. The census, diff and bookmark equality go through one
+//! table: [`Field::get`] reads any field's [`Value`] on its [`Holder`] (the
+//! document's [`Header`] or a node), so a new field is one line in that
+//! table, one struct member and one arm of `get`.
 //!
 //! ```
 //! use markport_model::{diff, Bookmark, Document, Field, Folder, Timestamp};
@@ -68,15 +71,59 @@ pub use node::{
     Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopIcon, Folder, Metadata, Node,
     NodeKind, Role, Separator,
 };
-pub use options::{ReadOptions, WriteOptions};
+pub use options::{
+    DesktopWriteOptions, ReadOptions, WriteOptions, XbelWriteOptions, XfolkReadOptions,
+    XfolkWriteOptions,
+};
 pub use time::{DateValue, Precision, Timestamp};
 pub use value::{Holder, Value};
 
 /// What a reader produces: the document and what it noticed on the way.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Parsed {
     /// The document.
     pub document: Document,
     /// Everything recovered from, in source order.
     pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Parsed {
+    /// A reader's result.
+    pub fn new(document: Document, diagnostics: Vec<Diagnostic>) -> Parsed {
+        Parsed {
+            document,
+            diagnostics,
+        }
+    }
+
+    /// Apply [`ReadOptions::strict`]: the first warning becomes an
+    /// [`ErrorKind::Strict`] error at its location. Every reader ends with
+    /// this, so the option means the same in every format.
+    ///
+    /// ```
+    /// use markport_model::{Diagnostic, Document, ErrorKind, Parsed, ReadOptions};
+    ///
+    /// let warned = || Parsed::new(Document::new(), vec![Diagnostic::warning("odd", None)]);
+    /// assert!(warned().enforce(&ReadOptions::default()).is_ok());
+    /// let mut strict = ReadOptions::default();
+    /// strict.strict = true;
+    /// assert_eq!(warned().enforce(&strict).unwrap_err().kind, ErrorKind::Strict);
+    /// ```
+    pub fn enforce(self, opts: &ReadOptions) -> Result<Parsed, Error> {
+        if opts.strict {
+            if let Some(d) = self
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Warning)
+            {
+                return Err(Error::new(
+                    ErrorKind::Strict,
+                    format!("{} (--strict)", d.message),
+                    d.location,
+                ));
+            }
+        }
+        Ok(self)
+    }
 }

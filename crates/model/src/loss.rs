@@ -13,6 +13,7 @@ pub const MAX_PATHS: usize = 5;
 
 /// One thing a writer could not carry: a field, on how many nodes, where, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Loss {
     /// The field that was not carried.
     pub field: Field,
@@ -27,6 +28,7 @@ pub struct Loss {
 /// Everything a writer could not carry, in the order it was first met, and
 /// what it carried only where the format's other readers do not look.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct LossReport {
     /// One entry per (field, reason).
     pub losses: Vec<Loss>,

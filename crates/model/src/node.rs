@@ -20,6 +20,7 @@ use crate::time::DateValue;
 /// in a hundred, are boxed so that they do not make every node larger.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Node {
     /// A link.
     Bookmark(Bookmark),
@@ -78,8 +79,27 @@ impl Node {
     }
 }
 
+impl Node {
+    /// The bookmark, if this is one, to change it.
+    pub fn as_bookmark_mut(&mut self) -> Option<&mut Bookmark> {
+        match self {
+            Node::Bookmark(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The folder, if this is one, to change it.
+    pub fn as_folder_mut(&mut self) -> Option<&mut Folder> {
+        match self {
+            Node::Folder(f) => Some(f),
+            _ => None,
+        }
+    }
+}
+
 /// The kinds of [`Node`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum NodeKind {
     /// [`Bookmark`]
     Bookmark,
@@ -115,6 +135,7 @@ impl From<Folder> for Node {
 /// In JSON both are one flat object.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Bookmark {
     /// The link, exactly as written in the source (never normalised).
     /// XBEL `bookmark/@href`; desktop `bookmark/@href`; Netscape `A/@HREF`;
@@ -160,6 +181,7 @@ pub struct Bookmark {
 /// The fields of a [`Bookmark`] that most bookmarks leave unset.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct BookmarkDetails {
     /// XBEL `@id`; desktop: none; Netscape `ID` (`ALIASID` when an alias shows
     /// it); xFolk the entry's `data-id`.
@@ -274,6 +296,7 @@ fn details_or_none<'de, D: Deserializer<'de>>(
 /// What a folder is for in a browser.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum Role {
     /// The bookmarks toolbar. XBEL 1.1 / KDE `toolbar="yes"`; Netscape
     /// `PERSONAL_TOOLBAR_FOLDER="true"`.
@@ -292,9 +315,24 @@ pub enum Role {
     Mobile,
 }
 
+impl Role {
+    /// The role's name, as JSON and markport's XBEL block write it (`reading-list`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Toolbar => "toolbar",
+            Role::Menu => "menu",
+            Role::Unfiled => "unfiled",
+            Role::ReadingList => "reading-list",
+            Role::PlacesRoot => "places-root",
+            Role::Mobile => "mobile",
+        }
+    }
+}
+
 /// A container of nodes. Its children are kept by the [`Document`](crate::Document).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Folder {
     /// XBEL `title`; desktop: none (folders are flattened); Netscape `H3` text;
     /// xFolk the section heading.
@@ -341,6 +379,17 @@ pub struct Folder {
 }
 
 impl Folder {
+    /// A folder with nothing set.
+    pub fn new() -> Folder {
+        Folder::default()
+    }
+
+    /// The same folder with a title.
+    pub fn with_title(mut self, title: impl Into<String>) -> Folder {
+        self.title = Some(title.into());
+        self
+    }
+
     /// A folder with a title.
     pub fn titled(title: impl Into<String>) -> Folder {
         Folder {
@@ -353,6 +402,7 @@ impl Folder {
 /// A divider between siblings. XBEL `<separator/>`; Netscape `<HR>`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Separator {
     /// A label some producers give separators (Netscape `HR NAME`, KDE
     /// `separator/title`): XBEL markport block.
@@ -366,10 +416,18 @@ pub struct Separator {
     pub extra: Vec<Attribute>,
 }
 
+impl Separator {
+    /// A separator with nothing set.
+    pub fn new() -> Separator {
+        Separator::default()
+    }
+}
+
 /// A second appearance of the node whose id is `target`.
 /// XBEL `<alias ref>`; Netscape `ALIASOF` (pointing at an `ALIASID`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Alias {
     /// The id of the bookmark or folder this alias shows again.
     pub target: String,
@@ -378,10 +436,21 @@ pub struct Alias {
     pub extra: Vec<Attribute>,
 }
 
+impl Alias {
+    /// An alias of the node whose id is `target`.
+    pub fn new(target: impl Into<String>) -> Alias {
+        Alias {
+            target: target.into(),
+            ..Alias::default()
+        }
+    }
+}
+
 /// An application that registered a desktop bookmark
 /// (`<bookmark:application name exec count modified timestamp>`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Application {
     /// `@name`, the application's name (the registration key).
     pub name: String,
@@ -398,9 +467,21 @@ pub struct Application {
     pub timestamp: Option<DateValue>,
 }
 
+impl Application {
+    /// A registration by `name` with the command line `exec`, nothing else said.
+    pub fn new(name: impl Into<String>, exec: impl Into<String>) -> Application {
+        Application {
+            name: name.into(),
+            exec: exec.into(),
+            ..Application::default()
+        }
+    }
+}
+
 /// A desktop bookmark's icon (`<bookmark:icon href type name>`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct DesktopIcon {
     /// `@href`, the icon's URI.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -417,6 +498,7 @@ pub struct DesktopIcon {
 /// that it is written back unchanged.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct Metadata {
     /// `@owner`, a URI naming who wrote it.
     pub owner: String,
@@ -429,8 +511,20 @@ pub struct Metadata {
     pub namespaces: Vec<(String, String)>,
 }
 
+impl Metadata {
+    /// A block of `owner` whose content is the XML text `xml`, declaring no namespaces.
+    pub fn new(owner: impl Into<String>, xml: impl Into<String>) -> Metadata {
+        Metadata {
+            owner: owner.into(),
+            xml: xml.into(),
+            namespaces: Vec::new(),
+        }
+    }
+}
+
 /// An attribute kept verbatim.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Attribute {
     /// The name, as written (case kept).
     pub name: String,

@@ -1,36 +1,87 @@
-//! Options readers and writers take. One struct each, shared by every format:
-//! a format reads the options that concern it and ignores the rest.
+//! Options readers and writers take: what every format reads at the top,
+//! and each format's own options in a group named after it.
+//!
+//! The structs are `#[non_exhaustive]`: start from `default()` and set
+//! fields, so a new option is not a breaking change.
+//!
+//! ```
+//! use markport_model::{ReadOptions, WriteOptions};
+//!
+//! let mut read = ReadOptions::default();
+//! read.strict = true;
+//! read.xfolk.base_url = Some("https://example.org/links/".into());
+//!
+//! let mut write = WriteOptions::default();
+//! write.xbel.strict = true;
+//! write.xfolk.tag_base = Some("https://example.org/tags/".into());
+//! assert!(!write.xfolk.include_private);
+//! ```
 
 /// How to read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ReadOptions {
-    /// Turn every warning diagnostic into an error.
+    /// Turn the first warning diagnostic into an error
+    /// ([`ErrorKind::Strict`](crate::ErrorKind::Strict)); every reader honours
+    /// it through [`Parsed::enforce`](crate::Parsed::enforce).
     pub strict: bool,
     /// Decode the input with this encoding label instead of detecting it
-    /// (Netscape HTML).
+    /// (the HTML formats: Netscape, xFolk).
     pub encoding: Option<String>,
-    /// The address the document was published at, for resolving relative
-    /// links (xFolk).
+    /// xFolk's options.
+    pub xfolk: XfolkReadOptions,
+}
+
+/// How to read xFolk.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct XfolkReadOptions {
+    /// The address the page was published at, for resolving relative links.
     pub base_url: Option<String>,
 }
 
 /// How to write.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct WriteOptions {
-    /// XBEL: leave out markport's metadata block so the output validates
-    /// against the XBEL 1.0 DTD (what only that block carries is reported lost).
-    pub xbel_strict: bool,
-    /// Desktop: the application name to register bookmarks that have none under.
+    /// XBEL's options.
+    pub xbel: XbelWriteOptions,
+    /// Desktop bookmarks' options.
+    pub desktop: DesktopWriteOptions,
+    /// xFolk's options.
+    pub xfolk: XfolkWriteOptions,
+}
+
+/// How to write XBEL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct XbelWriteOptions {
+    /// Leave out markport's metadata block so the output validates against
+    /// the XBEL 1.0 DTD (what only that block carries is reported lost).
+    pub strict: bool,
+}
+
+/// How to write desktop bookmarks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DesktopWriteOptions {
+    /// The application name to register bookmarks that have none under.
     pub app_name: Option<String>,
-    /// Desktop: the command line of that application (`%u`, `%f`).
+    /// The command line of that application (`%u`, `%f`).
     pub app_exec: Option<String>,
-    /// xFolk: publish private bookmarks too.
+}
+
+/// How to write an xFolk page.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct XfolkWriteOptions {
+    /// Publish private bookmarks too.
     pub include_private: bool,
-    /// xFolk: publish `javascript:`, `data:` and `vbscript:` links as live links.
+    /// Publish `javascript:`, `data:` and `vbscript:` links as live links.
     pub allow_script_urls: bool,
-    /// xFolk: publish links only a browser understands (Firefox `place:`
+    /// publish links only a browser understands (Firefox `place:`
     /// queries, `%s` keyword-search templates) as live links.
     pub allow_browser_urls: bool,
-    /// xFolk: the address tag links point under.
+    /// the address tag links point under.
     pub tag_base: Option<String>,
 }

@@ -99,7 +99,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read Netscape bookmark HTML. See the crate documentation for what is read.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input, opts)
+    read::read(input, opts)?.enforce(opts)
 }
 
 /// Write Netscape bookmark HTML; returns what could not be carried.

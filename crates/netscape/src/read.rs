@@ -740,10 +740,9 @@ impl<'a> Reader<'a> {
                         .into_iter()
                         .filter(|a| !(a.name == "HREF" && a.value == target_href))
                         .collect();
-                    *self.doc.node_mut(c.node) = Node::Alias(Alias {
-                        target: c.target,
-                        extra,
-                    });
+                    let mut alias = Alias::new(c.target);
+                    alias.extra = extra;
+                    *self.doc.node_mut(c.node) = Node::Alias(alias);
                 }
                 None => self.note(
                     c.at,
@@ -796,9 +795,6 @@ impl<'a> Reader<'a> {
             (None, Some(h)) => self.doc.header.title = (!h.is_empty()).then_some(h),
             (None, None) => {}
         }
-        Ok(Parsed {
-            document: self.doc,
-            diagnostics: self.diags,
-        })
+        Ok(Parsed::new(self.doc, self.diags))
     }
 }

@@ -146,7 +146,7 @@ impl Writer<'_> {
     fn flush(&mut self) -> Result<(), Error> {
         self.sink
             .write_all(self.out.as_bytes())
-            .map_err(|e| Error::io(&e))?;
+            .map_err(Error::io)?;
         self.out.clear();
         Ok(())
     }
@@ -432,6 +432,11 @@ impl Writer<'_> {
                 Field::FolderRole,
                 "no browser's HTML marks the mobile bookmarks folder; it reads back as a plain folder",
             ),
+            Some(_) => self.lose(
+                n,
+                Field::FolderRole,
+                "Netscape HTML has no mark for this role",
+            ),
             None => {}
         }
         if let Some(fid) = &f.id {
@@ -532,6 +537,8 @@ impl Writer<'_> {
                 }
             }
             Node::Folder(_) => {}
+            // A kind of node added to the model after this writer: nothing to write yet.
+            _ => {}
         }
     }
 

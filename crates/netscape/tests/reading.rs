@@ -207,10 +207,8 @@ fn a_huge_icon_and_deep_nesting_read_in_linear_time() {
 #[test]
 fn encoding_can_be_forced() {
     let bytes = b"<DL><DT><A HREF=\"x\">\x82\xa0</A></DL>";
-    let opts = ReadOptions {
-        encoding: Some("shift_jis".into()),
-        ..ReadOptions::default()
-    };
+    let mut opts = ReadOptions::default();
+    opts.encoding = Some("shift_jis".into());
     let r = markport_netscape::read(bytes, &opts).unwrap();
     let t = r
         .document
@@ -243,13 +241,7 @@ fn control_characters_survive_a_round_trip() {
 fn an_alias_left_out_reports_the_separator_it_moves() {
     // Fuzzer find: the separator after an unwritable alias moved unreported.
     let mut doc = Document::new();
-    doc.push(
-        None,
-        markport_model::Alias {
-            target: "nowhere".into(),
-            extra: vec![],
-        },
-    );
+    doc.push(None, markport_model::Alias::new("nowhere"));
     doc.push(None, markport_model::Separator::default());
     let mut out = Vec::new();
     let loss = markport_netscape::write(&doc, &WriteOptions::default(), &mut out).unwrap();
@@ -481,4 +473,15 @@ fn a_marked_bookmark_given_a_title_since_keeps_it() {
         .map(|id| r.document.node(id).as_bookmark().unwrap().title.clone())
         .collect();
     assert_eq!(titles, [Some("Renamed by hand".to_owned()), None]);
+}
+
+#[test]
+fn strict_reading_fails_on_the_first_warning_at_its_place() {
+    let input = b"<DL>\n<DT><A HREF=\"x\" ADD_DATE=\"invaliddate\">X</A>\n</DL>";
+    let mut opts = ReadOptions::default();
+    opts.strict = true;
+    let err = markport_netscape::read(input, &opts).unwrap_err();
+    assert_eq!(err.kind, markport_model::ErrorKind::Strict);
+    assert_eq!(err.location.map(|l| (l.line, l.column)), Some((2, 17)));
+    assert!(err.message.ends_with("(--strict)"), "{}", err.message);
 }

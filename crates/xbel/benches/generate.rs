@@ -58,13 +58,10 @@ pub fn collection(n: usize) -> Document {
         if i % 10 == 0 {
             b.details_mut().mime_type = Some("text/html".into());
             b.details_mut().groups = vec!["Work".into()];
-            b.details_mut().applications = vec![markport_model::Application {
-                name: "Firefox".into(),
-                exec: "firefox %u".into(),
-                count: Some(2),
-                modified: b.added.clone(),
-                timestamp: None,
-            }];
+            let mut app = markport_model::Application::new("Firefox", "firefox %u");
+            app.count = Some(2);
+            app.modified = b.added.clone();
+            b.details_mut().applications = vec![app];
         }
         doc.push(Some(folder), b);
         if i % 25 == 24 {

@@ -81,19 +81,17 @@ pub(crate) fn read(
                 ));
                 format!("{name} %u")
             });
-            b.details_mut().applications.push(Application {
-                name,
-                exec,
-                count,
-                modified,
-                timestamp,
-            });
+            let mut app = Application::new(name, exec);
+            app.count = count;
+            app.modified = modified;
+            app.timestamp = timestamp;
+            b.details_mut().applications.push(app);
         } else if el.is(BOOKMARK_NS, "icon") {
-            b.details_mut().desktop_icon = Some(DesktopIcon {
-                href: el.attr("href"),
-                mime_type: el.attr("type"),
-                name: el.attr("name"),
-            });
+            let mut icon = DesktopIcon::default();
+            icon.href = el.attr("href");
+            icon.mime_type = el.attr("type");
+            icon.name = el.attr("name");
+            b.details_mut().desktop_icon = Some(icon);
         } else if el.is(BOOKMARK_NS, "private") {
             b.private = Some(true);
         } else {

@@ -73,8 +73,8 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 }
 
 /// Read XBEL. See the crate documentation for what is read.
-pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input)
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    read::read(input)?.enforce(opts)
 }
 
 /// Write XBEL; returns what could not be carried.

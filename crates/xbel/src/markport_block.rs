@@ -63,6 +63,8 @@ pub(crate) fn read(doc: &mut Document, owner: Owner, elements: Vec<Element>, out
                         }
                         ok
                     }
+                    // A kind of node this block has nothing for.
+                    _ => false,
                 }
             }
         };
@@ -152,17 +154,6 @@ fn separator_field(s: &mut Separator, el: &Element) -> bool {
     true
 }
 
-fn role_name(r: Role) -> &'static str {
-    match r {
-        Role::Toolbar => "toolbar",
-        Role::Menu => "menu",
-        Role::Unfiled => "unfiled",
-        Role::ReadingList => "reading-list",
-        Role::PlacesRoot => "places-root",
-        Role::Mobile => "mobile",
-    }
-}
-
 fn role_from(s: &str) -> Option<Role> {
     [
         Role::Toolbar,
@@ -173,7 +164,7 @@ fn role_from(s: &str) -> Option<Role> {
         Role::Mobile,
     ]
     .into_iter()
-    .find(|r| role_name(*r) == s.trim())
+    .find(|r| r.name() == s.trim())
 }
 
 /// The markport block of a bookmark.
@@ -217,7 +208,7 @@ pub(crate) fn write_folder(w: &mut BlockWriter, f: &Folder) {
         w.mp("icon", i);
     }
     if let Some(r) = f.role {
-        w.mp("role", role_name(r));
+        w.mp("role", r.name());
     }
     if let Some(g) = &f.guid {
         w.mp("guid", g);

@@ -190,10 +190,7 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
         }
     }
     check_aliases(&mut state);
-    Ok(Parsed {
-        document: state.doc,
-        diagnostics: state.diagnostics,
-    })
+    Ok(Parsed::new(state.doc, state.diagnostics))
 }
 
 fn check_aliases(state: &mut State<'_>) {
@@ -426,7 +423,7 @@ fn close(state: &mut State<'_>, stack: &mut Vec<Ctx>, buf: &mut String) {
                     Node::Bookmark(b) => b.title = Some(t),
                     Node::Folder(f) => f.title = Some(t),
                     Node::Separator(s) => s.title = Some(t),
-                    Node::Alias(_) => {}
+                    _ => {}
                 },
             }
         }
@@ -498,10 +495,8 @@ fn open(
             Ctx::Bookmark(state.doc.push(parent, b))
         }
         ("separator", _, _, Some(parent)) => {
-            let s = Separator {
-                extra: attrs.into_extra(),
-                ..Separator::default()
-            };
+            let mut s = Separator::default();
+            s.extra = attrs.into_extra();
             Ctx::Separator(state.doc.push(parent, s))
         }
         ("alias", _, _, Some(parent)) => {
@@ -509,10 +504,8 @@ fn open(
                 state.warn(offset, "<alias> without ref; read with an empty ref");
                 String::new()
             });
-            let a = Alias {
-                target,
-                extra: attrs.into_extra(),
-            };
+            let mut a = Alias::new(target);
+            a.extra = attrs.into_extra();
             Ctx::Alias(state.doc.push(parent, a))
         }
         (other, Some(inside), _, _) => {
@@ -551,10 +544,8 @@ fn open_xbel(state: &mut State<'_>, mut attrs: Attrs, offset: usize) {
 
 /// A folder from its start tag's attributes.
 fn folder(state: &mut State<'_>, mut attrs: Attrs, offset: usize) -> Folder {
-    let mut f = Folder {
-        id: attrs.take("id"),
-        ..Folder::default()
-    };
+    let mut f = Folder::new();
+    f.id = attrs.take("id");
     if let Some(a) = attrs.take("added") {
         f.added = Some(state.date(offset, "added", &a));
     }
@@ -643,11 +634,8 @@ fn read_metadata(
             }
         })
         .collect();
-    let m = Metadata {
-        owner: owner_uri,
-        xml: inner.to_owned(),
-        namespaces,
-    };
+    let mut m = Metadata::new(owner_uri, inner);
+    m.namespaces = namespaces;
     match owner {
         Owner::Document => state.doc.header.metadata.push(m),
         Owner::Node(id) => match state.doc.node_mut(id) {
@@ -658,6 +646,8 @@ fn read_metadata(
                 inner_offset,
                 "an alias cannot hold foreign <metadata>; ignored",
             ),
+            // Other kinds hold no such field.
+            _ => {}
         },
     }
     Ok(())

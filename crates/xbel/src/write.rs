@@ -389,6 +389,8 @@ impl<'a> Writer<'a> {
                 }
             }
             Node::Folder(_) => unreachable!("folders are opened, not leaves"),
+            // A kind of node added to the model after this writer: nothing to write yet.
+            _ => {}
         }
     }
 }
@@ -509,7 +511,7 @@ pub fn write(
     opts: &WriteOptions,
     out: &mut dyn Write,
 ) -> Result<LossReport, Error> {
-    let strict = opts.xbel_strict;
+    let strict = opts.xbel.strict;
     let (keep_ids, valid_targets) = if strict {
         strict_ids(doc)
     } else {

@@ -228,3 +228,17 @@ fn many_attributes_are_read_and_a_late_repeat_is_an_error() {
     let err = read("<xbel version=\"1.0\"><bookmark href=\"a\" href=\"b\"/></xbel>").unwrap_err();
     assert_eq!(err.kind, ErrorKind::Syntax);
 }
+
+#[test]
+fn strict_reading_fails_where_lenient_reading_warns() {
+    let input = b"<xbel version=\"1.0\"><alias/></xbel>";
+    let lenient = markport_xbel::read(input, &ReadOptions::default()).unwrap();
+    assert!(lenient
+        .diagnostics
+        .iter()
+        .any(|d| d.message.contains("without ref")));
+    let mut opts = ReadOptions::default();
+    opts.strict = true;
+    let err = markport_xbel::read(input, &opts).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Strict);
+}

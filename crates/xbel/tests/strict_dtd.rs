@@ -42,10 +42,8 @@ fn strict_output_of_every_sample_is_dtd_valid() {
     files(&root.join("../shared/corpus/peers/xbel"), &mut inputs);
     assert!(inputs.len() >= 8);
     let dir = tempfile::tempdir().unwrap();
-    let opts = WriteOptions {
-        xbel_strict: true,
-        ..WriteOptions::default()
-    };
+    let mut opts = WriteOptions::default();
+    opts.xbel.strict = true;
     for input in inputs {
         let doc = markport_xbel::read(&std::fs::read(&input).unwrap(), &ReadOptions::default())
             .unwrap()

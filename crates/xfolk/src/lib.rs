@@ -36,7 +36,8 @@
 //! secret.private = Some(true);
 //! doc.push(Some(rust), secret);
 //!
-//! let opts = WriteOptions { tag_base: Some("https://example.org/tags/".into()), ..Default::default() };
+//! let mut opts = WriteOptions::default();
+//! opts.xfolk.tag_base = Some("https://example.org/tags/".into());
 //! let mut page = Vec::new();
 //! let loss = markport_xfolk::write(&doc, &opts, &mut page).unwrap();
 //! let html = String::from_utf8(page.clone()).unwrap();
@@ -75,7 +76,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read the xFolk entries of a page. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input, opts)
+    read::read(input, opts)?.enforce(opts)
 }
 
 /// Publish a collection as an xFolk page; returns what could not be carried

@@ -80,7 +80,11 @@ pub(crate) fn write(
         opts,
         out: String::with_capacity(1 << 16),
         loss: LossReport::new(),
-        tag_base: opts.tag_base.clone().unwrap_or_else(|| "tags/".to_owned()),
+        tag_base: opts
+            .xfolk
+            .tag_base
+            .clone()
+            .unwrap_or_else(|| "tags/".to_owned()),
     };
     w.head();
     w.nav();
@@ -127,8 +131,7 @@ pub(crate) fn write(
             }
         }
         if w.out.len() >= 1 << 16 {
-            sink.write_all(w.out.as_bytes())
-                .map_err(|e| Error::io(&e))?;
+            sink.write_all(w.out.as_bytes()).map_err(Error::io)?;
             w.out.clear();
         }
     }
@@ -136,8 +139,7 @@ pub(crate) fn write(
     w.out.push_str("</main>\n<script>\n");
     w.out.push_str(SCRIPT);
     w.out.push_str("</script>\n</body>\n</html>\n");
-    sink.write_all(w.out.as_bytes())
-        .map_err(|e| Error::io(&e))?;
+    sink.write_all(w.out.as_bytes()).map_err(Error::io)?;
     Ok(w.loss)
 }
 
@@ -214,7 +216,7 @@ impl Writer<'_> {
         }
         // Without --tag-base the tag links point at pages that do not exist
         // (yet: a site generator may make them), so a click filters instead.
-        self.out.push_str(if self.opts.tag_base.is_none() {
+        self.out.push_str(if self.opts.xfolk.tag_base.is_none() {
             "<p class=\"filter\" hidden data-tag-links=\"filter\">"
         } else {
             "<p class=\"filter\" hidden>"
@@ -396,6 +398,8 @@ impl Writer<'_> {
             }
             Node::Alias(_) => self.lose(Some(id), Field::Alias, "xFolk has no aliases"),
             Node::Folder(_) => {}
+            // A kind of node added to the model after this writer: nothing to write yet.
+            _ => {}
         }
     }
 
@@ -414,7 +418,7 @@ impl Writer<'_> {
 
     fn bookmark(&mut self, id: NodeId, b: &Bookmark) {
         let n = Some(id);
-        if b.private == Some(true) && !self.opts.include_private {
+        if b.private == Some(true) && !self.opts.xfolk.include_private {
             self.lose(
                 n,
                 Field::Bookmark,
@@ -437,11 +441,11 @@ impl Writer<'_> {
                 "control characters a page cannot carry are left out",
             );
         }
-        if is_script_url(&b.href) && !self.opts.allow_script_urls {
+        if is_script_url(&b.href) && !self.opts.xfolk.allow_script_urls {
             self.inert(n, b, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
             return;
         }
-        if let Some(what) = browser_only(&b.href).filter(|_| !self.opts.allow_browser_urls) {
+        if let Some(what) = browser_only(&b.href).filter(|_| !self.opts.xfolk.allow_browser_urls) {
             let why =
                 format!("{what}: not published as a link (--allow-browser-urls publishes it)");
             self.inert(n, b, &why);

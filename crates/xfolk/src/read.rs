@@ -452,10 +452,8 @@ impl<'a> Reader<'a> {
         let parent = attr(raw, "data-parent")
             .and_then(|p| self.folder_index.get(p.as_ref()).copied())
             .or(folder);
-        let f = Folder {
-            id: v.data_id.clone(),
-            ..Folder::default()
-        };
+        let mut f = Folder::new();
+        f.id = v.data_id.clone();
         self.found.push(Found::Folder { parent, folder: f });
         if let Some(k) = key {
             self.folder_index.insert(k, self.found.len() - 1);
@@ -539,16 +537,20 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let decoded = markport_markup::charset::decode(input, opts.encoding.as_deref())?;
     let text = decoded.text;
     let mut diags = decoded.diagnostics;
-    let doc_url = opts.base_url.as_deref().and_then(|u| match Url::parse(u) {
-        Ok(u) => Some(u),
-        Err(e) => {
-            diags.push(Diagnostic::warning(
-                format!("--base-url {u:?} is not a URL ({e}); relative links stay relative"),
-                None,
-            ));
-            None
-        }
-    });
+    let doc_url = opts
+        .xfolk
+        .base_url
+        .as_deref()
+        .and_then(|u| match Url::parse(u) {
+            Ok(u) => Some(u),
+            Err(e) => {
+                diags.push(Diagnostic::warning(
+                    format!("--base-url {u:?} is not a URL ({e}); relative links stay relative"),
+                    None,
+                ));
+                None
+            }
+        });
     let mut r = Reader {
         lines: None,
         src: &text,
@@ -643,8 +645,5 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             None,
         ));
     }
-    Ok(Parsed {
-        document: doc,
-        diagnostics: diags,
-    })
+    Ok(Parsed::new(doc, diags))
 }

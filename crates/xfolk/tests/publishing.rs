@@ -73,11 +73,9 @@ fn hostile_input_never_reaches_the_page_as_markup_script_or_data() {
 #[test]
 fn asking_publishes_private_bookmarks_and_script_links() {
     let doc = hostile();
-    let opts = WriteOptions {
-        include_private: true,
-        allow_script_urls: true,
-        ..WriteOptions::default()
-    };
+    let mut opts = WriteOptions::default();
+    opts.xfolk.include_private = true;
+    opts.xfolk.allow_script_urls = true;
     let (page, lost) = publish(&doc, &opts);
     assert!(page.contains("intranet.example/secret-plans"));
     assert!(page.contains("href=\"  JavaScript:alert(document.cookie)\""));
@@ -100,10 +98,8 @@ fn the_page_has_the_publishing_structure() {
     b.tags = vec!["rust".into(), "New York".into()];
     b.added = Some(markport_model::DateValue::from_w3c("2024-05-01T09:30:00Z"));
     doc.push(Some(rust), b);
-    let opts = WriteOptions {
-        tag_base: Some("https://example.org/tags/".into()),
-        ..WriteOptions::default()
-    };
+    let mut opts = WriteOptions::default();
+    opts.xfolk.tag_base = Some("https://example.org/tags/".into());
     let (page, lost) = publish(&doc, &opts);
     assert!(lost.is_empty(), "{lost:?}");
     for needle in [
@@ -143,10 +139,8 @@ fn relative_links_resolve_against_base_and_the_page_address() {
 <a rel="tag" href="../tags/rel">x</a></div>
 <div class="xfolkentry"><a class="taggedlink" href="https://abs.example/x">Absolute</a></div>
 </body></html>"#;
-    let opts = ReadOptions {
-        base_url: Some("http://example.org/page.html".into()),
-        ..ReadOptions::default()
-    };
+    let mut opts = ReadOptions::default();
+    opts.xfolk.base_url = Some("http://example.org/page.html".into());
     let doc = markport_xfolk::read(page, &opts).unwrap().document;
     let hrefs: Vec<_> = doc
         .preorder()
@@ -227,10 +221,8 @@ fn place_queries_and_search_templates_are_shown_as_text_unless_asked() {
     let back = markport_xfolk::read(page.as_bytes(), &ReadOptions::default()).unwrap();
     assert_eq!(back.document.census().bookmarks, 1);
 
-    let asked = WriteOptions {
-        allow_browser_urls: true,
-        ..WriteOptions::default()
-    };
+    let mut asked = WriteOptions::default();
+    asked.xfolk.allow_browser_urls = true;
     let (page, lost) = publish(&doc, &asked);
     assert!(page.contains("href=\"place:sort=8&amp;maxResults=10\""));
     assert!(page.contains("href=\"https://duckduckgo.com/?q=%s\""));
@@ -254,10 +246,8 @@ fn without_a_tag_base_tag_links_filter_the_page_and_still_name_their_tag() {
     assert!(d.is_empty(), "{d:?}");
 
     // Tag pages that exist are followed.
-    let opts = WriteOptions {
-        tag_base: Some("https://example.org/tags/".into()),
-        ..WriteOptions::default()
-    };
+    let mut opts = WriteOptions::default();
+    opts.xfolk.tag_base = Some("https://example.org/tags/".into());
     let (page, _) = publish(&doc, &opts);
     assert!(page.contains("<p class=\"filter\" hidden>"));
     assert!(!page.contains("data-tag-links=\"filter\""));
