@@ -5,7 +5,8 @@ use std::io::Write;
 
 use markport_model::{
     bookmark_fields, document_fields, folder_fields, separator_fields, Bookmark, DateValue,
-    Document, Error, Field, Folder, LossReport, Metadata, Node, NodeId, Scope, Step, WriteOptions,
+    Document, Error, Field, Folder, Holder, LossReport, Metadata, Node, NodeId, Step, Value,
+    WriteOptions,
 };
 
 use markport_markup::xml::{has_unwritable, is_name, Indent, XmlWriter};
@@ -233,7 +234,7 @@ impl<'a> Writer<'a> {
             self.loss
                 .record_extension(self.doc, Some(id), Field::BookmarkPrivate, EXTENSION_WHY);
         }
-        self.check_node(Some(id), bookmark_strings(b));
+        self.check_node(Some(id), strings(b));
         self.check_reserved(Some(id), Field::BookmarkMetadata, &more.metadata, true);
         let xml_id = self.id(id, Field::BookmarkId, more.id.as_deref());
         self.s.open(pad, "bookmark");
@@ -281,7 +282,7 @@ impl<'a> Writer<'a> {
             self.strict_losses(Some(id), folder_fields(f));
         }
         self.extensions(Some(id), folder_fields(f));
-        self.check_node(Some(id), folder_strings(f));
+        self.check_node(Some(id), strings(f));
         self.check_reserved(Some(id), Field::FolderMetadata, &f.metadata, false);
         let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
         self.s.open(pad, "folder");
@@ -313,12 +314,7 @@ impl<'a> Writer<'a> {
                     self.s.empty_element(pad, "separator", &[]);
                     return;
                 }
-                let strings = vec![
-                    (Field::SeparatorTitle, opt(&sep.title)),
-                    (Field::SeparatorExtra, attrs(&sep.extra)),
-                    (Field::SeparatorMetadata, metadata(&sep.metadata)),
-                ];
-                self.check_node(Some(id), strings);
+                self.check_node(Some(id), strings(sep));
                 self.check_reserved(Some(id), Field::SeparatorMetadata, &sep.metadata, false);
                 self.extensions(Some(id), separator_fields(sep));
                 let inner = pad.deeper(1);
@@ -364,13 +360,9 @@ impl<'a> Writer<'a> {
                 let inner = pad.deeper(1);
                 let mut mp = BlockWriter::new(inner);
                 if !self.strict {
-                    self.check_node(
-                        Some(id),
-                        vec![
-                            (Field::Alias, vec![a.target.as_str()]),
-                            (Field::AliasExtra, attrs(&a.extra)),
-                        ],
-                    );
+                    let mut checked = strings(a);
+                    checked.push((Field::Alias, vec![a.target.as_str()]));
+                    self.check_node(Some(id), checked);
                     markport_block::write_alias(&mut mp, &a.extra);
                     let extra = (!a.extra.is_empty()).then_some(Field::AliasExtra);
                     self.extensions(Some(id), extra.into_iter());
@@ -404,29 +396,12 @@ type Block = (
 
 type Strings<'a> = Vec<(Field, Vec<&'a str>)>;
 
-fn opt(v: &Option<String>) -> Vec<&str> {
-    v.as_deref().into_iter().collect()
-}
-
-fn date(v: &Option<DateValue>) -> Vec<&str> {
-    match v {
-        Some(DateValue::Raw(r)) => vec![&**r],
-        _ => Vec::new(),
-    }
-}
-
-fn attrs(extra: &[markport_model::Attribute]) -> Vec<&str> {
-    extra
-        .iter()
-        .flat_map(|a| [a.name.as_str(), a.value.as_str()])
-        .collect()
-}
-
 /// Whether a foreign block can be written so that it reads back as itself:
 /// its owner and namespaces must be writable exactly, and its owner must not
 /// be one the reader interprets (it would come back as typed fields).
 fn foreign_writable(m: &Metadata, interprets_freedesktop: bool) -> bool {
-    metadata(std::slice::from_ref(m))
+    Value::Metadata(std::slice::from_ref(m))
+        .strings()
         .into_iter()
         .all(|s| !has_unwritable(s))
         && m.owner != MARKPORT_OWNER
@@ -441,53 +416,15 @@ fn content_writable(m: &Metadata) -> bool {
     crate::metadata_check::check_metadata_content(&m.xml, &m.namespaces).is_ok()
 }
 
-/// A foreign block's owner and namespace declarations (its content is
-/// written back exactly as it was read, so it needs no check).
-fn metadata(blocks: &[Metadata]) -> Vec<&str> {
-    blocks
-        .iter()
-        .flat_map(|m| {
-            std::iter::once(m.owner.as_str()).chain(
-                m.namespaces
-                    .iter()
-                    .flat_map(|(p, u)| [p.as_str(), u.as_str()]),
-            )
-        })
+/// Every string the fields of a node (or of the header) hold, by field, as
+/// the field table gives them. The header's comments are checked apart:
+/// they are written as comments, not as text.
+fn strings<'a>(on: impl Into<Holder<'a>>) -> Strings<'a> {
+    let on = on.into();
+    Field::of(on.scope())
+        .filter(|f| *f != Field::DocumentComments)
+        .filter_map(|f| Some((f, f.get(on)?.strings())))
         .collect()
-}
-
-/// Every string a bookmark's fields hold, by field.
-fn bookmark_strings(b: &Bookmark) -> Strings<'_> {
-    Field::of(Scope::Bookmark)
-        .filter_map(|f| Some((f, f.get(b)?.strings())))
-        .collect()
-}
-
-/// Every string a folder's fields hold, by field.
-fn folder_strings(f: &Folder) -> Strings<'_> {
-    vec![
-        (Field::FolderTitle, opt(&f.title)),
-        (Field::FolderDesc, opt(&f.desc)),
-        (Field::FolderId, opt(&f.id)),
-        (Field::FolderAdded, date(&f.added)),
-        (Field::FolderModified, date(&f.modified)),
-        (Field::FolderIcon, opt(&f.icon)),
-        (Field::FolderMetadata, metadata(&f.metadata)),
-        (Field::FolderExtra, attrs(&f.extra)),
-    ]
-}
-
-/// Every string the document's own fields hold, by field.
-fn document_strings(d: &Document) -> Strings<'_> {
-    vec![
-        (Field::DocumentTitle, opt(&d.header.title)),
-        (Field::DocumentDesc, opt(&d.header.desc)),
-        (Field::DocumentId, opt(&d.header.id)),
-        (Field::DocumentAdded, date(&d.header.added)),
-        (Field::DocumentModified, date(&d.header.modified)),
-        (Field::DocumentMetadata, metadata(&d.header.metadata)),
-        (Field::DocumentExtra, attrs(&d.header.extra)),
-    ]
 }
 
 /// In strict mode, the nodes whose id can be written: the first node with
@@ -533,7 +470,7 @@ pub fn write(
         ];
         w.strict_losses(None, doc_fields.into_iter().filter(|p| p.1).map(|p| p.0));
     }
-    w.check_node(None, document_strings(doc));
+    w.check_node(None, strings(&doc.header));
     w.extensions(None, document_fields(doc));
     w.check_reserved(None, Field::DocumentMetadata, &doc.header.metadata, false);
     w.s.reserve(CHUNK * 2);
