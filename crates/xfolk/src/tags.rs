@@ -1,6 +1,8 @@
 //! rel-tag: the tag is the last path segment of the link (rel-tag spec),
 //! with `+` or `%20` for spaces.
 
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
 /// The tag a rel-tag link names, or `None` when its path has no last segment.
 pub(crate) fn tag_of(href: &str) -> Option<String> {
     let end = href.find(['#', '?']).unwrap_or(href.len());
@@ -11,43 +13,23 @@ pub(crate) fn tag_of(href: &str) -> Option<String> {
     }
     // `+` first, so that `%2B` stays a plus (`C%2B%2B` is "C++").
     let spaced = segment.replace('+', " ");
-    let bytes = percent_decode(&spaced);
+    let bytes: Vec<u8> = percent_decode_str(&spaced).collect();
     let tag = String::from_utf8(bytes).unwrap_or_else(|_| spaced.clone());
     (!tag.is_empty()).then_some(tag)
-}
-
-fn percent_decode(s: &str) -> Vec<u8> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            let hex = |c: u8| (c as char).to_digit(16);
-            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    out
 }
 
 /// A tag as the last path segment: every byte but the unreserved ones
 /// percent-encoded, so any tag reads back exactly.
 pub(crate) fn segment_for(tag: &str) -> String {
-    let mut out = String::with_capacity(tag.len());
-    for &b in tag.as_bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    utf8_percent_encode(tag, SEGMENT).to_string()
 }
+
+/// RFC 3986's unreserved characters stay; every other byte is encoded.
+const SEGMENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 #[cfg(test)]
 mod tests {
