@@ -9,8 +9,8 @@ use std::io::Write;
 use serde::{Deserialize, Serialize};
 
 use markport_model::{
-    Document, Error, ErrorKind, Field, Header, Holder, Location, LossReport, Metadata, Node,
-    NodeId, Parsed, ReadOptions, Support, Value, WriteOptions,
+    Diagnostic, Document, Error, ErrorKind, Field, Header, Holder, Location, LossReport, Metadata,
+    Node, NodeId, Parsed, ReadOptions, Scope, Support, Value, WriteOptions,
 };
 
 /// The version this crate writes and reads.
@@ -115,7 +115,78 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
         };
         ids.push(doc.push(parent, n.node));
     }
-    Ok(Parsed::new(doc, Vec::new()))
+    Ok(Parsed::new(doc, unknown_members(input)))
+}
+
+/// Every member of the input markport has no field for, as a warning: serde
+/// skips unknown members, and a member skipped in silence is data lost
+/// without a word (`"children": [...]` from a hand-written file, a field of
+/// a newer markport). The known members are the field table's names, so a
+/// field added to the model is known here without a change.
+fn unknown_members(input: &[u8]) -> Vec<Diagnostic> {
+    use std::borrow::Cow;
+    use std::collections::HashMap;
+
+    use serde::de::IgnoredAny;
+
+    #[derive(Deserialize)]
+    struct NodeShape<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<Cow<'a, str>>,
+        #[serde(flatten, borrow)]
+        members: HashMap<Cow<'a, str>, IgnoredAny>,
+    }
+    #[derive(Deserialize)]
+    struct Shape<'a> {
+        #[serde(default, borrow)]
+        nodes: Vec<NodeShape<'a>>,
+        #[serde(flatten, borrow)]
+        top: HashMap<Cow<'a, str>, IgnoredAny>,
+    }
+    // The document was read already: this second pass cannot fail where
+    // the first did not, and a failure here only means no warnings.
+    let Ok(shape) = serde_json::from_slice::<Shape>(input) else {
+        return Vec::new();
+    };
+    let key = |f: Field| f.name().split_once('.').map(|(_, k)| k.replace('-', "_"));
+    let known = |scope: Scope| -> Vec<String> { Field::of(scope).filter_map(key).collect() };
+    let header = known(Scope::Document);
+    let mut alias = known(Scope::Alias);
+    alias.push("target".into());
+    let kinds = [
+        ("bookmark", known(Scope::Bookmark)),
+        ("folder", known(Scope::Folder)),
+        ("separator", known(Scope::Separator)),
+        ("alias", alias),
+    ];
+    let mut out = Vec::new();
+    let mut warn = |what: String| {
+        out.push(Diagnostic::warning(
+            format!("markport JSON: {what} is not a field markport knows; ignored"),
+            None,
+        ))
+    };
+    let sorted = |m: &HashMap<Cow<str>, IgnoredAny>| {
+        let mut keys: Vec<String> = m.keys().map(|k| k.to_string()).collect();
+        keys.sort();
+        keys
+    };
+    for k in sorted(&shape.top) {
+        if k != "markport" && !header.contains(&k) {
+            warn(format!("the member {k:?}"));
+        }
+    }
+    for (i, node) in shape.nodes.iter().enumerate() {
+        let Some((_, fields)) = kinds.iter().find(|(t, _)| node.kind.as_deref() == Some(*t)) else {
+            continue;
+        };
+        for k in sorted(&node.members) {
+            if k != "parent" && !fields.contains(&k) {
+                warn(format!("nodes[{i}].{k}"));
+            }
+        }
+    }
+    out
 }
 
 /// A metadata block's `xml` is written into XBEL as it is, so it must be
@@ -159,6 +230,35 @@ pub fn support(_field: Field) -> Support {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn members_markport_does_not_know_are_warned_not_dropped_in_silence() {
+        let input = br#"{"markport": 1, "title": "t", "colour": "red", "nodes": [
+            {"type": "folder", "title": "F", "children": [{"type": "bookmark", "href": "x"}]},
+            {"type": "bookmark", "parent": 0, "href": "https://a/", "tags": [], "guid": "g", "rating": 5},
+            {"type": "alias", "target": "b1"}]}"#;
+        let read = read(input, &ReadOptions::default()).unwrap();
+        let said: Vec<&str> = read
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            said,
+            [
+                "markport JSON: the member \"colour\" is not a field markport knows; ignored",
+                "markport JSON: nodes[0].children is not a field markport knows; ignored",
+                "markport JSON: nodes[1].rating is not a field markport knows; ignored",
+            ]
+        );
+        // What markport writes, it reads without a word.
+        let mut out = Vec::new();
+        write(&read.document, &WriteOptions::default(), &mut out).unwrap();
+        assert!(super::read(&out, &ReadOptions::default())
+            .unwrap()
+            .diagnostics
+            .is_empty());
+    }
 
     const INJECTION: &str = r#"</metadata></info></bookmark><bookmark href="https://evil.example/"><info><metadata owner="x">"#;
 
