@@ -5,9 +5,17 @@ pub fn is_xml_char(c: char) -> bool {
     matches!(c, '\u{9}' | '\u{A}' | '\u{D}' | '\u{20}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
 }
 
-/// Whether `s` has characters XML 1.0 cannot carry.
+/// Whether `s` has characters XML 1.0 cannot carry: C0 controls but tab,
+/// LF and CR, and U+FFFE/U+FFFF (UTF-8 `EF BF BE`/`EF BF BF`; `&str` holds
+/// no surrogates). Scanned as bytes: every writer checks every string.
 pub fn has_unwritable(s: &str) -> bool {
-    !s.chars().all(is_xml_char)
+    let b = s.as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        (c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r'))
+            || (c == 0xEF
+                && b.get(i + 1) == Some(&0xBF)
+                && matches!(b.get(i + 2), Some(0xBE | 0xBF)))
+    })
 }
 
 /// Whether `s` is an XML Name (what an `ID` attribute must be).
@@ -24,6 +32,17 @@ pub fn is_name(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_check_agrees_with_the_character_class() {
+        for c in ('\0'..='\u{2ff}')
+            .chain('\u{d000}'..='\u{d7ff}')
+            .chain('\u{e000}'..='\u{10100}')
+        {
+            let s = format!("a{c}b");
+            assert_eq!(has_unwritable(&s), !is_xml_char(c), "{c:?}");
+        }
+    }
 
     #[test]
     fn xml_chars_exclude_most_controls_and_the_non_characters() {
