@@ -58,14 +58,10 @@ impl<'a> LineIndex<'a> {
     /// Index the line starts of `input` (LF, CRLF and lone CR end a line).
     pub fn new(input: &'a [u8]) -> LineIndex<'a> {
         let mut starts = vec![0];
-        let mut i = 0;
-        while i < input.len() {
-            match input[i] {
-                b'\n' => starts.push(i + 1),
-                b'\r' if input.get(i + 1) != Some(&b'\n') => starts.push(i + 1),
-                _ => {}
+        for i in memchr::memchr2_iter(b'\n', b'\r', input) {
+            if input[i] == b'\n' || input.get(i + 1) != Some(&b'\n') {
+                starts.push(i + 1);
             }
-            i += 1;
         }
         let mut marks = Vec::with_capacity(starts.len());
         for (n, &start) in starts.iter().enumerate() {

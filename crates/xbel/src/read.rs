@@ -8,7 +8,7 @@ use quick_xml::Reader;
 
 use markport_model::{
     Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, Folder, LineIndex,
-    Metadata, Node, NodeId, Parsed, Role, Separator,
+    Location, Metadata, Node, NodeId, Parsed, Role, Separator,
 };
 
 use crate::block::{self, Owner};
@@ -48,20 +48,29 @@ impl Ctx {
 }
 
 pub(crate) struct State<'a> {
-    pub(crate) lines: LineIndex<'a>,
+    text: &'a str,
+    /// Built on the first diagnostic: most files have none, and indexing
+    /// every line of a big file costs as much as a tenth of reading it.
+    lines: std::cell::OnceCell<LineIndex<'a>>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) doc: Document,
 }
 
 impl State<'_> {
+    pub(crate) fn locate(&self, offset: usize) -> Location {
+        self.lines
+            .get_or_init(|| LineIndex::new(self.text.as_bytes()))
+            .locate(offset)
+    }
+
     pub(crate) fn warn(&mut self, offset: usize, message: impl Into<String>) {
-        let loc = self.lines.locate(offset);
+        let loc = self.locate(offset);
         self.diagnostics
             .push(Diagnostic::warning(message, Some(loc)));
     }
 
     pub(crate) fn note(&mut self, offset: usize, message: impl Into<String>) {
-        let loc = self.lines.locate(offset);
+        let loc = self.locate(offset);
         self.diagnostics.push(Diagnostic::note(message, Some(loc)));
     }
 
@@ -178,14 +187,15 @@ fn utf8(input: &[u8]) -> Result<Cow<'_, str>, Error> {
 pub fn read(input: &[u8]) -> Result<Parsed, Error> {
     let text = decode_input(input)?;
     let mut state = State {
-        lines: LineIndex::new(text.as_bytes()),
+        text: &text,
+        lines: std::cell::OnceCell::new(),
         diagnostics: Vec::new(),
         doc: Document::new(),
     };
     match parse(&text, &mut state) {
         Ok(()) => {}
         Err(e) => {
-            let loc = state.lines.locate(e.offset);
+            let loc = state.locate(e.offset);
             return Err(Error::new(e.kind, e.message, Some(loc)));
         }
     }
@@ -289,7 +299,7 @@ impl<'t> Parser<'t> {
     /// before any `<xbel>`.
     fn end(&self, state: &State<'_>) -> Result<(), ReadError> {
         if let Some((name, at)) = self.open_tags.last() {
-            let loc = state.lines.locate(*at);
+            let loc = state.locate(*at);
             return Err(ReadError::syntax(
                 self.text.len(),
                 format!("the file ends inside <{name}> (opened at {loc}): it is truncated"),
