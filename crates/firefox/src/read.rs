@@ -40,6 +40,8 @@ enum Mode {
     TagsRoot,
     /// A tag's folder: its bookmarks' links carry the tag.
     Tag,
+    /// A bookmark in a tag's folder: its link.
+    TagEntry,
     /// Below a livemark or a tag: read past.
     Skip,
 }
@@ -196,7 +198,8 @@ impl<'a> Reader<'a> {
                         let (mode, parent) = match top.mode {
                             _ if top.skip_children => (Mode::Skip, None),
                             Mode::TagsRoot => (Mode::Tag, None),
-                            Mode::Tag | Mode::Skip => (Mode::Skip, None),
+                            Mode::Tag => (Mode::TagEntry, None),
+                            Mode::TagEntry | Mode::Skip => (Mode::Skip, None),
                             Mode::Tree => (Mode::Tree, top.node),
                         };
                         stack.push(Frame {
@@ -355,6 +358,12 @@ impl<'a> Reader<'a> {
     fn finish(&mut self, mut frame: Frame, parent: Option<&mut Frame>) {
         let it = std::mem::take(&mut frame.item);
         match frame.mode {
+            Mode::TagEntry => {
+                if let (Some(p), Some(uri)) = (parent, it.uri) {
+                    p.tagged.push(uri);
+                }
+                return;
+            }
             Mode::Skip => return,
             Mode::TagsRoot => return,
             Mode::Tag => {
@@ -363,17 +372,6 @@ impl<'a> Reader<'a> {
                 return;
             }
             Mode::Tree => {}
-        }
-        if let Some(p) = parent {
-            if p.mode == Mode::Tag {
-                if let Some(uri) = it.uri {
-                    p.tagged.push(uri);
-                }
-                return;
-            }
-            if p.mode != Mode::Tree {
-                return;
-            }
         }
         if frame.is_root && it.root.as_deref() == Some("placesRoot") {
             let h = &mut self.doc.header;
@@ -467,6 +465,16 @@ fn micros(text: &str) -> Option<DateValue> {
     Some(DateValue::Instant(t))
 }
 
+/// A date as Firefox writes it: microseconds since 1970.
+fn date_text(d: &DateValue) -> String {
+    match d {
+        DateValue::Instant(t) => (i128::from(t.unix_seconds()) * 1_000_000
+            + i128::from(t.subsec_nanos() / 1000))
+        .to_string(),
+        DateValue::Raw(r) => r.to_string(),
+    }
+}
+
 fn role(root: &str) -> Option<Role> {
     Some(match root {
         "bookmarksMenuFolder" => Role::Menu,
@@ -508,6 +516,12 @@ fn fill(node: &mut Node, mut it: Item, kind: Kind) {
         }
         Node::Separator(s) => {
             s.title = it.title.filter(|t| !t.is_empty());
+            // The model has no dates on separators: kept as the source wrote them.
+            for (key, date) in [("lastModified", it.modified), ("dateAdded", it.added)] {
+                if let Some(d) = date {
+                    it.extra.insert(0, Attribute::new(key, date_text(&d)));
+                }
+            }
             if let Some(g) = it.guid {
                 it.extra.insert(0, Attribute::new("guid", g));
             }

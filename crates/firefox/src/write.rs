@@ -384,11 +384,11 @@ impl Writer<'_> {
         }
         self.out
             .push_str(",\"type\":\"text/x-moz-place-separator\"");
-        // A separator's guid and id stay in its extra (the model has no field).
+        // A separator's guid, id and dates stay in its extra (the model has no field).
         let own: Vec<Attribute> = s.extra.clone();
         let mut rest = Vec::new();
         for a in own {
-            if a.name == "guid" || a.name == "id" {
+            if ["guid", "id", "dateAdded", "lastModified"].contains(&a.name.as_str()) {
                 self.out.push(',');
                 string(&mut self.out, &a.name);
                 self.out.push(':');
