@@ -199,7 +199,9 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
             }
             None => {
                 let _ = role;
-                let mut f = Folder::titled(*title);
+                // A title no folder of the document has: a diff pairs folders
+                // by title, and the new root must not stand in for one.
+                let mut f = Folder::titled(free_title(doc, title));
                 f.guid = Some(guid.to_string());
                 w.folder_head(None, &f, *index, Some((root, guid)));
             }
@@ -557,6 +559,21 @@ impl Writer<'_> {
     }
 }
 
+/// `want`, or `want (2)`, ... : the first that no folder of `doc` is titled.
+fn free_title(doc: &Document, want: &str) -> String {
+    let taken: HashSet<&str> = doc
+        .ids()
+        .filter_map(|id| doc.node(id).as_folder().and_then(|f| f.title.as_deref()))
+        .collect();
+    let mut title = want.to_string();
+    let mut n = 1;
+    while taken.contains(title.as_str()) {
+        n += 1;
+        title = format!("{want} ({n})");
+    }
+    title
+}
+
 /// A Firefox guid: 12 characters of the URL-safe base64 alphabet.
 pub(crate) fn is_guid(g: &str) -> bool {
     g.len() == 12
@@ -604,4 +621,29 @@ fn string(out: &mut String, s: &str) {
     }
     out.push_str(&s[run..]);
     out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use markport_model::{diff, Document, Folder, ReadOptions, Role, WriteOptions};
+
+    fn root(title: &str, role: Option<Role>) -> Folder {
+        let mut f = Folder::titled(title);
+        f.role = role;
+        f.id = Some("7".into());
+        f
+    }
+
+    #[test]
+    fn roots_out_of_order_go_into_the_menu_and_the_report_is_true() {
+        let mut doc = Document::new();
+        doc.push(None, root("menu", Some(Role::Menu)));
+        doc.push(None, root("toolbar", None));
+        doc.push(None, root("unfiled", Some(Role::Unfiled)));
+        doc.push(None, Folder::new());
+        let mut out = Vec::new();
+        let loss = crate::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+        let back = crate::read(&out, &ReadOptions::default()).unwrap().document;
+        assert_eq!(diff(&doc, &back).fields(), loss.fields());
+    }
 }
