@@ -99,6 +99,8 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("desktop", "desktop/recentinfo-manager", ".xbel"),
     ("netscape", "netscape", ".html"),
     ("netscape", "netscape", ".htm"),
+    ("firefox", "browsers/firefox-json", ".json"),
+    ("firefox", "browsers/firefox-json", ".jsonlz4"),
 ];
 
 /// Peer files under [`PEER_INPUTS`] that hold no bookmark structure at all

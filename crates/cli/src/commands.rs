@@ -72,6 +72,10 @@ pub(crate) struct WriteFlags {
     /// xFolk: the address tag links point under.
     #[arg(long, value_name = "URL")]
     tag_base: Option<String>,
+    /// Firefox: write the compressed .jsonlz4 form (the default when the
+    /// output ends in .jsonlz4, .baklz4 or .mozlz4).
+    #[arg(long)]
+    jsonlz4: bool,
 }
 
 impl WriteFlags {
@@ -84,6 +88,7 @@ impl WriteFlags {
         opts.xfolk.allow_script_urls = self.allow_script_urls;
         opts.xfolk.allow_browser_urls = self.allow_browser_urls;
         opts.xfolk.tag_base = self.tag_base.clone();
+        opts.firefox.compress = self.jsonlz4;
         opts
     }
 }
@@ -186,7 +191,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         from,
         &a.read.options(),
         to,
-        &a.write.options(),
+        &markport::options_for_path(a.write.options(), a.output.as_deref()),
         &mut converted,
     )
     .map_err(|e| match e.stage {

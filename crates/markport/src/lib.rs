@@ -298,3 +298,26 @@ pub fn roundtrip(doc: &Document, via: &Format, opts: &WriteOptions) -> Result<Ro
         back: back.document,
     })
 }
+
+/// The write options for an output file: its extension can ask for a
+/// form of the format (`.jsonlz4`, `.baklz4` and `.mozlz4`: Firefox's
+/// compressed backups).
+///
+/// ```
+/// use std::path::Path;
+/// let opts = markport::options_for_path(Default::default(), Some(Path::new("backup.jsonlz4")));
+/// assert!(opts.firefox.compress);
+/// let opts = markport::options_for_path(Default::default(), Some(Path::new("bookmarks.json")));
+/// assert!(!opts.firefox.compress);
+/// ```
+pub fn options_for_path(mut opts: WriteOptions, path: Option<&std::path::Path>) -> WriteOptions {
+    let ext = path.and_then(|p| p.extension()).and_then(|e| e.to_str());
+    if ext.is_some_and(|e| {
+        markport_firefox::COMPRESSED_EXTENSIONS
+            .iter()
+            .any(|c| c.eq_ignore_ascii_case(e))
+    }) {
+        opts.firefox.compress = true;
+    }
+    opts
+}

@@ -92,8 +92,9 @@ pub fn write_path(
         Some(f) => f,
         None => resolve_format(None, Some(path), None)?.format,
     };
+    let opts = crate::options_for_path(opts.clone(), Some(path));
     let mut out = OutputFile::create(path).map_err(output_error)?;
-    let loss = (format.write)(doc, opts, &mut out)?;
+    let loss = (format.write)(doc, &opts, &mut out)?;
     out.commit().map_err(|e| io_error(path, e))?;
     Ok(loss)
 }

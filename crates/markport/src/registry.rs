@@ -89,6 +89,15 @@ pub static FORMATS: &[Format] = &[
         support: markport_xfolk::support,
     },
     Format {
+        name: "firefox",
+        description: "Firefox bookmark backups: JSON (bookmarks-*.json) and .jsonlz4/.baklz4",
+        extensions: &["jsonlz4", "baklz4", "mozlz4"],
+        detect: markport_firefox::detect,
+        read: markport_firefox::read,
+        write: markport_firefox::write,
+        support: markport_firefox::support,
+    },
+    Format {
         name: "json",
         description: "markport's JSON form of the model (lossless, for scripts)",
         extensions: &["json"],

@@ -72,8 +72,8 @@ pub use node::{
     NodeKind, Role, Separator,
 };
 pub use options::{
-    DesktopWriteOptions, ReadOptions, WriteOptions, XbelWriteOptions, XfolkReadOptions,
-    XfolkWriteOptions,
+    DesktopWriteOptions, FirefoxWriteOptions, ReadOptions, WriteOptions, XbelWriteOptions,
+    XfolkReadOptions, XfolkWriteOptions,
 };
 pub use time::{DateValue, Precision, Timestamp};
 pub use value::{Holder, Value};

@@ -50,6 +50,17 @@ pub struct WriteOptions {
     pub desktop: DesktopWriteOptions,
     /// xFolk's options.
     pub xfolk: XfolkWriteOptions,
+    /// Firefox backups' options.
+    pub firefox: FirefoxWriteOptions,
+}
+
+/// How to write a Firefox bookmark backup.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FirefoxWriteOptions {
+    /// Write the compressed form Firefox keeps its automatic backups in
+    /// (`.jsonlz4`: `mozLz40\0`, the size, one LZ4 block) instead of plain JSON.
+    pub compress: bool,
 }
 
 /// How to write XBEL.

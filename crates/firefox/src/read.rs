@@ -1,0 +1,564 @@
+//! Reading a Firefox backup: the JSON tree, walked with an explicit stack.
+
+use std::collections::HashMap;
+
+use markport_model::{
+    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex,
+    Node, NodeId, Parsed, Role, Separator, Timestamp,
+};
+
+use crate::json::{Event, Parser, SyntaxError};
+use crate::{ANNO_DESCRIPTION, ANNO_FEED, ANNO_SITE};
+
+/// What one item of the tree says, gathered as its members are read.
+#[derive(Default)]
+struct Item {
+    guid: Option<String>,
+    title: Option<String>,
+    added: Option<DateValue>,
+    modified: Option<DateValue>,
+    id: Option<String>,
+    type_code: Option<String>,
+    kind: Option<String>,
+    root: Option<String>,
+    uri: Option<String>,
+    icon_uri: Option<String>,
+    tags: Option<String>,
+    keyword: Option<String>,
+    post_data: Option<String>,
+    charset: Option<String>,
+    livemark: bool,
+    annos: Vec<Attribute>,
+    extra: Vec<Attribute>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// Items become nodes under `parent`.
+    Tree,
+    /// The tags root: its folders are tags.
+    TagsRoot,
+    /// A tag's folder: its bookmarks' links carry the tag.
+    Tag,
+    /// A bookmark in a tag's folder: its link.
+    TagEntry,
+    /// Below a livemark or a tag: read past.
+    Skip,
+}
+
+struct Frame {
+    item: Item,
+    mode: Mode,
+    /// The folder this item's node goes into (`None`: the top level).
+    parent: Option<NodeId>,
+    /// The node, once made (a folder is made when its children start).
+    node: Option<NodeId>,
+    /// Inside the `children` array.
+    in_children: bool,
+    /// The top-level item, the placesRoot.
+    is_root: bool,
+    /// For a tag folder: the links it tags.
+    tagged: Vec<String>,
+    /// A livemark's items: read past.
+    skip_children: bool,
+}
+
+struct Reader<'a> {
+    p: Parser<'a>,
+    doc: Document,
+    diags: Vec<Diagnostic>,
+    lines: LineIndex<'a>,
+    /// (tag, links) from the tags root.
+    tags: Vec<(String, Vec<String>)>,
+    livemarks: usize,
+    /// Where the text came from, for messages: "" or " (decompressed)".
+    within: &'static str,
+}
+
+pub(crate) fn read(text: &[u8], within: &'static str) -> Result<Parsed, Error> {
+    let mut r = Reader {
+        p: Parser::new(text),
+        doc: Document::new(),
+        diags: Vec::new(),
+        lines: LineIndex::new(text),
+        tags: Vec::new(),
+        livemarks: 0,
+        within,
+    };
+    r.tree()?;
+    for at in std::mem::take(&mut r.p.trailing_commas) {
+        let loc = r.lines.locate(at);
+        r.diags.push(Diagnostic::warning(
+            format!("a comma before a closing bracket{within} (the Firefox 3.x backup bug): read past it"),
+            Some(loc),
+        ));
+    }
+    for at in std::mem::take(&mut r.p.lone_surrogates) {
+        let loc = r.lines.locate(at);
+        r.diags.push(Diagnostic::warning(
+            format!("half a surrogate pair{within}: read as U+FFFD"),
+            Some(loc),
+        ));
+    }
+    if r.livemarks > 0 {
+        r.diags.push(Diagnostic::note(
+            format!(
+                "{} livemark(s) read as bookmarks of their site with their feed (feed_url); their items are not kept",
+                r.livemarks
+            ),
+            None,
+        ));
+    }
+    r.apply_tags();
+    Ok(Parsed::new(r.doc, r.diags))
+}
+
+fn text_of(ev: &Event<'_>, raw: &str) -> String {
+    match ev {
+        Event::Str(s) => s.to_string(),
+        _ => raw.to_string(),
+    }
+}
+
+impl<'a> Reader<'a> {
+    fn syntax(&self, e: SyntaxError) -> Error {
+        Error::syntax(
+            format!("Firefox backup{}: {}", self.within, e.message),
+            self.lines.locate(e.offset),
+        )
+    }
+
+    fn next(&mut self) -> Result<(usize, Event<'a>), Error> {
+        let at = self.p.pos();
+        match self.p.next() {
+            Ok(Some(e)) => Ok(e),
+            Ok(None) => Err(self.syntax(SyntaxError {
+                offset: at,
+                message: "the JSON ends too early (truncated file?)".into(),
+            })),
+            Err(e) => Err(self.syntax(e)),
+        }
+    }
+
+    fn invalid(&self, at: usize, message: &str) -> Error {
+        Error::new(
+            ErrorKind::Invalid,
+            format!("Firefox backup{}: {message}", self.within),
+            Some(self.lines.locate(at)),
+        )
+    }
+
+    /// A value's text: strings as they are, anything else as its JSON text.
+    fn value(&mut self) -> Result<(usize, Option<String>), Error> {
+        let (at, ev) = match self.p.next() {
+            Ok(Some(e)) => e,
+            Ok(None) => unreachable!("a member name is always followed by a value"),
+            Err(e) => return Err(self.syntax(e)),
+        };
+        let ev = match ev {
+            Event::Str(s) => Event::Str(std::borrow::Cow::Owned(s.into_owned())),
+            Event::Key(_) => unreachable!("a value follows a member name"),
+            other => other,
+        };
+        let raw = self.p.skip_value(at, &ev).map_err(|e| self.syntax(e))?;
+        Ok((
+            at,
+            match ev {
+                Event::Null => None,
+                _ => Some(text_of(&ev, raw)),
+            },
+        ))
+    }
+
+    fn tree(&mut self) -> Result<(), Error> {
+        let (at, first) = self.next()?;
+        if first != Event::ObjectStart {
+            return Err(Error::new(
+                ErrorKind::WrongFormat,
+                "not a Firefox bookmark backup: it is not a JSON object",
+                Some(self.lines.locate(at)),
+            ));
+        }
+        let mut stack = vec![Frame {
+            item: Item::default(),
+            mode: Mode::Tree,
+            parent: None,
+            node: None,
+            in_children: false,
+            is_root: true,
+            tagged: Vec::new(),
+            skip_children: false,
+        }];
+        while let Some(top) = stack.last_mut() {
+            if top.in_children {
+                let (at, ev) = self.next()?;
+                match ev {
+                    Event::ArrayEnd => top.in_children = false,
+                    Event::ObjectStart => {
+                        let (mode, parent) = match top.mode {
+                            _ if top.skip_children => (Mode::Skip, None),
+                            Mode::TagsRoot => (Mode::Tag, None),
+                            Mode::Tag => (Mode::TagEntry, None),
+                            Mode::TagEntry | Mode::Skip => (Mode::Skip, None),
+                            Mode::Tree => (Mode::Tree, top.node),
+                        };
+                        stack.push(Frame {
+                            item: Item::default(),
+                            mode,
+                            parent,
+                            node: None,
+                            in_children: false,
+                            is_root: false,
+                            tagged: Vec::new(),
+                            skip_children: false,
+                        });
+                    }
+                    _ => return Err(self.invalid(at, "an item of children is not an object")),
+                }
+                continue;
+            }
+            let (at, ev) = self.next()?;
+            let key = match ev {
+                Event::ObjectEnd => {
+                    let frame = stack.pop().expect("a frame is open");
+                    self.finish(frame, stack.last_mut());
+                    continue;
+                }
+                Event::Key(k) => k.into_owned(),
+                _ => unreachable!("an object holds members"),
+            };
+            let top = stack.last_mut().expect("a frame is open");
+            match key.as_str() {
+                "children" => {
+                    let (at, ev) = self.next()?;
+                    if ev != Event::ArrayStart {
+                        return Err(self.invalid(at, "children is not an array"));
+                    }
+                    self.open(top);
+                    top.in_children = true;
+                }
+                "annos" => {
+                    let annos = self.annos(at)?;
+                    top.item.annos.extend(annos);
+                }
+                _ => {
+                    let (vat, v) = self.value()?;
+                    let it = &mut top.item;
+                    let date = |d: &mut Vec<Diagnostic>, lines: &LineIndex, v: String| {
+                        let parsed = micros(&v);
+                        if parsed.is_none() {
+                            d.push(Diagnostic::warning(
+                                format!("{key} is not a count of microseconds: kept as written"),
+                                Some(lines.locate(vat)),
+                            ));
+                        }
+                        parsed.unwrap_or_else(|| DateValue::Raw(v.into()))
+                    };
+                    match (key.as_str(), v) {
+                        (_, None) => {}
+                        ("guid", Some(v)) => it.guid = Some(v),
+                        ("title", Some(v)) => it.title = Some(v),
+                        ("dateAdded", Some(v)) => {
+                            it.added = Some(date(&mut self.diags, &self.lines, v))
+                        }
+                        ("lastModified", Some(v)) => {
+                            it.modified = Some(date(&mut self.diags, &self.lines, v))
+                        }
+                        ("id", Some(v)) => it.id = Some(v),
+                        ("typeCode", Some(v)) => it.type_code = Some(v),
+                        ("type", Some(v)) => it.kind = Some(v),
+                        ("root", Some(v)) => it.root = Some(v),
+                        ("uri", Some(v)) => it.uri = Some(v),
+                        ("iconUri" | "iconuri", Some(v)) => it.icon_uri = Some(v),
+                        ("tags", Some(v)) => it.tags = Some(v),
+                        ("keyword", Some(v)) => it.keyword = Some(v),
+                        ("postData", Some(v)) => it.post_data = Some(v),
+                        ("charset", Some(v)) => it.charset = Some(v),
+                        ("livemark", Some(_)) => it.livemark = true,
+                        // Implied by the tree.
+                        ("index" | "parent", Some(_)) => {}
+                        (name, Some(v)) => it.extra.push(Attribute::new(name, v)),
+                    }
+                }
+            }
+        }
+        match self.p.next() {
+            Ok(None) => Ok(()),
+            Ok(Some((at, _))) => Err(self.syntax(SyntaxError {
+                offset: at,
+                message: "unexpected data after the JSON value".into(),
+            })),
+            Err(e) => Err(self.syntax(e)),
+        }
+    }
+
+    /// `annos`: `[{"name": ..., "value": ..., ...}]`, as attributes.
+    fn annos(&mut self, at: usize) -> Result<Vec<Attribute>, Error> {
+        let (aat, ev) = self.next()?;
+        if ev == Event::Null {
+            return Ok(Vec::new());
+        }
+        if ev != Event::ArrayStart {
+            return Err(self.invalid(aat, "annos is not an array"));
+        }
+        let mut out = Vec::new();
+        loop {
+            let (oat, ev) = self.next()?;
+            match ev {
+                Event::ArrayEnd => return Ok(out),
+                Event::ObjectStart => {}
+                _ => return Err(self.invalid(oat, "an annotation is not an object")),
+            }
+            let (mut name, mut value) = (None, None);
+            loop {
+                let (_, ev) = self.next()?;
+                let key = match ev {
+                    Event::ObjectEnd => break,
+                    Event::Key(k) => k.into_owned(),
+                    _ => unreachable!("an object holds members"),
+                };
+                let (_, v) = self.value()?;
+                match key.as_str() {
+                    "name" => name = v,
+                    "value" => value = v,
+                    _ => {}
+                }
+            }
+            match name {
+                Some(n) => out.push(Attribute::new(n, value.unwrap_or_default())),
+                None => self.diags.push(Diagnostic::warning(
+                    "an annotation without a name: left out",
+                    Some(self.lines.locate(oat.max(at))),
+                )),
+            }
+        }
+    }
+
+    /// The item's children start: make its folder now, so that they go in it.
+    fn open(&mut self, frame: &mut Frame) {
+        let it = &frame.item;
+        if frame.is_root && it.root.as_deref() == Some("placesRoot") {
+            return;
+        }
+        if frame.mode != Mode::Tree {
+            return;
+        }
+        if it.root.as_deref() == Some("tagsFolder") {
+            frame.mode = Mode::TagsRoot;
+            return;
+        }
+        if is_livemark(it) {
+            frame.skip_children = true;
+            return;
+        }
+        let id = self.doc.push(frame.parent, Folder::new());
+        frame.node = Some(id);
+    }
+
+    fn finish(&mut self, mut frame: Frame, parent: Option<&mut Frame>) {
+        let it = std::mem::take(&mut frame.item);
+        match frame.mode {
+            Mode::TagEntry => {
+                if let (Some(p), Some(uri)) = (parent, it.uri) {
+                    p.tagged.push(uri);
+                }
+                return;
+            }
+            Mode::Skip => return,
+            Mode::TagsRoot => return,
+            Mode::Tag => {
+                let tag = it.title.unwrap_or_default();
+                self.tags.push((tag, frame.tagged));
+                return;
+            }
+            Mode::Tree => {}
+        }
+        if frame.is_root && it.root.as_deref() == Some("placesRoot") {
+            let h = &mut self.doc.header;
+            h.title = it.title.filter(|t| !t.is_empty());
+            h.added = it.added;
+            h.modified = it.modified;
+            h.id = it.id;
+            if let Some(g) = it.guid.filter(|g| g != crate::ROOT_GUID) {
+                h.extra.push(Attribute::new("guid", g));
+            }
+            h.extra.extend(it.extra);
+            return;
+        }
+        if it.root.as_deref() == Some("tagsFolder") {
+            return;
+        }
+        let kind = item_kind(&it, frame.node.is_some());
+        let id = match (frame.node, kind) {
+            (Some(id), _) => id,
+            (None, Kind::Folder) => self.doc.push(frame.parent, Folder::new()),
+            (None, Kind::Separator) => self.doc.push(frame.parent, Separator::new()),
+            (None, Kind::Bookmark | Kind::Livemark) => {
+                self.doc.push(frame.parent, Bookmark::new(String::new()))
+            }
+        };
+        if kind == Kind::Livemark {
+            self.livemarks += 1;
+        }
+        fill(self.doc.node_mut(id), it, kind);
+    }
+
+    /// Tags from the tags root (Firefox 3.x) onto the bookmarks of their links.
+    fn apply_tags(&mut self) {
+        if self.tags.is_empty() {
+            return;
+        }
+        let mut by_href: HashMap<String, Vec<NodeId>> = HashMap::new();
+        for id in self.doc.ids() {
+            if let Node::Bookmark(b) = self.doc.node(id) {
+                by_href.entry(b.href.clone()).or_default().push(id);
+            }
+        }
+        for (tag, links) in std::mem::take(&mut self.tags) {
+            for link in links {
+                for &id in by_href.get(&link).map(Vec::as_slice).unwrap_or(&[]) {
+                    if let Some(b) = self.doc.as_bookmark_mut(id) {
+                        if !b.tags.contains(&tag) {
+                            b.tags.push(tag.clone());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    Bookmark,
+    Folder,
+    Separator,
+    /// A feed folder of Firefox before 64: read as a bookmark.
+    Livemark,
+}
+
+fn is_livemark(it: &Item) -> bool {
+    it.livemark || it.annos.iter().any(|a| a.name == ANNO_FEED) && it.uri.is_none()
+}
+
+fn item_kind(it: &Item, has_children: bool) -> Kind {
+    if has_children {
+        return Kind::Folder;
+    }
+    match (it.kind.as_deref(), it.type_code.as_deref()) {
+        (Some("text/x-moz-place-separator"), _) | (None, Some("3")) => Kind::Separator,
+        _ if is_livemark(it) => Kind::Livemark,
+        (Some("text/x-moz-place-container"), _) | (None, Some("2")) => Kind::Folder,
+        (Some("text/x-moz-place"), _) | (None, Some("1")) => Kind::Bookmark,
+        _ if it.uri.is_some() => Kind::Bookmark,
+        _ => Kind::Folder,
+    }
+}
+
+/// Microseconds since 1970 as an instant.
+fn micros(text: &str) -> Option<DateValue> {
+    let us: i64 = text.parse().ok()?;
+    let t = Timestamp::from_unix(
+        us.div_euclid(1_000_000),
+        (us.rem_euclid(1_000_000) * 1000) as u32,
+    )?;
+    Some(DateValue::Instant(t))
+}
+
+/// A date as Firefox writes it: microseconds since 1970.
+fn date_text(d: &DateValue) -> String {
+    match d {
+        DateValue::Instant(t) => (i128::from(t.unix_seconds()) * 1_000_000
+            + i128::from(t.subsec_nanos() / 1000))
+        .to_string(),
+        DateValue::Raw(r) => r.to_string(),
+    }
+}
+
+fn role(root: &str) -> Option<Role> {
+    Some(match root {
+        "bookmarksMenuFolder" => Role::Menu,
+        "toolbarFolder" => Role::Toolbar,
+        "unfiledBookmarksFolder" => Role::Unfiled,
+        "mobileFolder" => Role::Mobile,
+        _ => return None,
+    })
+}
+
+fn fill(node: &mut Node, mut it: Item, kind: Kind) {
+    let mut desc = None;
+    let mut feed = None;
+    let mut site = None;
+    let mut meta = Vec::new();
+    for a in std::mem::take(&mut it.annos) {
+        match a.name.as_str() {
+            ANNO_DESCRIPTION if desc.is_none() => desc = Some(a.value),
+            ANNO_FEED if feed.is_none() && kind != Kind::Folder => feed = Some(a.value),
+            ANNO_SITE if site.is_none() && kind == Kind::Livemark => site = Some(a.value),
+            _ => meta.push(a),
+        }
+    }
+    match node {
+        Node::Folder(f) => {
+            f.title = it.title;
+            f.desc = desc;
+            f.id = it.id;
+            f.added = it.added;
+            f.modified = it.modified;
+            f.guid = it.guid;
+            f.meta_info = meta;
+            match it.root.as_deref().map(|r| (r, role(r))) {
+                Some((_, Some(r))) => f.role = Some(r),
+                Some((r, None)) => it.extra.insert(0, Attribute::new("root", r)),
+                None => {}
+            }
+            f.extra = it.extra;
+        }
+        Node::Separator(s) => {
+            s.title = it.title.filter(|t| !t.is_empty());
+            // The model has no dates on separators: kept as the source wrote them.
+            for (key, date) in [("lastModified", it.modified), ("dateAdded", it.added)] {
+                if let Some(d) = date {
+                    it.extra.insert(0, Attribute::new(key, date_text(&d)));
+                }
+            }
+            if let Some(g) = it.guid {
+                it.extra.insert(0, Attribute::new("guid", g));
+            }
+            if let Some(i) = it.id {
+                it.extra.insert(0, Attribute::new("id", i));
+            }
+            s.extra = it.extra;
+        }
+        Node::Bookmark(b) => {
+            b.href = match kind {
+                Kind::Livemark => site.or_else(|| feed.clone()).unwrap_or_default(),
+                _ => it.uri.unwrap_or_default(),
+            };
+            b.title = it.title;
+            b.desc = desc;
+            b.added = it.added;
+            b.modified = it.modified;
+            b.tags = it
+                .tags
+                .map(|t| {
+                    t.split(',')
+                        .filter(|t| !t.is_empty())
+                        .map(String::from)
+                        .collect()
+                })
+                .unwrap_or_default();
+            let d = b.details_mut();
+            d.id = it.id;
+            d.guid = it.guid;
+            d.favicon_uri = it.icon_uri;
+            d.keyword = it.keyword;
+            d.post_data = it.post_data;
+            d.charset = it.charset;
+            d.feed_url = feed;
+            d.meta_info = meta;
+            d.extra = it.extra;
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,187 @@
+//! A real Firefox (firefox-esr, headless, through
+//! ../shared/tools/firefox_bookmarks.py) restores markport's Firefox backups
+//! with the same titles, links, tags, keywords and dates, and the backups
+//! Firefox then writes (JSON and .jsonlz4) read back in markport with the
+//! values Firefox holds. Runs under CI=true; elsewhere skips when Firefox
+//! is missing.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use markport::{Node, ReadOptions, WriteOptions};
+use markport_conformance::{shared, tool, walk};
+
+/// (href, title, tags, keyword, dateAdded µs) of every bookmark, sorted.
+type Entries = Vec<(String, String, Vec<String>, String, Option<i64>)>;
+
+fn from_doc(doc: &markport::Document) -> Entries {
+    let mut v: Entries =
+        doc.ids()
+            .filter_map(|id| match doc.node(id) {
+                Node::Bookmark(b) => {
+                    let mut tags = b.tags.clone();
+                    tags.sort();
+                    let added =
+                        b.added.as_ref().and_then(|d| d.instant()).map(|t| {
+                            t.unix_seconds() * 1_000_000 + i64::from(t.subsec_nanos() / 1000)
+                        });
+                    Some((
+                        b.href.clone(),
+                        b.title.clone().unwrap_or_default(),
+                        tags,
+                        b.details().keyword.clone().unwrap_or_default(),
+                        added,
+                    ))
+                }
+                _ => None,
+            })
+            .collect();
+    v.sort();
+    v
+}
+
+fn from_firefox(tree: &serde_json::Value) -> Entries {
+    let mut v = Entries::new();
+    let mut stack = vec![tree];
+    while let Some(n) = stack.pop() {
+        if let Some(uri) = n.get("uri").and_then(|u| u.as_str()) {
+            let s = |k: &str| n.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+            let mut tags: Vec<String> = s("tags")
+                .split(',')
+                .filter(|t| !t.is_empty())
+                .map(String::from)
+                .collect();
+            tags.sort();
+            v.push((
+                uri.into(),
+                s("title"),
+                tags,
+                s("keyword"),
+                n.get("dateAdded").and_then(|d| d.as_i64()),
+            ));
+        }
+        if let Some(c) = n.get("children").and_then(|c| c.as_array()) {
+            stack.extend(c.iter());
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Firefox imports `input` and exports JSON and jsonlz4; its tree.
+fn firefox(input: &Path, json: &Path, lz4: &Path) -> serde_json::Value {
+    let script = markport_conformance::root().join("../shared/tools/firefox_bookmarks.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(input)
+        .arg("--from-json")
+        .arg("--json")
+        .arg(json)
+        .arg("--jsonlz4")
+        .arg(lz4)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        input.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the tool prints JSON");
+    v["tree"].clone()
+}
+
+fn differences(a: &Entries, b: &Entries) -> Vec<String> {
+    let count = |e: &Entries| {
+        let mut m: BTreeMap<String, i64> = BTreeMap::new();
+        for x in e {
+            *m.entry(format!("{x:?}")).or_default() += 1;
+        }
+        m
+    };
+    let (ca, mut cb) = (count(a), count(b));
+    let mut out = Vec::new();
+    for (k, n) in ca {
+        let m = cb.remove(&k).unwrap_or(0);
+        if n != m {
+            out.push(format!("markport {n} / firefox {m}: {k}"));
+        }
+    }
+    out.extend(
+        cb.into_iter()
+            .map(|(k, m)| format!("markport 0 / firefox {m}: {k}")),
+    );
+    out
+}
+
+#[test]
+fn firefox_restores_markport_backups_and_markport_reads_firefox_backups() {
+    let Some(shared) = shared() else { return };
+    if !tool("firefox-esr", "restores markport's Firefox backups") {
+        return;
+    }
+    let ff = markport::format("firefox").unwrap();
+    let dir = std::env::temp_dir().join(format!("markport-ff-live-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut failures = Vec::new();
+    for src in walk(&shared.join("corpus/peers/browsers/firefox-json")) {
+        let doc = markport_conformance::read_sample("firefox", &src);
+        let (bytes, _) = markport::write_to_vec(&doc, ff, &WriteOptions::default()).unwrap();
+        let (ours, json, lz4) = (
+            dir.join("in.json"),
+            dir.join("out.json"),
+            dir.join("out.jsonlz4"),
+        );
+        std::fs::write(&ours, bytes).unwrap();
+        let tree = firefox(&ours, &json, &lz4);
+        let restored = from_firefox(&tree);
+        let name = src.file_name().unwrap().to_string_lossy().into_owned();
+        // Firefox keeps dates to the millisecond (measured: it truncates the
+        // microseconds of a backup it restores); everything else is ours.
+        let mut expected: Entries = from_doc(&doc);
+        // It also rewrites the root names of old place: queries into guids,
+        // and dates an undated item with the time of the restore.
+        let undated: std::collections::HashSet<String> = expected
+            .iter_mut()
+            .filter_map(|e| {
+                e.4 = e.4.map(|us| us.div_euclid(1000) * 1000);
+                for (old, new) in [
+                    ("folder=BOOKMARKS_MENU", "parent=menu________"),
+                    ("folder=UNFILED_BOOKMARKS", "parent=unfiled_____"),
+                    ("folder=TOOLBAR", "parent=toolbar_____"),
+                ] {
+                    e.0 = e.0.replace(old, new);
+                }
+                e.4.is_none().then(|| e.0.clone())
+            })
+            .collect();
+        expected.sort();
+        let mut restored = restored;
+        for e in &mut restored {
+            if undated.contains(&e.0) {
+                e.4 = None;
+            }
+        }
+        restored.sort();
+        for d in differences(&expected, &restored) {
+            failures.push(format!("{name} restored: {d}"));
+        }
+        for out in [&json, &lz4] {
+            let back = markport::read(&std::fs::read(out).unwrap(), ff, &ReadOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+            let mut back = from_doc(&back.document);
+            for e in &mut back {
+                if undated.contains(&e.0) {
+                    e.4 = None;
+                }
+            }
+            back.sort();
+            for d in differences(&back, &restored) {
+                failures.push(format!("{name} Firefox's {}: {d}", out.display()));
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
