@@ -96,7 +96,8 @@ pub use markport_xbel as xbel;
 pub use markport_xfolk as xfolk;
 pub use paths::{read_path, write_path};
 pub use registry::{
-    detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
+    detect, format, formats_for_extension, names, read_only, writable, writable_names, Format,
+    ReadFn, WriteFn, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use values::{values, Values};
@@ -189,11 +190,16 @@ pub fn convert(
     write_opts: &WriteOptions,
     out: &mut dyn Write,
 ) -> Result<Converted, ConvertError> {
+    // A read-only target is refused before the input is read.
+    let write = to.writer().map_err(|error| ConvertError {
+        stage: Stage::Write,
+        error,
+    })?;
     let read = read(input, from, read_opts).map_err(|error| ConvertError {
         stage: Stage::Read,
         error,
     })?;
-    let loss = (to.write)(&read.document, write_opts, out).map_err(|error| ConvertError {
+    let loss = write(&read.document, write_opts, out).map_err(|error| ConvertError {
         stage: Stage::Write,
         error,
     })?;
@@ -226,8 +232,9 @@ pub fn write_to_vec(
     format: &Format,
     opts: &WriteOptions,
 ) -> Result<(Vec<u8>, LossReport), Error> {
+    let write = format.writer()?;
     let mut out = Vec::new();
-    let loss = (format.write)(doc, opts, &mut out)?;
+    let loss = write(doc, opts, &mut out)?;
     Ok((out, loss))
 }
 

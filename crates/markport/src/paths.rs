@@ -92,8 +92,9 @@ pub fn write_path(
         Some(f) => f,
         None => resolve_format(None, Some(path), None)?.format,
     };
+    let write = format.writer()?;
     let mut out = OutputFile::create(path).map_err(output_error)?;
-    let loss = (format.write)(doc, opts, &mut out)?;
+    let loss = write(doc, opts, &mut out)?;
     out.commit().map_err(|e| io_error(path, e))?;
     Ok(loss)
 }
