@@ -90,6 +90,8 @@ pub use markport_model::{
 };
 /// The Netscape bookmark HTML format's own API.
 pub use markport_netscape as netscape;
+/// The places.sqlite format's own API.
+pub use markport_places as places;
 /// The XBEL format's own API.
 pub use markport_xbel as xbel;
 /// The xFolk format's own API.
@@ -97,7 +99,7 @@ pub use markport_xfolk as xfolk;
 pub use paths::{read_path, write_path};
 pub use registry::{
     detect, format, formats_for_extension, names, read_only, writable, writable_names, Format,
-    ReadFn, WriteFn, FORMATS,
+    PathReadFn, ReadFn, WriteFn, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use values::{values, Values};
@@ -118,6 +120,22 @@ pub use values::{values, Values};
 /// ```
 pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed, Error> {
     (format.read)(input, opts)
+}
+
+/// Read `input`, the content of the file at `path` (`None`: not a file,
+/// e.g. standard input), as `format`. A format whose file has companions the
+/// bytes do not hold (places.sqlite and its `-wal`) reads the file itself;
+/// every other format reads the bytes, as [`read`] does.
+pub fn read_file(
+    input: &[u8],
+    path: Option<&std::path::Path>,
+    format: &Format,
+    opts: &ReadOptions,
+) -> Result<Parsed, Error> {
+    match (path, format.read_path) {
+        (Some(path), Some(read_path)) => read_path(path, opts),
+        _ => read(input, format, opts),
+    }
 }
 
 /// What [`convert`] did.

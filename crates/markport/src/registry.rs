@@ -9,6 +9,9 @@ use markport_model::{
 
 /// A reader: bytes in, document and diagnostics out.
 pub type ReadFn = fn(&[u8], &ReadOptions) -> Result<Parsed, Error>;
+/// A reader of a file by its path, for a format whose file has companions
+/// the bytes cannot carry (places.sqlite's `-wal`).
+pub type PathReadFn = fn(&std::path::Path, &ReadOptions) -> Result<Parsed, Error>;
 /// A writer: document in, bytes out, and what could not be carried.
 pub type WriteFn = fn(&Document, &WriteOptions, &mut dyn Write) -> Result<LossReport, Error>;
 
@@ -36,6 +39,9 @@ pub struct Format {
     pub detect: fn(&[u8]) -> Option<u8>,
     /// The reader.
     pub read: ReadFn,
+    /// A reader of the file at a path, used instead of `read` when the input
+    /// is a file: `None` for every format whose bytes are the whole story.
+    pub read_path: Option<PathReadFn>,
     /// The writer; `None` for a format markport only reads (a browser's
     /// database, a service's export). Use [`Format::writer`] to get it with
     /// an error that names the writable formats.
@@ -94,6 +100,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &[],
         detect: markport_desktop::detect,
         read: markport_desktop::read,
+        read_path: None,
         write: Some(markport_desktop::write),
         support: markport_desktop::support,
     },
@@ -103,6 +110,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["xbel"],
         detect: markport_xbel::detect,
         read: markport_xbel::read,
+        read_path: None,
         write: Some(markport_xbel::write),
         support: markport_xbel::support,
     },
@@ -113,6 +121,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["html", "htm"],
         detect: markport_netscape::detect,
         read: markport_netscape::read,
+        read_path: None,
         write: Some(markport_netscape::write),
         support: markport_netscape::support,
     },
@@ -122,6 +131,7 @@ pub static FORMATS: &[Format] = &[
         extensions: &["html", "htm"],
         detect: markport_xfolk::detect,
         read: markport_xfolk::read,
+        read_path: None,
         write: Some(markport_xfolk::write),
         support: markport_xfolk::support,
     },
@@ -131,8 +141,19 @@ pub static FORMATS: &[Format] = &[
         extensions: &["json"],
         detect: crate::json::detect,
         read: crate::json::read,
+        read_path: None,
         write: Some(crate::json::write),
         support: crate::json::support,
+    },
+    Format {
+        name: "places",
+        description: "Firefox's places.sqlite, read in place without touching the profile",
+        extensions: &["sqlite"],
+        detect: markport_places::detect,
+        read: markport_places::read,
+        read_path: Some(markport_places::read_path),
+        write: None,
+        support: read_only,
     },
 ];
 
@@ -208,6 +229,7 @@ mod tests {
             extensions: &[],
             detect: |_| None,
             read: no_read,
+            read_path: None,
             write: None,
             support: read_only,
         };
