@@ -99,6 +99,9 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("desktop", "desktop/recentinfo-manager", ".xbel"),
     ("netscape", "netscape", ".html"),
     ("netscape", "netscape", ".htm"),
+    ("pocket", "browsers/other", "pocket-"),
+    ("pinboard", "browsers/other", "pinboard-"),
+    ("instapaper", "browsers/other", "instapaper-"),
 ];
 
 /// Peer files under [`PEER_INPUTS`] that hold no bookmark structure at all

@@ -92,6 +92,8 @@ pub use markport_model::{
 pub use markport_netscape as netscape;
 /// The places.sqlite format's own API.
 pub use markport_places as places;
+/// The service exports' own API (Pocket, Pinboard, Instapaper).
+pub use markport_services as services;
 /// The XBEL format's own API.
 pub use markport_xbel as xbel;
 /// The xFolk format's own API.

@@ -155,6 +155,36 @@ pub static FORMATS: &[Format] = &[
         write: None,
         support: read_only,
     },
+    Format {
+        name: "pocket",
+        description: "Pocket's export, HTML (ril_export.html) or CSV; sections as folders",
+        extensions: &[],
+        detect: markport_services::pocket::detect,
+        read: markport_services::pocket::read,
+        read_path: None,
+        write: None,
+        support: read_only,
+    },
+    Format {
+        name: "pinboard",
+        description: "Pinboard's JSON export (posts/all)",
+        extensions: &[],
+        detect: markport_services::pinboard::detect,
+        read: markport_services::pinboard::read,
+        read_path: None,
+        write: None,
+        support: read_only,
+    },
+    Format {
+        name: "instapaper",
+        description: "Instapaper's CSV export; folders as folders",
+        extensions: &[],
+        detect: markport_services::instapaper::detect,
+        read: markport_services::instapaper::read,
+        read_path: None,
+        write: None,
+        support: read_only,
+    },
 ];
 
 /// The format named `name` (case-insensitive).
