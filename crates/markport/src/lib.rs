@@ -71,6 +71,7 @@
 pub mod json;
 pub mod matrix;
 mod paths;
+pub mod profiles;
 mod registry;
 mod resolve;
 mod values;
