@@ -12,9 +12,10 @@
 //!   which bytes alone cannot include: use [`read_path`] for a live profile.
 //! - [`read_path`] opens the file itself with SQLite's `immutable=1` (no
 //!   lock, no `-wal`/`-shm` created) when no `-wal` is beside it; when one is
-//!   (Firefox is running, or crashed), the database and its `-wal` are
-//!   copied to a temporary directory and the copy is opened, so the pending
-//!   frames are read and nothing of the user's is touched.
+//!   (Firefox is running, or crashed; even an empty one), the database and
+//!   its `-wal` (and a hot `-journal`) are copied to a temporary directory
+//!   and the copy is opened, so the pending frames are read and nothing of
+//!   the user's is touched.
 //!
 //! ```no_run
 //! let parsed = markport_places::read_path(

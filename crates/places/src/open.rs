@@ -130,9 +130,10 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 }
 
 /// Open the database at `path` without writing or locking anything of the
-/// user's: `immutable=1` when no `-wal` is beside it, else a copy of the
-/// database and its `-wal` (the `-shm` is not copied: SQLite rebuilds it from
-/// the `-wal`, and Firefox's exclusive locking mode keeps none on disk).
+/// user's: `immutable=1` when no `-wal` (or `-journal`) is beside it, else
+/// a copy of the database and its `-wal`/`-journal` (the `-shm` is not
+/// copied: SQLite rebuilds it from the `-wal`, and Firefox's exclusive
+/// locking mode keeps none on disk).
 pub(crate) fn from_path(path: &Path) -> Result<Opened, Error> {
     let name = path.display().to_string();
     let mut file = File::open(path).map_err(|e| io(&name, e))?;
@@ -143,9 +144,14 @@ pub(crate) fn from_path(path: &Path) -> Result<Opened, Error> {
         .read_to_end(&mut header)
         .map_err(|e| io(&name, e))?;
     check_header(&header, len)?;
-    let wal = sibling(path, "-wal");
-    let has_wal = std::fs::metadata(&wal).is_ok_and(|m| m.len() > 0);
-    if !has_wal {
+    // Any -wal (even empty: Firefox may be running and writing) or hot
+    // rollback -journal means the file alone may not be the database.
+    let companions: Vec<(PathBuf, &str)> = ["-wal", "-journal"]
+        .into_iter()
+        .map(|suffix| (sibling(path, suffix), suffix))
+        .filter(|(p, _)| p.exists())
+        .collect();
+    if companions.is_empty() {
         if let Some(uri) = immutable_uri(path) {
             let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
                 | OpenFlags::SQLITE_OPEN_URI
@@ -157,9 +163,9 @@ pub(crate) fn from_path(path: &Path) -> Result<Opened, Error> {
     let dir = tempfile::tempdir().map_err(|e| io("cannot make a temporary copy", e))?;
     let copy = dir.path().join("places.sqlite");
     std::fs::copy(path, &copy).map_err(|e| io(&name, e))?;
-    if has_wal {
-        std::fs::copy(&wal, sibling(&copy, "-wal"))
-            .map_err(|e| io(&wal.display().to_string(), e))?;
+    for (companion, suffix) in &companions {
+        std::fs::copy(companion, sibling(&copy, suffix))
+            .map_err(|e| io(&companion.display().to_string(), e))?;
     }
     open_copy(&copy, dir)
 }

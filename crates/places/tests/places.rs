@@ -424,3 +424,17 @@ fn a_truncated_file_on_disk_names_the_problem() {
     let err = markport_places::read_path(&path, &opts()).unwrap_err();
     assert!(err.message.contains("truncated"), "{}", err.message);
 }
+
+#[test]
+fn an_empty_wal_still_means_a_copy_and_the_profile_stays_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("places.sqlite");
+    let conn = Connection::open(&path).unwrap();
+    sample(&conn);
+    drop(conn);
+    std::fs::write(dir.path().join("places.sqlite-wal"), b"").unwrap();
+    let before = snapshot(dir.path());
+    let doc = markport_places::read_path(&path, &opts()).unwrap().document;
+    assert_eq!(bookmarks(&doc).len(), 4);
+    assert_eq!(snapshot(dir.path()), before);
+}
