@@ -101,6 +101,9 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("netscape", "netscape", ".htm"),
     ("firefox", "browsers/firefox-json", ".json"),
     ("firefox", "browsers/firefox-json", ".jsonlz4"),
+    ("pocket", "browsers/other", "pocket-"),
+    ("pinboard", "browsers/other", "pinboard-"),
+    ("instapaper", "browsers/other", "instapaper-"),
 ];
 
 /// Peer files under [`PEER_INPUTS`] that hold no bookmark structure at all

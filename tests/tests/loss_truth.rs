@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use markport::{diff, Field, ReadOptions, WriteOptions, FORMATS};
+use markport::{diff, Field, ReadOptions, WriteOptions};
 use markport_conformance::{corpus_samples, peer_inputs, read_sample, shared};
 
 fn check(files: &[(String, PathBuf)], opts: &WriteOptions) -> Vec<String> {
@@ -22,7 +22,7 @@ fn check(files: &[(String, PathBuf)], opts: &WriteOptions) -> Vec<String> {
                 continue;
             }
         };
-        for w in FORMATS {
+        for w in markport::writable() {
             let trip = match markport::roundtrip(&doc, w, opts) {
                 Ok(trip) => trip,
                 Err(e) => {

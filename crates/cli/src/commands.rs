@@ -107,7 +107,7 @@ pub(crate) struct ConvertArgs {
     #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
     from: Option<String>,
     /// The output format (default: from the -o extension).
-    #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
+    #[arg(short, long, value_name = "FORMAT", value_parser = WritableFormat)]
     to: Option<String>,
     /// Print the report of what was lost as JSON (docs/report.md).
     #[arg(long)]
@@ -138,6 +138,44 @@ pub(crate) struct ConvertArgs {
 /// is refused with the choices.
 fn format_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(|f| f.name))
+}
+
+/// The names of the formats markport writes, for `--to` and `--via`: `--help`
+/// lists them, and a read-only format's name is refused saying so.
+#[derive(Clone)]
+struct WritableFormat;
+
+impl clap::builder::TypedValueParser for WritableFormat {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        if let Some(f) = value.to_str().and_then(markport::format) {
+            if let Err(e) = f.writer() {
+                let flag = arg.map_or_else(String::new, |a| format!("{a}: "));
+                return Err(clap::Error::raw(
+                    clap::error::ErrorKind::InvalidValue,
+                    format!("{flag}{}\n", e.message),
+                )
+                .with_cmd(cmd));
+            }
+        }
+        let writable =
+            clap::builder::PossibleValuesParser::new(markport::writable().map(|f| f.name));
+        writable.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            markport::writable().map(|f| clap::builder::PossibleValue::new(f.name)),
+        ))
+    }
 }
 
 /// Run a command body, turning its failure into exit 2 with a message.
@@ -474,7 +512,7 @@ pub(crate) struct RoundtripArgs {
     /// The file to send through another format.
     file: PathBuf,
     /// The format to go through.
-    #[arg(long, value_name = "FORMAT", value_parser = format_names())]
+    #[arg(long, value_name = "FORMAT", value_parser = WritableFormat)]
     via: String,
     /// The file's format (default: detected).
     #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
@@ -583,7 +621,12 @@ fn try_formats(a: &FormatsArgs) -> Result<u8, Failure> {
                 .map(|e| format!(".{e}"))
                 .collect::<Vec<_>>()
                 .join(" ");
-            writeln!(out, "{:<10} {:<12} {}", f.name, ext, f.description)?;
+            let description = if f.writable() {
+                f.description.to_string()
+            } else {
+                format!("{} (read only)", f.description)
+            };
+            writeln!(out, "{:<10} {:<12} {}", f.name, ext, description)?;
         }
         writeln!(out)?;
         write!(out, "{}", markport::matrix::text())?;

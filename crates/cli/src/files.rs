@@ -100,7 +100,9 @@ pub(crate) fn load(
 ) -> Result<(&'static Format, markport::Parsed), Failure> {
     let bytes = read_input(path)?;
     let format = input_format(from, path, &bytes)?;
-    let read = markport::read(&bytes, format, opts).map_err(|e| located(path, format, &e))?;
+    let file = (!is_std(path)).then_some(path);
+    let read =
+        markport::read_file(&bytes, file, format, opts).map_err(|e| located(path, format, &e))?;
     Ok((format, read))
 }
 

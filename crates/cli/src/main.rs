@@ -6,6 +6,7 @@ mod commands;
 mod desktop;
 mod failure;
 mod files;
+mod profiles;
 mod report;
 mod say;
 
@@ -55,6 +56,8 @@ enum Command {
     Formats(commands::FormatsArgs),
     /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
     Desktop(desktop::DesktopArgs),
+    /// The browser profiles on this machine, their bookmark files and counts.
+    Profiles(profiles::ProfilesArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions {
         /// The shell.
@@ -75,6 +78,7 @@ fn main() -> ExitCode {
         Command::Roundtrip(a) => commands::roundtrip(a),
         Command::Formats(a) => commands::formats(a),
         Command::Desktop(a) => desktop::run(a),
+        Command::Profiles(a) => profiles::run(a),
         Command::Completions { shell } => print_generated(|out| {
             clap_complete::generate(shell, &mut Cli::command(), "markport", out);
             Ok(())

@@ -71,6 +71,7 @@
 pub mod json;
 pub mod matrix;
 mod paths;
+pub mod profiles;
 mod registry;
 mod resolve;
 mod values;
@@ -90,13 +91,18 @@ pub use markport_model::{
 };
 /// The Netscape bookmark HTML format's own API.
 pub use markport_netscape as netscape;
+/// The places.sqlite format's own API.
+pub use markport_places as places;
+/// The service exports' own API (Pocket, Pinboard, Instapaper).
+pub use markport_services as services;
 /// The XBEL format's own API.
 pub use markport_xbel as xbel;
 /// The xFolk format's own API.
 pub use markport_xfolk as xfolk;
 pub use paths::{read_path, write_path};
 pub use registry::{
-    detect, format, formats_for_extension, names, Format, ReadFn, WriteFn, FORMATS,
+    detect, format, formats_for_extension, names, read_only, writable, writable_names, Format,
+    PathReadFn, ReadFn, WriteFn, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use values::{values, Values};
@@ -117,6 +123,22 @@ pub use values::{values, Values};
 /// ```
 pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed, Error> {
     (format.read)(input, opts)
+}
+
+/// Read `input`, the content of the file at `path` (`None`: not a file,
+/// e.g. standard input), as `format`. A format whose file has companions the
+/// bytes do not hold (places.sqlite and its `-wal`) reads the file itself;
+/// every other format reads the bytes, as [`read`] does.
+pub fn read_file(
+    input: &[u8],
+    path: Option<&std::path::Path>,
+    format: &Format,
+    opts: &ReadOptions,
+) -> Result<Parsed, Error> {
+    match (path, format.read_path) {
+        (Some(path), Some(read_path)) => read_path(path, opts),
+        _ => read(input, format, opts),
+    }
 }
 
 /// What [`convert`] did.
@@ -189,11 +211,16 @@ pub fn convert(
     write_opts: &WriteOptions,
     out: &mut dyn Write,
 ) -> Result<Converted, ConvertError> {
+    // A read-only target is refused before the input is read.
+    let write = to.writer().map_err(|error| ConvertError {
+        stage: Stage::Write,
+        error,
+    })?;
     let read = read(input, from, read_opts).map_err(|error| ConvertError {
         stage: Stage::Read,
         error,
     })?;
-    let loss = (to.write)(&read.document, write_opts, out).map_err(|error| ConvertError {
+    let loss = write(&read.document, write_opts, out).map_err(|error| ConvertError {
         stage: Stage::Write,
         error,
     })?;
@@ -226,8 +253,9 @@ pub fn write_to_vec(
     format: &Format,
     opts: &WriteOptions,
 ) -> Result<(Vec<u8>, LossReport), Error> {
+    let write = format.writer()?;
     let mut out = Vec::new();
-    let loss = (format.write)(doc, opts, &mut out)?;
+    let loss = write(doc, opts, &mut out)?;
     Ok((out, loss))
 }
 

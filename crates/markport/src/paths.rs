@@ -51,7 +51,7 @@ pub fn read_path(
         Some(f) => f,
         None => resolve_format(None, Some(path), Some(&bytes))?.format,
     };
-    (format.read)(&bytes, opts)
+    crate::read_file(&bytes, Some(path), format, opts)
 }
 
 /// Write `doc` to the file at `path` as `format`, or (`None`) as its
@@ -92,9 +92,10 @@ pub fn write_path(
         Some(f) => f,
         None => resolve_format(None, Some(path), None)?.format,
     };
+    let write = format.writer()?;
     let opts = crate::options_for_path(opts.clone(), Some(path));
     let mut out = OutputFile::create(path).map_err(output_error)?;
-    let loss = (format.write)(doc, &opts, &mut out)?;
+    let loss = write(doc, &opts, &mut out)?;
     out.commit().map_err(|e| io_error(path, e))?;
     Ok(loss)
 }

@@ -4,11 +4,14 @@
 use std::io::Write;
 
 use markport_model::{
-    Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
+    Document, Error, ErrorKind, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
 /// A reader: bytes in, document and diagnostics out.
 pub type ReadFn = fn(&[u8], &ReadOptions) -> Result<Parsed, Error>;
+/// A reader of a file by its path, for a format whose file has companions
+/// the bytes cannot carry (places.sqlite's `-wal`).
+pub type PathReadFn = fn(&std::path::Path, &ReadOptions) -> Result<Parsed, Error>;
 /// A writer: document in, bytes out, and what could not be carried.
 pub type WriteFn = fn(&Document, &WriteOptions, &mut dyn Write) -> Result<LossReport, Error>;
 
@@ -36,10 +39,50 @@ pub struct Format {
     pub detect: fn(&[u8]) -> Option<u8>,
     /// The reader.
     pub read: ReadFn,
-    /// The writer.
-    pub write: WriteFn,
-    /// How well the writer carries each field (the loss matrix).
+    /// A reader of the file at a path, used instead of `read` when the input
+    /// is a file: `None` for every format whose bytes are the whole story.
+    pub read_path: Option<PathReadFn>,
+    /// The writer; `None` for a format markport only reads (a browser's
+    /// database, a service's export). Use [`Format::writer`] to get it with
+    /// an error that names the writable formats.
+    pub write: Option<WriteFn>,
+    /// How well the writer carries each field (the loss matrix). Asked only
+    /// when there is a writer.
     pub support: fn(Field) -> Support,
+}
+
+impl Format {
+    /// Whether markport writes this format.
+    pub fn writable(&self) -> bool {
+        self.write.is_some()
+    }
+
+    /// The writer, or an error saying the format is read only and which
+    /// formats markport writes.
+    ///
+    /// ```
+    /// let xbel = markport::format("xbel").unwrap();
+    /// assert!(xbel.writer().is_ok());
+    /// ```
+    pub fn writer(&self) -> Result<WriteFn, Error> {
+        self.write.ok_or_else(|| {
+            Error::new(
+                ErrorKind::WrongFormat,
+                format!(
+                    "{} is read only; markport writes: {}",
+                    self.name,
+                    writable_names()
+                ),
+                None,
+            )
+        })
+    }
+}
+
+/// What a read-only format's `support` says of every field: it has no
+/// writer, so nothing is carried.
+pub fn read_only(_: Field) -> Support {
+    Support::None
 }
 
 impl std::fmt::Debug for Format {
@@ -57,7 +100,8 @@ pub static FORMATS: &[Format] = &[
         extensions: &[],
         detect: markport_desktop::detect,
         read: markport_desktop::read,
-        write: markport_desktop::write,
+        read_path: None,
+        write: Some(markport_desktop::write),
         support: markport_desktop::support,
     },
     Format {
@@ -66,7 +110,8 @@ pub static FORMATS: &[Format] = &[
         extensions: &["xbel"],
         detect: markport_xbel::detect,
         read: markport_xbel::read,
-        write: markport_xbel::write,
+        read_path: None,
+        write: Some(markport_xbel::write),
         support: markport_xbel::support,
     },
     Format {
@@ -76,7 +121,8 @@ pub static FORMATS: &[Format] = &[
         extensions: &["html", "htm"],
         detect: markport_netscape::detect,
         read: markport_netscape::read,
-        write: markport_netscape::write,
+        read_path: None,
+        write: Some(markport_netscape::write),
         support: markport_netscape::support,
     },
     Format {
@@ -85,7 +131,8 @@ pub static FORMATS: &[Format] = &[
         extensions: &["html", "htm"],
         detect: markport_xfolk::detect,
         read: markport_xfolk::read,
-        write: markport_xfolk::write,
+        read_path: None,
+        write: Some(markport_xfolk::write),
         support: markport_xfolk::support,
     },
     Format {
@@ -94,7 +141,8 @@ pub static FORMATS: &[Format] = &[
         extensions: &["jsonlz4", "baklz4", "mozlz4"],
         detect: markport_firefox::detect,
         read: markport_firefox::read,
-        write: markport_firefox::write,
+        read_path: None,
+        write: Some(markport_firefox::write),
         support: markport_firefox::support,
     },
     Format {
@@ -103,8 +151,49 @@ pub static FORMATS: &[Format] = &[
         extensions: &["json"],
         detect: crate::json::detect,
         read: crate::json::read,
-        write: crate::json::write,
+        read_path: None,
+        write: Some(crate::json::write),
         support: crate::json::support,
+    },
+    Format {
+        name: "places",
+        description: "Firefox's places.sqlite, read in place without touching the profile",
+        extensions: &["sqlite"],
+        detect: markport_places::detect,
+        read: markport_places::read,
+        read_path: Some(markport_places::read_path),
+        write: None,
+        support: read_only,
+    },
+    Format {
+        name: "pocket",
+        description: "Pocket's export, HTML (ril_export.html) or CSV; sections as folders",
+        extensions: &[],
+        detect: markport_services::pocket::detect,
+        read: markport_services::pocket::read,
+        read_path: None,
+        write: None,
+        support: read_only,
+    },
+    Format {
+        name: "pinboard",
+        description: "Pinboard's JSON export (posts/all)",
+        extensions: &[],
+        detect: markport_services::pinboard::detect,
+        read: markport_services::pinboard::read,
+        read_path: None,
+        write: None,
+        support: read_only,
+    },
+    Format {
+        name: "instapaper",
+        description: "Instapaper's CSV export; folders as folders",
+        extensions: &[],
+        detect: markport_services::instapaper::detect,
+        read: markport_services::instapaper::read,
+        read_path: None,
+        write: None,
+        support: read_only,
     },
 ];
 
@@ -116,6 +205,11 @@ pub static FORMATS: &[Format] = &[
 /// ```
 pub fn format(name: &str) -> Option<&'static Format> {
     FORMATS.iter().find(|f| f.name.eq_ignore_ascii_case(name))
+}
+
+/// The formats markport writes, in registry order.
+pub fn writable() -> impl Iterator<Item = &'static Format> {
+    FORMATS.iter().filter(|f| f.writable())
 }
 
 /// The formats whose extensions include `ext` (case-insensitive).
@@ -152,4 +246,44 @@ pub fn names() -> String {
         .map(|f| f.name)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The names of the formats markport writes, comma-separated, for messages.
+pub fn writable_names() -> String {
+    writable().map(|f| f.name).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_read(_: &[u8], _: &ReadOptions) -> Result<Parsed, Error> {
+        Err(Error::new(ErrorKind::Syntax, "never", None))
+    }
+
+    #[test]
+    fn a_read_only_format_has_no_writer_and_says_which_formats_write() {
+        let store = Format {
+            name: "store",
+            description: "a read-only test format",
+            extensions: &[],
+            detect: |_| None,
+            read: no_read,
+            read_path: None,
+            write: None,
+            support: read_only,
+        };
+        assert!(!store.writable());
+        let err = store.writer().unwrap_err();
+        assert_eq!(err.kind, ErrorKind::WrongFormat);
+        assert!(
+            err.message
+                .starts_with("store is read only; markport writes: ")
+                && err.message.contains("xbel")
+                && err.message.contains("json"),
+            "{}",
+            err.message
+        );
+        assert!(Field::ALL.iter().all(|f| read_only(*f) == Support::None));
+    }
 }

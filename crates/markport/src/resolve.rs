@@ -5,7 +5,7 @@ use std::path::Path;
 
 use markport_model::{Error, ErrorKind};
 
-use crate::registry::{detect, format, formats_for_extension, names, Format};
+use crate::registry::{detect, format, formats_for_extension, names, writable_names, Format};
 
 /// How [`resolve_format`] chose.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,6 +58,8 @@ impl Resolved {
 /// - Without `content` (an output), the extension decides: the first
 ///   registered format that claims it, with [`Chosen::Preferred`] naming the
 ///   others (`.html` is Netscape bookmark HTML; xFolk pages are asked for).
+///   Only formats markport writes count for an output: a read-only name is
+///   an error that lists the writable ones.
 ///
 /// ```
 /// use std::path::Path;
@@ -76,18 +78,22 @@ pub fn resolve_format(
     content: Option<&[u8]>,
 ) -> Result<Resolved, Error> {
     let unclear = |message: String| Error::new(ErrorKind::WrongFormat, message, None);
+    let output = content.is_none();
+    let choices = || if output { writable_names() } else { names() };
     if let Some(name) = name {
-        return format(name)
-            .map(|format| Resolved {
-                format,
-                chosen: Chosen::Named,
-            })
-            .ok_or_else(|| {
-                unclear(format!(
-                    "unknown format {name:?}; choose one of: {}",
-                    names()
-                ))
-            });
+        let format = format(name).ok_or_else(|| {
+            unclear(format!(
+                "unknown format {name:?}; choose one of: {}",
+                choices()
+            ))
+        })?;
+        if output {
+            format.writer()?;
+        }
+        return Ok(Resolved {
+            format,
+            chosen: Chosen::Named,
+        });
     }
     if let Some(bytes) = content {
         if let Some(format) = detect(bytes) {
@@ -98,7 +104,10 @@ pub fn resolve_format(
         }
     }
     let ext = path.and_then(|p| p.extension()).and_then(|e| e.to_str());
-    let claimed = ext.map(formats_for_extension).unwrap_or_default();
+    let mut claimed = ext.map(formats_for_extension).unwrap_or_default();
+    if output {
+        claimed.retain(|f| f.writable());
+    }
     match (claimed.as_slice(), content.is_some()) {
         ([one], _) => Ok(Resolved {
             format: one,
@@ -112,14 +121,14 @@ pub fn resolve_format(
         }),
         (_, true) => Err(unclear(format!(
             "cannot tell what format this is; say which (one of: {})",
-            names()
+            choices()
         ))),
         ([], false) => Err(unclear(match ext {
             Some(ext) => format!(
                 "no format writes .{ext} files; say which (one of: {})",
-                names()
+                choices()
             ),
-            None => format!("say which format to write (one of: {})", names()),
+            None => format!("say which format to write (one of: {})", choices()),
         })),
     }
 }

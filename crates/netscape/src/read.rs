@@ -769,7 +769,7 @@ impl<'a> Reader<'a> {
         }
         if !s.netscape_doctype && !s.dl && !s.dt && (s.anchors > 0 || s.lists) {
             let looks_like = if s.pocket {
-                "a Pocket HTML export (<ul><li><a time_added=...>)"
+                "a Pocket HTML export (<ul><li><a time_added=...>): read it with --from pocket"
             } else if s.lists {
                 "an HTML page with <ul>/<ol> lists of links (Pocket and Instapaper exports look like this)"
             } else {

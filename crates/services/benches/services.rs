@@ -1,0 +1,85 @@
+//! Reading generated 100,000-bookmark exports of each service.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use markport_model::{Error, Parsed, ReadOptions};
+use markport_services::{instapaper, pinboard, pocket};
+
+const N: usize = 100_000;
+
+fn pocket_csv() -> Vec<u8> {
+    let mut s = String::from("title,url,time_added,tags,status\n");
+    for i in 0..N {
+        let status = if i % 3 == 0 { "archive" } else { "unread" };
+        s.push_str(&format!(
+            "\"Page {i}, a title\",https://example.org/{i}/page?q=markport,{},tag{}|reading,{status}\n",
+            1_600_000_000 + i,
+            i % 50
+        ));
+    }
+    s.into_bytes()
+}
+
+fn pocket_html() -> Vec<u8> {
+    let mut s = String::from("<!DOCTYPE html>\n<html><head><title>Pocket Export</title></head><body>\n<h1>Unread</h1>\n<ul>\n");
+    for i in 0..N {
+        s.push_str(&format!(
+            "<li><a href=\"https://example.org/{i}/page?q=markport\" time_added=\"{}\" tags=\"tag{},reading\">Page {i} &amp; a title</a></li>\n",
+            1_600_000_000 + i,
+            i % 50
+        ));
+    }
+    s.push_str("</ul>\n</body></html>\n");
+    s.into_bytes()
+}
+
+fn pinboard_json() -> Vec<u8> {
+    let posts: Vec<String> = (0..N)
+        .map(|i| {
+            format!(
+                "{{\"href\":\"https:\\/\\/example.org\\/{i}\\/page\",\"description\":\"Page {i}\",\"extended\":\"Notes on page {i}\",\"meta\":\"{i:032x}\",\"hash\":\"{:032x}\",\"time\":\"2020-01-01T00:00:00Z\",\"shared\":\"{}\",\"toread\":\"no\",\"tags\":\"tag{} reading\"}}",
+                i * 7,
+                if i % 2 == 0 { "yes" } else { "no" },
+                i % 50
+            )
+        })
+        .collect();
+    format!("[{}]", posts.join(",\n")).into_bytes()
+}
+
+fn instapaper_csv() -> Vec<u8> {
+    let mut s = String::from("URL,Title,Selection,Folder,Timestamp\n");
+    for i in 0..N {
+        s.push_str(&format!(
+            "https://example.org/{i}/page,\"Page {i}, a title\",,Folder {},{}\n",
+            i % 20,
+            1_600_000_000 + i
+        ));
+    }
+    s.into_bytes()
+}
+
+type Reader = fn(&[u8], &ReadOptions) -> Result<Parsed, Error>;
+
+fn bench(c: &mut Criterion) {
+    let inputs: [(&str, Vec<u8>, Reader); 4] = [
+        ("pocket csv", pocket_csv(), pocket::read),
+        ("pocket html", pocket_html(), pocket::read),
+        ("pinboard json", pinboard_json(), pinboard::read),
+        ("instapaper csv", instapaper_csv(), instapaper::read),
+    ];
+    let mut group = c.benchmark_group("services");
+    group.sample_size(10);
+    for (name, bytes, read) in &inputs {
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
+        group.bench_function(format!("read 100,000 bookmarks: {name}"), |b| {
+            b.iter(|| {
+                let parsed = read(bytes, &ReadOptions::default()).unwrap();
+                assert_eq!(parsed.document.census().bookmarks, N);
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

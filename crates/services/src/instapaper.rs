@@ -1,0 +1,55 @@
+//! Instapaper's CSV export: `URL,Title,Selection,Folder` and, since about
+//! 2019, `Timestamp` (Unix seconds). `Selection` is the highlighted text or
+//! summary (the description); each `Folder` (`Unread`, `Archive`,
+//! `Starred`, the user's own) becomes a folder, in the order first met.
+
+use markport_model::{Bookmark, Document, Error, Folder, NodeId, Parsed, ReadOptions};
+
+use crate::{table, text, unix_date};
+
+const REQUIRED: &[&str] = &["URL", "Title", "Selection", "Folder"];
+const OPTIONAL: &[&str] = &["Timestamp"];
+
+/// How sure it is that `input` is an Instapaper export: its header.
+pub fn detect(input: &[u8]) -> Option<u8> {
+    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let line = input.split(|b| *b == b'\n').next().unwrap_or_default();
+    let line = String::from_utf8_lossy(line);
+    let line = line.trim_end_matches('\r');
+    (line.eq_ignore_ascii_case("URL,Title,Selection,Folder")
+        || line.eq_ignore_ascii_case("URL,Title,Selection,Folder,Timestamp"))
+    .then_some(90)
+}
+
+/// Read an Instapaper CSV export.
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    let mut diags = Vec::new();
+    let src = text(input, &mut diags);
+    let t = table::read(&src, "Instapaper CSV", REQUIRED, OPTIONAL, &mut diags)?;
+    let col = |n| t.column(n).expect("required columns are checked");
+    let (url, title, selection, folder) =
+        (col("URL"), col("Title"), col("Selection"), col("Folder"));
+    let timestamp = t.column("Timestamp");
+    let mut doc = Document::new();
+    let mut folders: Vec<(String, NodeId)> = Vec::new();
+    for (at, row) in &t.rows {
+        let name = row[folder].trim();
+        let name = if name.is_empty() { "Unread" } else { name };
+        let parent = match folders.iter().find(|(n, _)| n == name) {
+            Some((_, id)) => *id,
+            None => {
+                let id = doc.push(None, Folder::titled(name));
+                folders.push((name.to_string(), id));
+                id
+            }
+        };
+        let mut b = Bookmark::new(row[url].clone());
+        b.title = Some(row[title].clone()).filter(|t| !t.is_empty());
+        b.desc = Some(row[selection].clone()).filter(|t| !t.is_empty());
+        if let Some(ts) = timestamp {
+            b.added = unix_date(&row[ts], "Timestamp", Some(*at), &mut diags);
+        }
+        doc.push(Some(parent), b);
+    }
+    Parsed::new(doc, diags).enforce(opts)
+}

@@ -1,0 +1,62 @@
+//! Readers for the exports of bookmarking and read-later services people
+//! migrate from, each detected by its content: Pocket (HTML and CSV),
+//! Pinboard (JSON) and Instapaper (CSV). Read only: markport does not write
+//! these formats.
+//!
+//! ```
+//! let csv = b"title,url,time_added,tags,status\nRust,https://www.rust-lang.org/,1700000000,lang|systems,unread\n";
+//! assert!(markport_services::pocket::detect(csv).is_some());
+//! let doc = markport_services::pocket::read(csv, &Default::default()).unwrap().document;
+//! assert_eq!(doc.census().bookmarks, 1);
+//! ```
+
+mod table;
+
+pub mod instapaper;
+pub mod pinboard;
+pub mod pocket;
+
+use markport_model::{DateValue, Diagnostic, Location, Timestamp};
+
+/// Bytes as UTF-8 text without a byte-order mark; invalid sequences are
+/// replaced and said once.
+fn text(input: &[u8], diags: &mut Vec<Diagnostic>) -> String {
+    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    match String::from_utf8_lossy(input) {
+        std::borrow::Cow::Borrowed(s) => s.to_string(),
+        std::borrow::Cow::Owned(s) => {
+            diags.push(Diagnostic::warning(
+                "the file is not valid UTF-8: invalid bytes read as U+FFFD",
+                None,
+            ));
+            s
+        }
+    }
+}
+
+/// Unix seconds as a date; anything else is kept as written, with a warning.
+fn unix_date(
+    value: &str,
+    what: &str,
+    at: Option<Location>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<DateValue> {
+    let value = value.trim();
+    if value.is_empty() || value == "0" {
+        return None;
+    }
+    match value
+        .parse::<i64>()
+        .ok()
+        .and_then(Timestamp::from_unix_seconds)
+    {
+        Some(t) => Some(DateValue::Instant(t)),
+        None => {
+            diags.push(Diagnostic::warning(
+                format!("{what} {value:?} is not a date in Unix seconds; kept as written"),
+                at,
+            ));
+            Some(DateValue::Raw(value.into()))
+        }
+    }
+}

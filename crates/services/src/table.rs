@@ -1,0 +1,143 @@
+//! CSV exports (RFC 4180, through the `csv` crate): the header checked
+//! against the columns a service writes, every error located as line:col.
+
+use markport_model::{Diagnostic, Error, ErrorKind, LineIndex, Location};
+
+/// A CSV file read into records of text, with the line of each.
+pub(crate) struct Table {
+    /// The header's column names, as written.
+    pub(crate) header: Vec<String>,
+    /// Each record's fields and where it starts.
+    pub(crate) rows: Vec<(Location, Vec<String>)>,
+}
+
+impl Table {
+    /// The index of column `name` (ASCII case-insensitive).
+    pub(crate) fn column(&self, name: &str) -> Option<usize> {
+        self.header
+            .iter()
+            .position(|h| h.trim().eq_ignore_ascii_case(name))
+    }
+}
+
+/// Read `text` as CSV whose header must hold every one of `required`
+/// (`optional` may be there too; any other column is an error, as the
+/// file is then not the export it claims to be).
+pub(crate) fn read(
+    text: &str,
+    service: &str,
+    required: &[&str],
+    optional: &[&str],
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Table, Error> {
+    let index = LineIndex::new(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let mut records = reader.byte_records();
+    let expected = || {
+        let mut all: Vec<&str> = required.to_vec();
+        all.extend(optional.iter().copied());
+        all.join(",")
+    };
+    let header: Vec<String> = match records.next() {
+        Some(Ok(h)) => h
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect(),
+        Some(Err(e)) => return Err(csv_error(&e, &index)),
+        None => {
+            return Err(Error::new(
+                ErrorKind::WrongFormat,
+                format!(
+                    "empty file: a {service} export starts with the header {}",
+                    expected()
+                ),
+                Some(Location { line: 1, column: 1 }),
+            ))
+        }
+    };
+    let known = |h: &str| {
+        required
+            .iter()
+            .chain(optional)
+            .any(|c| c.eq_ignore_ascii_case(h.trim()))
+    };
+    let mut column = 1;
+    for (i, h) in header.iter().enumerate() {
+        if !known(h)
+            || header[..i]
+                .iter()
+                .any(|p| p.trim().eq_ignore_ascii_case(h.trim()))
+        {
+            return Err(Error::syntax(
+                format!(
+                    "column {h:?} is not one a {service} export has (its header is {})",
+                    expected()
+                ),
+                Location { line: 1, column },
+            ));
+        }
+        column += h.chars().count() as u32 + 1;
+    }
+    if let Some(missing) = required
+        .iter()
+        .find(|r| !header.iter().any(|h| h.trim().eq_ignore_ascii_case(r)))
+    {
+        return Err(Error::syntax(
+            format!(
+                "the header has no {missing} column (a {service} export's header is {})",
+                expected()
+            ),
+            Location { line: 1, column: 1 },
+        ));
+    }
+    let mut rows = Vec::new();
+    for record in records {
+        let record = record.map_err(|e| csv_error(&e, &index))?;
+        let at = record
+            .position()
+            .map_or(Location { line: 1, column: 1 }, |p| {
+                index.locate(p.byte() as usize)
+            });
+        if record.len() == 1 && record[0].is_empty() {
+            continue; // a blank line
+        }
+        if record.len() != header.len() {
+            return Err(Error::syntax(
+                format!(
+                    "{} fields where the header has {} ({})",
+                    record.len(),
+                    header.len(),
+                    header.join(",")
+                ),
+                at,
+            ));
+        }
+        let mut lossy = false;
+        let fields = record
+            .iter()
+            .map(|f| {
+                let s = String::from_utf8_lossy(f);
+                lossy |= matches!(s, std::borrow::Cow::Owned(_));
+                s.into_owned()
+            })
+            .collect();
+        if lossy {
+            diags.push(Diagnostic::warning(
+                "invalid UTF-8 read as U+FFFD",
+                Some(at),
+            ));
+        }
+        rows.push((at, fields));
+    }
+    Ok(Table { header, rows })
+}
+
+fn csv_error(e: &csv::Error, index: &LineIndex<'_>) -> Error {
+    let at = e.position().map_or(Location { line: 1, column: 1 }, |p| {
+        index.locate(p.byte() as usize)
+    });
+    Error::syntax(format!("CSV: {e}"), at)
+}
