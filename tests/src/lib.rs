@@ -99,6 +99,7 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("desktop", "desktop/recentinfo-manager", ".xbel"),
     ("netscape", "netscape", ".html"),
     ("netscape", "netscape", ".htm"),
+    ("chromium", "browsers/chromium", ".Bookmarks"),
 ];
 
 /// Peer files under [`PEER_INPUTS`] that hold no bookmark structure at all

@@ -167,9 +167,16 @@ impl Json {
     }
 }
 
-/// Indent a line to `depth` levels of three spaces, as Chromium's JSONWriter does.
+/// Levels of indentation written at most. Chromium indents every level,
+/// which makes a file's size grow with the square of its depth (100,000
+/// levels would be 10^11 bytes); deeper lines keep this indentation, which
+/// changes no value and keeps the size linear.
+pub const MAX_INDENT: usize = 100;
+
+/// Indent a line to `depth` levels of three spaces, as Chromium's JSONWriter
+/// does (up to [`MAX_INDENT`] levels).
 pub fn indent(out: &mut String, depth: usize) {
-    for _ in 0..depth {
+    for _ in 0..depth.min(MAX_INDENT) {
         out.push_str("   ");
     }
 }

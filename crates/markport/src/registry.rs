@@ -89,6 +89,15 @@ pub static FORMATS: &[Format] = &[
         support: markport_xfolk::support,
     },
     Format {
+        name: "chromium",
+        description: "Chromium's Bookmarks file (Chrome, Edge, Brave, Vivaldi, Opera)",
+        extensions: &[],
+        detect: markport_chromium::detect,
+        read: markport_chromium::read,
+        write: markport_chromium::write,
+        support: markport_chromium::support,
+    },
+    Format {
         name: "json",
         description: "markport's JSON form of the model (lossless, for scripts)",
         extensions: &["json"],
