@@ -122,6 +122,27 @@ fn plan(doc: &Document, loss: &mut LossReport) -> Plan {
         }
         loose.push(id);
     }
+    // Keep the order of what is written: a root that stands after a loose
+    // entry (Firefox's export has the toolbar folder after the menu's
+    // entries) is written as an ordinary folder among the loose ones.
+    let top = doc.children(None);
+    if let Some(first) = top
+        .iter()
+        .position(|id| loose.contains(id) && is_written(doc.node(*id)))
+    {
+        for r in roots.iter_mut() {
+            if let Some(id) = *r {
+                if top.iter().position(|t| *t == id).is_some_and(|i| i > first) {
+                    *r = None;
+                }
+            }
+        }
+        loose = top
+            .iter()
+            .copied()
+            .filter(|id| !roots.contains(&Some(*id)) && !others.values().any(|o| o == id))
+            .collect();
+    }
     // Chromium's own HTML export puts "Other bookmarks" after the bar folder
     // at the top level: with a bar, the rest is `other`. Without one, the
     // whole collection goes into the bar, as Chromium's first import does.
@@ -605,6 +626,14 @@ fn members(
     m.push(("guid".into(), string(&ids.1)));
     if !meta.is_empty() {
         let (text, dropped) = object(meta, depth + 1);
+        if !sorted_names(meta.iter()) {
+            loss.record(
+                doc,
+                Some(id),
+                meta_field,
+                "keys are written sorted, as Chromium writes them: their order changes",
+            );
+        }
         if dropped > 0 {
             loss.record(
                 doc,
@@ -616,6 +645,18 @@ fn members(
         m.push(("meta_info".into(), Piece::Text(text)));
     }
     let mut lost_extra = false;
+    if !sorted_names(
+        extra
+            .iter()
+            .filter(|a| a.name != KEY_ATTR && a.name != MAP_ATTR),
+    ) {
+        loss.record(
+            doc,
+            Some(id),
+            extra_field,
+            "JSON keys are written sorted, as Chromium writes them: their order changes",
+        );
+    }
     for a in extra {
         if a.name == KEY_ATTR || a.name == MAP_ATTR {
             continue;
@@ -760,6 +801,21 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
             node(doc, id, &p, None, 2, &mut text, &mut loss);
         }
         roots.push((key.clone(), text));
+    }
+    let kept_extra = doc
+        .header
+        .extra
+        .iter()
+        .filter(|a| a.name != UNSET_DATES_ATTR);
+    if !sorted_names(kept_extra.clone().filter(|a| a.name.starts_with("roots.")))
+        || !sorted_names(kept_extra.filter(|a| !a.name.starts_with("roots.")))
+    {
+        loss.record(
+            doc,
+            None,
+            Field::DocumentExtra,
+            "JSON keys are written sorted, as Chromium writes them: their order changes",
+        );
     }
     let mut top: Vec<(String, String)> = vec![("checksum".into(), format!("\"{sum}\""))];
     let mut lost_extra = false;
@@ -939,4 +995,10 @@ fn map_root(doc: &Document, id: NodeId, p: &Plan, out: &mut String, loss: &mut L
     out.push('\n');
     indent(out, 2);
     out.push('}');
+}
+
+/// Whether the attributes are in the order Chromium's sorted keys put them.
+fn sorted_names<'a>(attrs: impl Iterator<Item = &'a Attribute>) -> bool {
+    let names: Vec<&str> = attrs.map(|a| a.name.as_str()).collect();
+    names.windows(2).all(|w| w[0] <= w[1])
 }
