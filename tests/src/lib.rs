@@ -104,6 +104,7 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("pocket", "browsers/other", "pocket-"),
     ("pinboard", "browsers/other", "pinboard-"),
     ("instapaper", "browsers/other", "instapaper-"),
+    ("chromium", "browsers/chromium", ".Bookmarks"),
 ];
 
 /// Peer files under [`PEER_INPUTS`] that hold no bookmark structure at all

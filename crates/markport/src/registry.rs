@@ -146,6 +146,16 @@ pub static FORMATS: &[Format] = &[
         support: markport_firefox::support,
     },
     Format {
+        name: "chromium",
+        description: "Chromium's Bookmarks file (Chrome, Edge, Brave, Vivaldi, Opera)",
+        extensions: &[],
+        detect: markport_chromium::detect,
+        read: markport_chromium::read,
+        read_path: None,
+        write: Some(markport_chromium::write),
+        support: markport_chromium::support,
+    },
+    Format {
         name: "json",
         description: "markport's JSON form of the model (lossless, for scripts)",
         extensions: &["json"],

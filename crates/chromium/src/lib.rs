@@ -1,0 +1,107 @@
+//! # markport-chromium
+//!
+//! The `Bookmarks` file of Chromium and the browsers built on it (Chrome,
+//! Edge, Brave, Vivaldi, Opera): a JSON object with a `roots` object.
+//!
+//! * Reading: the roots `bookmark_bar`, `other` and `synced` become folders
+//!   with the toolbar, unfiled and mobile roles; Vivaldi's `trash` and
+//!   Opera's `custom_root` are read as folders with their names (a note
+//!   says so). Every key is kept: `guid`, `id`, the dates (microseconds
+//!   since 1601, `"0"` for unset), `meta_info`, and any other key as the
+//!   node's `extra`, the file's own keys (`sync_metadata`, ...) as the
+//!   header's `extra`. No recursion: a file nested 100,000 deep reads.
+//! * Writing: Chromium's layout (`JSONWriter` pretty print: three spaces,
+//!   sorted keys), its checksum, unique decimal ids and valid guids (kept
+//!   when they are, made when not, and reported), so that Chromium loads the
+//!   file without repairing it. A file markport read comes back with the
+//!   same JSON values.
+//!
+//! ```
+//! use markport_model::{ReadOptions, Role, WriteOptions};
+//!
+//! let file = br#"{ "checksum": "", "version": 1, "roots": {
+//!   "bookmark_bar": { "type": "folder", "name": "Bookmarks bar", "id": "1", "children": [
+//!     { "type": "url", "name": "Rust", "url": "https://www.rust-lang.org/", "id": "4",
+//!       "date_added": "13300000000000000" } ] },
+//!   "other": { "type": "folder", "name": "Other bookmarks", "id": "2", "children": [] },
+//!   "synced": { "type": "folder", "name": "Mobile bookmarks", "id": "3", "children": [] } } }"#;
+//! let doc = markport_chromium::read(file, &ReadOptions::default()).unwrap().document;
+//! let bar = doc.children(None)[0];
+//! assert_eq!(doc.node(bar).as_folder().unwrap().role, Some(Role::Toolbar));
+//! let rust = doc.node(doc.children(Some(bar))[0]).as_bookmark().unwrap();
+//! assert_eq!(rust.added.as_ref().unwrap().instant().unwrap().to_w3c(), "2022-06-18T04:26:40Z");
+//!
+//! let mut out = Vec::new();
+//! markport_chromium::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+//! let text = String::from_utf8(out).unwrap();
+//! assert!(text.starts_with("{\n   \"checksum\": \""));
+//! assert!(text.contains("\"url\": \"https://www.rust-lang.org/\""));
+//! ```
+#![warn(missing_docs)]
+
+mod dates;
+mod json;
+mod layout;
+mod md5;
+mod read;
+mod write;
+
+use markport_model::{
+    Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
+};
+
+pub use layout::{KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
+pub use write::ROOT_GUIDS;
+
+/// How sure it is that `input` is a Chromium `Bookmarks` file: a JSON object
+/// with `roots` and `checksum` or `version` near its start.
+pub fn detect(input: &[u8]) -> Option<u8> {
+    let head = &input[..input.len().min(1 << 16)];
+    let text = String::from_utf8_lossy(head);
+    let start = text.trim_start_matches('\u{feff}').trim_start();
+    let roots = text.contains("\"roots\"") && text.contains("\"bookmark_bar\"");
+    let marks = text.contains("\"checksum\"") || text.contains("\"version\"");
+    (start.starts_with('{') && roots && marks).then_some(90)
+}
+
+/// Read a `Bookmarks` file. See the crate documentation.
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    read::read(input)?.enforce(opts)
+}
+
+/// Write a `Bookmarks` file Chromium loads without repairing it; returns
+/// what could not be carried or had to change.
+pub fn write(
+    doc: &Document,
+    _opts: &WriteOptions,
+    out: &mut dyn std::io::Write,
+) -> Result<LossReport, Error> {
+    write::write(doc, out)
+}
+
+/// What a `Bookmarks` file carries.
+pub fn support(field: Field) -> Support {
+    use Field::*;
+    match field {
+        Bookmark | BookmarkHref | BookmarkGuid | BookmarkMetaInfo | FolderGuid | FolderMetaInfo => {
+            Support::Full
+        }
+        BookmarkTitle | FolderTitle => Support::Partial("an empty title reads back as none"),
+        BookmarkId | FolderId => {
+            Support::Partial("unique decimal numbers; others renumbered, missing ones given")
+        }
+        BookmarkAdded | BookmarkModified | BookmarkVisited | FolderAdded | FolderModified => {
+            Support::Partial("microseconds since 1601")
+        }
+        BookmarkAddedForm | BookmarkModifiedForm | BookmarkVisitedForm | FolderAddedForm
+        | FolderModifiedForm => Support::Partial("written in microseconds, UTC"),
+        Folder => Support::Partial(
+            "three roots (bar, other, mobile) always: top-level entries go into one of them",
+        ),
+        FolderRole => Support::Partial("toolbar, unfiled and mobile, on top-level folders"),
+        BookmarkExtra | FolderExtra | DocumentExtra => {
+            Support::Partial("as JSON keys, except Chromium's own key names")
+        }
+        _ => Support::None,
+    }
+}
