@@ -1,7 +1,7 @@
 //! The operations on small documents built for each case, and on deep ones.
 
 use super::*;
-use markport_model::{Alias, Bookmark, Folder, Node, Role, Separator};
+use markport_model::{Alias, Bookmark, Field, Folder, Node, Role, Separator};
 
 fn tagged(href: &str, tags: &[&str]) -> Bookmark {
     let mut b = Bookmark::new(href);
@@ -185,4 +185,67 @@ fn a_hundred_thousand_levels_flatten_dedupe_select_and_become_tags() {
     let mut deep = deep();
     assert_eq!(tags_as_folders(&mut deep, true).folders, 0);
     assert_eq!(deep.len(), 100_000);
+}
+
+#[test]
+fn merge_joins_folders_by_role_and_path_and_links_across_and_within_inputs() {
+    let mut a = Document::new();
+    a.header.title = Some("First".into());
+    let dev = a.push(None, Folder::titled("Dev"));
+    a.push(
+        Some(dev),
+        tagged("https://a.example/", &["x"]).with_title("A"),
+    );
+    a.push(
+        Some(dev),
+        tagged("https://a.example", &["y"]).with_title("A again"),
+    );
+    let mut b = Document::new();
+    b.header.title = Some("Second".into());
+    let dev = b.push(None, Folder::titled("Dev"));
+    let inner = b.push(Some(dev), Folder::titled("Inner"));
+    b.push(Some(inner), Bookmark::new("https://b.example/"));
+    b.push(
+        Some(dev),
+        tagged("HTTPS://A.EXAMPLE/", &["z"]).with_title("Other title"),
+    );
+    b.push(None, Folder::titled("dev"));
+    let (doc, report) = merge(vec![a.clone(), b.clone()], false).unwrap();
+    assert_eq!(doc.header.title.as_deref(), Some("First"));
+    assert_eq!(
+        paths(&doc),
+        [
+            "Dev",
+            "Dev/A",
+            "Dev/Inner",
+            "Dev/Inner/https://b.example/",
+            "dev"
+        ]
+    );
+    let first = doc.node(doc.children(Some(doc.children(None)[0]))[0]);
+    assert_eq!(first.as_bookmark().unwrap().tags, ["x", "y", "z"]);
+    assert_eq!(
+        (report[0].bookmarks, report[0].added, report[0].merged),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        (report[1].bookmarks, report[1].added, report[1].merged),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        report[1].conflicts.iter().collect::<Vec<_>>(),
+        [(&Field::BookmarkTitle, &1)]
+    );
+    let (all, report) = merge(vec![a, b], true).unwrap();
+    assert_eq!(all.census().bookmarks, 4);
+    assert_eq!(report[1].merged, 0);
+    assert!(merge(vec![Document::new()], false).is_err());
+}
+
+#[test]
+fn merging_two_documents_a_hundred_thousand_levels_deep_does_not_recurse() {
+    let (doc, report) = merge(vec![deep(), deep()], false).unwrap();
+    assert_eq!(doc.max_depth(), 100_000, "the same paths are one chain");
+    assert_eq!(doc.census().bookmarks, 1_000);
+    assert_eq!(report[1].merged, 100_000);
 }
