@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use markport_model::{Document, NodeId};
+use markport_model::{Document, Node, NodeId};
 
 use super::absorb::absorb;
 use super::link::link_key;
@@ -11,7 +11,9 @@ use super::link::link_key;
 /// an earlier bookmark has. The earliest keeps its place, href and title, and
 /// gains from each duplicate the union of tags, the earliest added date, the
 /// latest visited and modified dates, a description if it had none, and
-/// private if any was. Returns how many bookmarks were removed. Linear: one
+/// private if any was. An alias of a removed duplicate shows the survivor
+/// (which takes the duplicate's id if it had none). Returns how many
+/// bookmarks were removed. Linear: one
 /// hash lookup per bookmark.
 ///
 /// ```
@@ -39,17 +41,39 @@ pub fn dedupe(doc: &mut Document) -> usize {
     let mut first: HashMap<String, NodeId> = HashMap::with_capacity(order.len());
     let mut gone = vec![false; doc.len()];
     let mut removed = 0;
+    let mut retarget: HashMap<String, String> = HashMap::new();
     for id in order {
         let key = link_key(&doc.node(id).as_bookmark().expect("a bookmark").href).into_owned();
         match first.get(&key) {
             Some(&survivor) => {
                 let dup = std::mem::take(doc.as_bookmark_mut(id).expect("a bookmark"));
-                absorb(doc.as_bookmark_mut(survivor).expect("a bookmark"), dup);
+                let s = doc.as_bookmark_mut(survivor).expect("a bookmark");
+                // An alias of the duplicate shows the survivor from now on,
+                // which takes the duplicate's id if it has none.
+                if let Some(dup_id) = dup.details().id.clone() {
+                    match s.details().id.clone() {
+                        Some(own) => {
+                            retarget.insert(dup_id, own);
+                        }
+                        None => s.details_mut().id = Some(dup_id),
+                    }
+                }
+                absorb(s, dup);
                 gone[id.index()] = true;
                 removed += 1;
             }
             None => {
                 first.insert(key, id);
+            }
+        }
+    }
+    if !retarget.is_empty() {
+        let aliases: Vec<NodeId> = doc.ids().collect();
+        for id in aliases {
+            if let Node::Alias(a) = doc.node_mut(id) {
+                if let Some(to) = retarget.get(&a.target) {
+                    a.target.clone_from(to);
+                }
             }
         }
     }

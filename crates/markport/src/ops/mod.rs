@@ -121,7 +121,7 @@ impl Operation {
             Field::Bookmark | Field::Folder | Field::Separator | Field::Alias
         );
         let verb = match self {
-            Operation::Dedupe if structure => "removed",
+            Operation::Dedupe if field == Field::Bookmark => "removed",
             Operation::Dedupe => "merged",
             Operation::FoldersAsTags => "added",
             Operation::Flatten if field == Field::Bookmark => "added (aliases resolved)",

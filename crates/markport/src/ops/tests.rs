@@ -249,3 +249,36 @@ fn merging_two_documents_a_hundred_thousand_levels_deep_does_not_recurse() {
     assert_eq!(doc.census().bookmarks, 1_000);
     assert_eq!(report[1].merged, 100_000);
 }
+
+#[test]
+fn an_alias_of_a_removed_duplicate_shows_the_survivor() {
+    let mut doc = Document::new();
+    doc.push(None, Bookmark::new("https://a.example/"));
+    let mut dup = Bookmark::new("https://a.example/");
+    dup.details_mut().id = Some("d".into());
+    doc.push(None, dup);
+    let mut other = Bookmark::new("https://b.example/");
+    other.details_mut().id = Some("b".into());
+    doc.push(None, other);
+    let mut dup_b = Bookmark::new("https://b.example/");
+    dup_b.details_mut().id = Some("b2".into());
+    doc.push(None, dup_b);
+    doc.push(None, Alias::new("d"));
+    doc.push(None, Alias::new("b2"));
+    assert_eq!(dedupe(&mut doc), 2);
+    let ids: Vec<Option<&str>> = doc
+        .children(None)
+        .iter()
+        .map(|&c| doc.node(c).id())
+        .collect();
+    assert_eq!(ids, [Some("d"), Some("b"), None, None]);
+    let targets: Vec<&str> = doc
+        .children(None)
+        .iter()
+        .filter_map(|&c| match doc.node(c) {
+            Node::Alias(a) => Some(a.target.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(targets, ["d", "b"]);
+}
