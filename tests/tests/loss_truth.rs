@@ -4,7 +4,11 @@
 
 use std::path::PathBuf;
 
-use markport::{diff, Field, ReadOptions, WriteOptions};
+use std::collections::BTreeMap;
+
+use markport::model::Timestamp;
+use markport::ops::{apply, Operation};
+use markport::{diff, Document, Field, ReadOptions, WriteOptions};
 use markport_conformance::{corpus_samples, peer_inputs, read_sample, shared};
 
 fn check(files: &[(String, PathBuf)], opts: &WriteOptions) -> Vec<String> {
@@ -250,4 +254,98 @@ fn a_date_written_at_another_precision_or_offset_is_reported_and_diffed() {
             .unwrap_or_else(|| panic!("{name}: diff sees the form: {d:?}"));
         assert_eq!(differs.count, reported.count, "{name}");
     }
+}
+
+/// The operations the variant below applies: each alone, then a
+/// combination whose steps change different things (so that their changes
+/// add up to the difference from the original).
+fn operation_sets() -> Vec<Vec<Operation>> {
+    let since = Timestamp::parse_w3c("2015").expect("a date");
+    let mut sets: Vec<Vec<Operation>> = [
+        Operation::Dedupe,
+        Operation::FoldersAsTags,
+        Operation::Flatten,
+        Operation::TagsAsFolders(false),
+        Operation::TagsAsFolders(true),
+        Operation::PublicOnly,
+        Operation::AddedBetween(Some(since), None),
+    ]
+    .into_iter()
+    .map(|op| vec![op])
+    .collect();
+    sets.push(vec![
+        Operation::PublicOnly,
+        Operation::Dedupe,
+        Operation::Flatten,
+    ]);
+    sets
+}
+
+/// Per field, on how many nodes: the shape both a diff and a list of
+/// recorded changes reduce to.
+fn counts<'a>(entries: impl Iterator<Item = (Field, usize)> + 'a) -> BTreeMap<Field, usize> {
+    let mut m = BTreeMap::new();
+    for (f, n) in entries {
+        *m.entry(f).or_default() += n;
+    }
+    m
+}
+
+/// Requested changes are recorded truthfully, and the writers' reports stay
+/// exact on the changed documents: for every sample and set of operations,
+/// the difference between the original and the operated document is
+/// exactly the recorded changes (fields and counts), and every writer's
+/// report is exact against the operated document.
+#[test]
+fn with_operations_the_changes_and_every_report_are_exact() {
+    let mut failures = Vec::new();
+    let mut changed = 0;
+    for (format, path) in all_inputs() {
+        let original: Document = read_sample(&format, &path);
+        for ops in operation_sets() {
+            let flags: Vec<&str> = ops.iter().map(Operation::flag).collect();
+            let mut doc = original.clone();
+            let report = match apply(&mut doc, &ops) {
+                Ok(r) => r,
+                Err(e) => {
+                    failures.push(format!("{} {flags:?}: {e}", path.display()));
+                    continue;
+                }
+            };
+            changed += usize::from(report.has_changes());
+            let recorded = counts(report.changes.iter().map(|c| (c.field, c.count)));
+            let differs = counts(
+                diff(&original, &doc)
+                    .differences
+                    .iter()
+                    .map(|d| (d.field, d.count)),
+            );
+            if recorded != differs {
+                failures.push(format!(
+                    "{} {flags:?}: recorded {recorded:?}, differs {differs:?}",
+                    path.display()
+                ));
+            }
+            for w in markport::writable() {
+                match markport::roundtrip(&doc, w, &WriteOptions::default()) {
+                    Ok(trip) if trip.exact() => {}
+                    Ok(trip) => failures.push(format!(
+                        "{} {flags:?} -> {}: lost but not reported {:?}; reported but kept {:?}",
+                        path.display(),
+                        w.name,
+                        trip.unreported(),
+                        trip.reported_but_kept()
+                    )),
+                    Err(e) => {
+                        failures.push(format!("{} {flags:?} -> {}: {e}", path.display(), w.name))
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        changed > 50,
+        "only {changed} operated samples changed anything"
+    );
 }

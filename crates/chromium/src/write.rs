@@ -42,6 +42,10 @@ struct Plan {
     guids: Vec<Option<String>>,
     made_root_ids: [String; 3],
     policy: String,
+    /// The unset dates as written, counted as the reader counts them: the
+    /// reader infers the policy from them, so when none shows it (every
+    /// undated node was left out) the policy does not come back.
+    seen: std::cell::RefCell<UnsetDates>,
 }
 
 fn attr<'a>(extra: &'a [Attribute], name: &str) -> Option<&'a str> {
@@ -199,6 +203,7 @@ fn plan(doc: &Document, loss: &mut LossReport) -> Plan {
         guids: vec![None; doc.len()],
         made_root_ids: Default::default(),
         policy,
+        seen: Default::default(),
     };
     assign_ids(doc, &mut p, loss);
     p
@@ -451,11 +456,26 @@ fn date(
     key: &str,
     value: Option<&DateValue>,
     write_unset: bool,
-    ctx: (&Document, NodeId, &mut LossReport, Field),
+    ctx: (
+        &Document,
+        NodeId,
+        &mut LossReport,
+        Field,
+        &std::cell::RefCell<UnsetDates>,
+    ),
 ) {
-    let (doc, id, loss, field) = ctx;
-    if value.is_none() && !write_unset {
-        return;
+    let (doc, id, loss, field, seen) = ctx;
+    if value.is_none() {
+        let kind = if field.scope() == markport_model::Scope::Folder {
+            Kind::Folder
+        } else {
+            Kind::Url
+        };
+        seen.borrow_mut()
+            .saw(kind, UnsetDates::slot(key), write_unset);
+        if !write_unset {
+            return;
+        }
     }
     let text = dates::format(value);
     if let Some(v) = value {
@@ -521,21 +541,21 @@ fn members(
                 "date_added",
                 b.added.as_ref(),
                 w(0),
-                (doc, id, loss, Field::BookmarkAdded),
+                (doc, id, loss, Field::BookmarkAdded, &p.seen),
             );
             date(
                 &mut m,
                 "date_modified",
                 b.modified.as_ref(),
                 w(1),
-                (doc, id, loss, Field::BookmarkModified),
+                (doc, id, loss, Field::BookmarkModified, &p.seen),
             );
             date(
                 &mut m,
                 "date_last_used",
                 d.visited.as_ref(),
                 w(2),
-                (doc, id, loss, Field::BookmarkVisited),
+                (doc, id, loss, Field::BookmarkVisited, &p.seen),
             );
             m.push(("name".into(), string(b.title.as_deref().unwrap_or(""))));
             m.push(("type".into(), string("url")));
@@ -594,17 +614,20 @@ fn members(
                 "date_added",
                 f.added.as_ref(),
                 w(0),
-                (doc, id, loss, Field::FolderAdded),
+                (doc, id, loss, Field::FolderAdded, &p.seen),
             );
             date(
                 &mut m,
                 "date_modified",
                 f.modified.as_ref(),
                 w(1),
-                (doc, id, loss, Field::FolderModified),
+                (doc, id, loss, Field::FolderModified, &p.seen),
             );
-            if attr(&f.extra, DATE_KEYS[2]).is_none() && w(2) {
-                m.push((DATE_KEYS[2].into(), string("0")));
+            if attr(&f.extra, DATE_KEYS[2]).is_none() {
+                p.seen.borrow_mut().saw(Kind::Folder, 2, w(2));
+                if w(2) {
+                    m.push((DATE_KEYS[2].into(), string("0")));
+                }
             }
             m.push(("name".into(), string(&name)));
             m.push(("type".into(), string("folder")));
@@ -802,6 +825,14 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
         }
         roots.push((key.clone(), text));
     }
+    if p.seen.borrow().policy() != p.policy {
+        loss.record(
+            doc,
+            None,
+            Field::DocumentExtra,
+            "chromium.unset-dates: how this file writes unset dates shows only on nodes without one, and none is left",
+        );
+    }
     let kept_extra = doc
         .header
         .extra
@@ -884,6 +915,7 @@ fn made_root(doc: &Document, p: &Plan, i: usize, out: &mut String, loss: &mut Lo
     let mut m: Vec<(String, String)> = Vec::new();
     let w = |slot| writes(&p.policy, Kind::Folder, slot);
     for (slot, key) in DATE_KEYS.iter().enumerate() {
+        p.seen.borrow_mut().saw(Kind::Folder, slot, w(slot));
         if w(slot) {
             m.push(((*key).into(), "\"0\"".into()));
         }

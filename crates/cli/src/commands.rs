@@ -11,6 +11,7 @@ use markport::{diff as model_diff, Field, ReadOptions, Stage, WriteOptions};
 use crate::exit;
 use crate::failure::Failure;
 use crate::files::{self, display_name, is_std, load, Output};
+use crate::operations::OperationFlags;
 use crate::report::{Report, REPORT_VERSION};
 
 /// How to print a report.
@@ -132,6 +133,8 @@ pub(crate) struct ConvertArgs {
     read: ReadFlags,
     #[command(flatten)]
     write: WriteFlags,
+    #[command(flatten)]
+    operations: OperationFlags,
 }
 
 /// The registered formats' names, so `--help` lists them and a wrong name
@@ -218,16 +221,18 @@ fn check_report_file(a: &ConvertArgs) -> Result<(), Failure> {
 fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     check_report_file(a)?;
     let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
+    let operations = a.operations.operations()?;
     let input = files::read_input(&a.input)?;
     let from = files::input_format(a.from.as_deref(), &a.input, &input)?;
     // Converted in memory first: an input that cannot be read or a document
     // that cannot be written leaves no trace at the destination, and
     // --fail-on-loss decides before anything reaches one.
     let mut converted = Vec::new();
-    let done = markport::convert(
+    let done = markport::convert_with(
         &input,
         from,
         &a.read.options(),
+        &operations,
         to,
         &markport::options_for_path(a.write.options(), a.output.as_deref()),
         &mut converted,
@@ -235,6 +240,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     .map_err(|e| match e.stage {
         Stage::Read => files::located(&a.input, from, &e.error),
         Stage::Write => Failure::new(format_args!("writing {}: {}", to.name, e.error)),
+        Stage::Operate => Failure::in_file(display_name(&a.input), &e.error.message),
     })?;
     let loss = &done.loss;
     let failed =
@@ -267,6 +273,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         lost: !loss.is_empty(),
         extensions: &loss.extensions,
         extended: loss.has_extensions(),
+        changes: &loss.changes,
     };
     let json = a.json || a.report == ReportStyle::Json;
     let mut text = if json { report.json() } else { report.text() };
@@ -526,6 +533,8 @@ pub(crate) struct RoundtripArgs {
     json: bool,
     #[command(flatten)]
     write: WriteFlags,
+    #[command(flatten)]
+    operations: OperationFlags,
 }
 
 #[derive(Serialize)]
@@ -536,6 +545,9 @@ struct Roundtrip<'a> {
     reported: &'a [markport::model::Loss],
     differences: &'a [markport::Difference],
     report_is_true: bool,
+    /// What the operations changed before the trip (not losses).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    changes: &'a [markport::model::Loss],
 }
 
 pub(crate) fn roundtrip(a: RoundtripArgs) -> u8 {
@@ -544,7 +556,10 @@ pub(crate) fn roundtrip(a: RoundtripArgs) -> u8 {
 
 fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
     let via = markport::format(&a.via).expect("clap checked the name");
-    let (from, read) = load(&a.file, a.from.as_deref(), &ReadOptions::default())?;
+    let operations = a.operations.operations()?;
+    let (from, mut read) = load(&a.file, a.from.as_deref(), &ReadOptions::default())?;
+    let changes = markport::ops::apply(&mut read.document, &operations)
+        .map_err(|e| Failure::in_file(display_name(&a.file), e.message))?;
     let trip = markport::roundtrip(&read.document, via, &a.write.options()).map_err(|e| {
         Failure::in_file(display_name(&a.file), format_args!("via {}: {e}", via.name))
     })?;
@@ -560,6 +575,7 @@ fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
             reported: &loss.losses,
             differences: &d.differences,
             report_is_true: true_report,
+            changes: &changes.changes,
         };
         serde_json::to_writer_pretty(&mut out, &r)?;
         writeln!(out)?;
@@ -579,6 +595,7 @@ fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
             writeln!(out, "the {} writer reported:", via.name)?;
             write!(out, "{loss}")?;
         }
+        write!(out, "{}", crate::report::changes_text(&changes.changes))?;
         if !true_report {
             let names = |v: Vec<Field>| v.iter().map(|f| f.name()).collect::<Vec<_>>().join(", ");
             writeln!(

@@ -6,6 +6,8 @@ mod commands;
 mod desktop;
 mod failure;
 mod files;
+mod merge;
+mod operations;
 mod profiles;
 mod report;
 mod say;
@@ -50,6 +52,8 @@ enum Command {
     Info(commands::InfoArgs),
     /// Compare two bookmark files (any formats) field by field.
     Diff(commands::DiffArgs),
+    /// Merge several bookmark files (any formats) into one collection, without duplicates.
+    Merge(merge::MergeArgs),
     /// Show what survives FILE -> FORMAT -> back.
     Roundtrip(commands::RoundtripArgs),
     /// The formats and which fields each can carry.
@@ -75,6 +79,7 @@ fn main() -> ExitCode {
         Command::Convert(a) => commands::convert(a),
         Command::Info(a) => commands::info(a),
         Command::Diff(a) => commands::diff(a),
+        Command::Merge(a) => merge::run(a),
         Command::Roundtrip(a) => commands::roundtrip(a),
         Command::Formats(a) => commands::formats(a),
         Command::Desktop(a) => desktop::run(a),

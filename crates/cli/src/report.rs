@@ -21,6 +21,9 @@ pub(crate) struct Report<'a> {
     /// What only an extension other readers ignore carries (not a loss).
     pub extensions: &'a [markport::model::Loss],
     pub extended: bool,
+    /// What the user asked to change (`--dedupe`, ...): not a loss.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub changes: &'a [markport::model::Loss],
 }
 
 impl Report<'_> {
@@ -54,10 +57,34 @@ impl Report<'_> {
             ));
         }
         s.push_str(&loss.to_string());
+        s.push_str(&changes_text(self.changes));
         s
     }
 
     pub(crate) fn json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report serialises") + "\n"
     }
+}
+
+/// The requested changes, in their own section: `removed by --dedupe:
+/// bookmark on 12 nodes (paths)`.
+pub(crate) fn changes_text(changes: &[markport::model::Loss]) -> String {
+    let mut s = String::new();
+    if changes.is_empty() {
+        return s;
+    }
+    s.push_str("requested changes (not losses):\n");
+    for c in changes {
+        let nodes = if c.count == 1 { "node" } else { "nodes" };
+        s.push_str(&format!(
+            "  {}: {} on {} {nodes}",
+            c.reason, c.field, c.count
+        ));
+        if !c.paths.is_empty() {
+            let more = if c.count > c.paths.len() { ", ..." } else { "" };
+            s.push_str(&format!(" ({}{more})", c.paths.join(", ")));
+        }
+        s.push('\n');
+    }
+    s
 }

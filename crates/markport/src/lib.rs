@@ -70,6 +70,7 @@
 
 pub mod json;
 pub mod matrix;
+pub mod ops;
 mod paths;
 pub mod profiles;
 mod registry;
@@ -157,6 +158,8 @@ pub enum Stage {
     Read,
     /// Writing the output.
     Write,
+    /// Applying a requested operation ([`ops`]): it refused the document.
+    Operate,
 }
 
 /// Why [`convert`] failed, and in which half: a reader's error points into
@@ -174,6 +177,7 @@ impl std::fmt::Display for ConvertError {
         match self.stage {
             Stage::Read => write!(f, "reading: {}", self.error),
             Stage::Write => write!(f, "writing: {}", self.error),
+            Stage::Operate => write!(f, "{}", self.error),
         }
     }
 }
@@ -224,6 +228,63 @@ pub fn convert(
         stage: Stage::Write,
         error,
     })?;
+    Ok(Converted {
+        diagnostics: read.diagnostics,
+        loss,
+    })
+}
+
+/// [`convert`] with operations applied between reading and writing: the
+/// report's [`LossReport::changes`] say what each operation changed, its
+/// `losses` what the writer could not carry of the changed document.
+///
+/// ```
+/// use markport::ops::Operation;
+/// use markport::{convert_with, format, ReadOptions, WriteOptions};
+///
+/// let html = br#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
+/// <DL><DT><A HREF="https://example.org/">One</A>
+///     <DT><A HREF="https://EXAMPLE.org">Two</A></DL>"#;
+/// let mut out = Vec::new();
+/// let done = convert_with(
+///     html,
+///     format("netscape").unwrap(),
+///     &ReadOptions::default(),
+///     &[Operation::Dedupe],
+///     format("xbel").unwrap(),
+///     &WriteOptions::default(),
+///     &mut out,
+/// )
+/// .unwrap();
+/// assert_eq!(done.loss.changes[0].reason, "removed by --dedupe");
+/// assert!(done.loss.is_empty());
+/// ```
+pub fn convert_with(
+    input: &[u8],
+    from: &Format,
+    read_opts: &ReadOptions,
+    operations: &[ops::Operation],
+    to: &Format,
+    write_opts: &WriteOptions,
+    out: &mut dyn Write,
+) -> Result<Converted, ConvertError> {
+    let write = to.writer().map_err(|error| ConvertError {
+        stage: Stage::Write,
+        error,
+    })?;
+    let mut read = read(input, from, read_opts).map_err(|error| ConvertError {
+        stage: Stage::Read,
+        error,
+    })?;
+    let changes = ops::apply(&mut read.document, operations).map_err(|error| ConvertError {
+        stage: Stage::Operate,
+        error,
+    })?;
+    let mut loss = write(&read.document, write_opts, out).map_err(|error| ConvertError {
+        stage: Stage::Write,
+        error,
+    })?;
+    loss.extend(changes);
     Ok(Converted {
         diagnostics: read.diagnostics,
         loss,

@@ -38,6 +38,13 @@ pub struct LossReport {
     /// (field, reason), with the same shape as a loss.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub extensions: Vec<Loss>,
+    /// Changes the user asked for (`--dedupe`, `--flatten`, ...), one entry
+    /// per (field, reason), with the same shape as a loss; the reason names
+    /// the operation (`removed by --dedupe`). Not a loss: the format could
+    /// carry them, the user chose to change them, so [`LossReport::is_empty`]
+    /// does not count them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<Loss>,
 }
 
 /// Add one node to the entry for (field, reason) of `list`.
@@ -106,6 +113,61 @@ impl LossReport {
         add(&mut self.extensions, doc, node, field, reason);
     }
 
+    /// Record the differences of one requested change: each field of `diff`
+    /// with its count and paths, its reason given by `reason`.
+    ///
+    /// ```
+    /// use markport_model::{diff, Bookmark, Document, Field, LossReport};
+    ///
+    /// let mut before = Document::new();
+    /// before.push(None, Bookmark::new("https://a.example/"));
+    /// before.push(None, Bookmark::new("https://a.example/"));
+    /// let mut after = before.clone();
+    /// after.remove(after.children(None)[1]);
+    /// let mut report = LossReport::new();
+    /// report.record_changes(&diff(&before, &after), |_| "removed by --dedupe".into());
+    /// assert_eq!(report.changes[0].field, Field::Bookmark);
+    /// assert_eq!(report.changes[0].count, 1);
+    /// assert!(report.is_empty(), "a requested change is not a loss");
+    /// ```
+    pub fn record_changes(&mut self, diff: &crate::Diff, reason: impl Fn(Field) -> String) {
+        let entries = diff
+            .differences
+            .iter()
+            .map(|d| Loss {
+                field: d.field,
+                count: d.count,
+                paths: d.paths.clone(),
+                reason: reason(d.field),
+            })
+            .collect();
+        merge(&mut self.changes, entries);
+    }
+
+    /// Record `count` requested changes of `field` with their first `paths`.
+    pub fn record_change(
+        &mut self,
+        field: Field,
+        count: usize,
+        paths: Vec<String>,
+        reason: impl Into<String>,
+    ) {
+        merge(
+            &mut self.changes,
+            vec![Loss {
+                field,
+                count,
+                paths: paths.into_iter().take(MAX_PATHS).collect(),
+                reason: reason.into(),
+            }],
+        );
+    }
+
+    /// Whether the user asked for any change.
+    pub fn has_changes(&self) -> bool {
+        !self.changes.is_empty()
+    }
+
     /// Whether anything was carried only in an extension.
     pub fn has_extensions(&self) -> bool {
         !self.extensions.is_empty()
@@ -143,18 +205,21 @@ impl LossReport {
     pub fn extend(&mut self, other: LossReport) {
         merge(&mut self.losses, other.losses);
         merge(&mut self.extensions, other.extensions);
+        merge(&mut self.changes, other.changes);
     }
 }
 
 /// One line per entry: `lost bookmark.tags on 2 nodes: why (paths)`, then
-/// `only in an extension: bookmark.tags on 2 nodes: why (paths)`.
+/// `only in an extension: bookmark.tags on 2 nodes: why (paths)`, then the
+/// requested changes: `changed bookmark on 12 nodes: removed by --dedupe (paths)`.
 impl fmt::Display for LossReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let lines = self
             .losses
             .iter()
             .map(|l| ("lost", l))
-            .chain(self.extensions.iter().map(|l| ("only in an extension:", l)));
+            .chain(self.extensions.iter().map(|l| ("only in an extension:", l)))
+            .chain(self.changes.iter().map(|l| ("changed", l)));
         for (what, l) in lines {
             let nodes = if l.count == 1 { "node" } else { "nodes" };
             write!(

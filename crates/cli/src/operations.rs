@@ -1,0 +1,103 @@
+//! The migration operations' flags (`convert`, `roundtrip`) and their
+//! order: what to keep first, then duplicates, then the tree's shape.
+
+use clap::{Args, ValueEnum};
+
+use markport::model::Timestamp;
+use markport::ops::Operation;
+
+use crate::failure::Failure;
+
+/// `--tags-as-folders[=all]`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum TagFolders {
+    /// Each bookmark in the folder of its first tag.
+    First,
+    /// A copy in the folder of every tag.
+    All,
+}
+
+/// Requested changes, applied between reading and writing and reported
+/// as changes, not losses (docs/operations.md).
+#[derive(Args, Clone, Default)]
+pub(crate) struct OperationFlags {
+    /// Keep only what is inside this folder, which becomes the top level
+    /// (titles joined by `/`; `\/` is a slash in a title).
+    #[arg(long, value_name = "PATH")]
+    only_folder: Option<String>,
+    /// Keep only bookmarks with this tag (repeatable: any of them).
+    #[arg(long, value_name = "TAG")]
+    only_tag: Vec<String>,
+    /// Drop private bookmarks.
+    #[arg(long)]
+    public_only: bool,
+    /// Keep only bookmarks added at or after DATE (W3C: 2024, 2024-05-01, ...).
+    #[arg(long, value_name = "DATE", value_parser = date)]
+    since: Option<Timestamp>,
+    /// Keep only bookmarks added before DATE.
+    #[arg(long, value_name = "DATE", value_parser = date)]
+    until: Option<Timestamp>,
+    /// Remove later duplicates of a link; the first gains their tags and dates.
+    #[arg(long)]
+    dedupe: bool,
+    /// Give every bookmark the titles of the folders above it as tags.
+    #[arg(long)]
+    folders_as_tags: bool,
+    /// One flat list: folders and separators removed, aliases resolved.
+    #[arg(long, conflicts_with = "tags_as_folders")]
+    flatten: bool,
+    /// A top-level folder per tag, each bookmark in its first tag's folder
+    /// (`=all`: a copy in every tag's folder).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "all",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "first"
+    )]
+    tags_as_folders: Option<TagFolders>,
+}
+
+fn date(text: &str) -> Result<Timestamp, String> {
+    Timestamp::parse_w3c(text).ok_or_else(|| {
+        format!("{text:?} is not a W3C date (2024, 2024-05-01, 2024-05-01T09:30:00Z)")
+    })
+}
+
+impl OperationFlags {
+    /// The operations asked for, in the order they apply.
+    pub(crate) fn operations(&self) -> Result<Vec<Operation>, Failure> {
+        let mut ops = Vec::new();
+        if let Some(path) = &self.only_folder {
+            ops.push(Operation::OnlyFolder(path.clone()));
+        }
+        if !self.only_tag.is_empty() {
+            ops.push(Operation::OnlyTags(self.only_tag.clone()));
+        }
+        if self.public_only {
+            ops.push(Operation::PublicOnly);
+        }
+        if self.since.is_some() || self.until.is_some() {
+            if let (Some(s), Some(u)) = (&self.since, &self.until) {
+                if (s.unix_seconds(), s.subsec_nanos()) >= (u.unix_seconds(), u.subsec_nanos()) {
+                    return Err(Failure::new("--since must be before --until"));
+                }
+            }
+            ops.push(Operation::AddedBetween(self.since, self.until));
+        }
+        if self.dedupe {
+            ops.push(Operation::Dedupe);
+        }
+        if self.folders_as_tags {
+            ops.push(Operation::FoldersAsTags);
+        }
+        if self.flatten {
+            ops.push(Operation::Flatten);
+        }
+        if let Some(t) = self.tags_as_folders {
+            ops.push(Operation::TagsAsFolders(t == TagFolders::All));
+        }
+        Ok(ops)
+    }
+}

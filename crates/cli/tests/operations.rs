@@ -1,0 +1,272 @@
+//! The migration operations (`convert --dedupe`, `--folders-as-tags`, ...,
+//! `markport merge`) on corpus files, as people run them.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn markport() -> Command {
+    Command::cargo_bin("markport").unwrap()
+}
+
+fn corpus(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../corpus")
+        .join(name)
+}
+
+/// Convert `input` to markport JSON with `flags`; the JSON report and the output.
+fn convert_json(input: &Path, flags: &[&str]) -> (Value, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let assert = markport()
+        .arg("convert")
+        .arg(input)
+        .arg("-o")
+        .arg(&out)
+        .args(flags)
+        .arg("--json")
+        .assert()
+        .success();
+    let report = serde_json::from_slice(&assert.get_output().stderr).unwrap();
+    let doc = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    (report, doc)
+}
+
+/// Every node of a markport JSON document (a flat list, each node naming
+/// its parent's index), in document order.
+fn nodes(doc: &Value) -> Vec<&Value> {
+    doc["nodes"].as_array().unwrap().iter().collect()
+}
+
+/// The top-level nodes.
+fn top(doc: &Value) -> Vec<&Value> {
+    nodes(doc)
+        .into_iter()
+        .filter(|n| n.get("parent").is_none())
+        .collect()
+}
+
+fn of_type<'a>(doc: &'a Value, t: &str) -> Vec<&'a Value> {
+    nodes(doc).into_iter().filter(|n| n["type"] == t).collect()
+}
+
+fn change<'a>(report: &'a Value, reason: &str, field: &str) -> Option<&'a Value> {
+    report["changes"]
+        .as_array()?
+        .iter()
+        .find(|c| c["reason"] == reason && c["field"] == field)
+}
+
+#[test]
+fn folders_become_tags_and_the_report_lists_them_as_changes() {
+    let (report, doc) = convert_json(&corpus("xbel/nested.xbel"), &["--folders-as-tags"]);
+    let tagged = change(&report, "added by --folders-as-tags", "bookmark.tags").unwrap();
+    assert!(tagged["count"].as_u64().unwrap() > 0);
+    assert_eq!(report["lost"], false, "a requested change is not a loss");
+    // Every bookmark in a folder carries the folder's title as a tag.
+    let all = of_type(&doc, "bookmark");
+    let with_tags = all.iter().filter(|b| b["tags"].is_array()).count() as u64;
+    assert!(with_tags >= tagged["count"].as_u64().unwrap());
+    assert!(!of_type(&doc, "folder").is_empty(), "folders stay");
+}
+
+#[test]
+fn merge_keeps_duplicates_when_asked_and_dedupe_removes_them_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = dir.path().join("chrome-again.html");
+    std::fs::copy(corpus("netscape/chrome.html"), &copy).unwrap();
+    let both = dir.path().join("both.json");
+    markport()
+        .arg("merge")
+        .arg(corpus("netscape/chrome.html"))
+        .arg(&copy)
+        .arg("--keep-duplicates")
+        .arg("-o")
+        .arg(&both)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("4 bookmarks, 4 added, 0 merged"));
+    let (report, doc) = convert_json(&both, &["--dedupe"]);
+    let removed = change(&report, "removed by --dedupe", "bookmark").unwrap();
+    assert_eq!(removed["count"], 4);
+    assert_eq!(of_type(&doc, "bookmark").len(), 4);
+    // --fail-on-loss is about the format, not about what was asked for.
+    markport()
+        .arg("convert")
+        .arg(&both)
+        .args(["--dedupe", "--fail-on-loss", "--to", "json"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("requested changes (not losses):"))
+        .stderr(predicate::str::contains(
+            "removed by --dedupe: bookmark on 4 nodes",
+        ));
+}
+
+#[test]
+fn merge_joins_the_toolbars_of_two_browsers_and_merges_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("merged.json");
+    markport()
+        .arg("merge")
+        .arg(corpus("netscape/firefox.html"))
+        .arg(corpus("netscape/chrome.html"))
+        .arg(corpus("netscape/chrome.html"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "chrome.html (netscape): 4 bookmarks, 0 added, 4 merged into an earlier one",
+        ));
+    let doc: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let toolbars = of_type(&doc, "folder")
+        .into_iter()
+        .filter(|f| f["role"] == "toolbar")
+        .count();
+    assert_eq!(
+        toolbars, 1,
+        "Firefox's toolbar and Chrome's bookmarks bar are one"
+    );
+    assert_eq!(of_type(&doc, "bookmark").len(), 6 + 4);
+}
+
+#[test]
+fn merge_json_report_says_per_input_what_happened() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("merged.xbel");
+    let assert = markport()
+        .arg("merge")
+        .arg(corpus("netscape/chrome.html"))
+        .arg(corpus("netscape/chrome.html"))
+        .arg("-o")
+        .arg(&out)
+        .arg("--json")
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&assert.get_output().stderr).unwrap();
+    let second = &report["inputs"][1];
+    assert_eq!(
+        (second["added"].as_u64(), second["merged"].as_u64()),
+        (Some(0), Some(4))
+    );
+    assert_eq!(report["to"], "xbel");
+}
+
+#[test]
+fn bad_operations_exit_2_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.json");
+    let cases: [(&[&str], &str); 4] = [
+        (&["--only-folder", "Nowhere"], "no folder \"Nowhere\""),
+        (
+            &["--only-tag", "no-such-tag"],
+            "no bookmark is tagged no-such-tag",
+        ),
+        (&["--flatten", "--tags-as-folders"], "cannot be used with"),
+        (&["--since", "yesterday"], "not a W3C date"),
+    ];
+    for (flags, message) in cases {
+        markport()
+            .arg("convert")
+            .arg(corpus("netscape/firefox.html"))
+            .arg("-o")
+            .arg(&out)
+            .args(flags)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+        assert!(!out.exists(), "{flags:?} wrote output");
+    }
+    markport()
+        .arg("merge")
+        .arg(corpus("netscape/firefox.html"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at least two input files"));
+    markport()
+        .arg("merge")
+        .arg(corpus("netscape/firefox.html"))
+        .arg(dir.path().join("missing.html"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.html"));
+    assert!(!out.exists());
+}
+
+#[test]
+fn public_only_publishes_an_xfolk_page_without_private_bookmarks() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("links.html");
+    markport()
+        .arg("convert")
+        .arg(corpus("netscape/pinboard.html"))
+        .arg("--public-only")
+        .arg("-o")
+        .arg(&page)
+        .args(["--to", "xfolk"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "dropped by --public-only: bookmark on 1 node",
+        ));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        !html.contains("lwn.net/Articles/531114"),
+        "the private one is gone"
+    );
+}
+
+#[test]
+fn tags_become_folders_with_copies_reported() {
+    let (report, doc) = convert_json(
+        &corpus("netscape/delicious.html"),
+        &["--tags-as-folders=all"],
+    );
+    let folders = of_type(&doc, "folder");
+    assert!(!folders.is_empty());
+    let titles: Vec<&str> = folders
+        .iter()
+        .map(|f| f["title"].as_str().unwrap())
+        .collect();
+    let mut sorted = titles.clone();
+    sorted.sort_by_key(|t| t.to_lowercase());
+    assert_eq!(titles, sorted, "ordered by tag");
+    // Three bookmarks, with 3, 2 and 1 tags: three copies.
+    let copied = change(&report, "copied by --tags-as-folders=all", "bookmark").unwrap();
+    assert_eq!(copied["count"], 3);
+    assert_eq!(of_type(&doc, "bookmark").len(), 3 + 3);
+}
+
+#[test]
+fn only_folder_makes_the_folder_the_root() {
+    let (report, doc) = convert_json(
+        &corpus("netscape/firefox.html"),
+        &["--only-folder", "Bookmarks Toolbar"],
+    );
+    assert!(change(&report, "dropped by --only-folder", "bookmark").is_some());
+    let top = top(&doc);
+    assert!(top.iter().all(|n| n["title"] != "Bookmarks Toolbar"));
+    assert!(top.iter().any(|n| n["title"] == "The Guardian"), "{top:?}");
+}
+
+#[test]
+fn roundtrip_with_operations_shows_the_changes_and_a_true_report() {
+    markport()
+        .arg("roundtrip")
+        .arg(corpus("netscape/firefox.html"))
+        .args(["--via", "xfolk", "--flatten"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "removed by --flatten: folder on 2 nodes",
+        ))
+        .stdout(predicate::str::contains("not exact").not());
+}

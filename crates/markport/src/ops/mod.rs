@@ -1,0 +1,162 @@
+//! Migration operations: what people do to a collection between exporting
+//! it from one tool and importing it into another (folders as tags, tags as
+//! folders, one flat list, no duplicates, one folder, some tags, public
+//! bookmarks only, a range of dates, several collections as one).
+//!
+//! Each is a function on a [`Document`]. [`apply`] runs a list of
+//! [`Operation`]s and records what each changed, by construction: the
+//! document is compared ([`diff`]) before and after each step, and every
+//! difference goes into [`LossReport::changes`] with the operation's flag as
+//! its reason. Requested changes are not losses: [`LossReport::is_empty`]
+//! does not count them. `docs/operations.md` defines each operation.
+//!
+//! ```
+//! use markport::ops::{apply, Operation};
+//! use markport::{Bookmark, Document, Field};
+//!
+//! let mut doc = Document::new();
+//! doc.push(None, Bookmark::new("https://example.org/"));
+//! doc.push(None, Bookmark::new("https://EXAMPLE.org"));
+//! let report = apply(&mut doc, &[Operation::Dedupe]).unwrap();
+//! assert_eq!(doc.len(), 1);
+//! assert_eq!(report.changes[0].field, Field::Bookmark);
+//! assert_eq!(report.changes[0].reason, "removed by --dedupe");
+//! assert!(report.is_empty());
+//! ```
+
+mod absorb;
+mod dedupe;
+mod link;
+mod merge;
+mod select;
+mod shape;
+
+pub use dedupe::dedupe;
+pub use link::link_key;
+pub use merge::{merge, MergedInput};
+pub use select::{added_between, folder_path, only_folder, only_tags, public_only};
+pub use shape::{flatten, folders_as_tags, tags_as_folders, Flattened, TagFolders};
+
+use markport_model::{diff, Document, Error, Field, LossReport, Timestamp};
+
+/// One requested change, as the command line names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Operation {
+    /// `--only-folder PATH`: [`only_folder`].
+    OnlyFolder(String),
+    /// `--only-tag TAG...`: [`only_tags`].
+    OnlyTags(Vec<String>),
+    /// `--public-only`: [`public_only`].
+    PublicOnly,
+    /// `--since` / `--until`: [`added_between`].
+    AddedBetween(Option<Timestamp>, Option<Timestamp>),
+    /// `--dedupe`: [`dedupe`].
+    Dedupe,
+    /// `--folders-as-tags`: [`folders_as_tags`].
+    FoldersAsTags,
+    /// `--flatten`: [`flatten`].
+    Flatten,
+    /// `--tags-as-folders` (`true`: `=all`): [`tags_as_folders`].
+    TagsAsFolders(bool),
+}
+
+impl Operation {
+    /// The command-line flag, as reports name the operation.
+    pub fn flag(&self) -> &'static str {
+        match self {
+            Operation::OnlyFolder(_) => "--only-folder",
+            Operation::OnlyTags(_) => "--only-tag",
+            Operation::PublicOnly => "--public-only",
+            Operation::AddedBetween(Some(_), None) => "--since",
+            Operation::AddedBetween(None, Some(_)) => "--until",
+            Operation::AddedBetween(..) => "--since/--until",
+            Operation::Dedupe => "--dedupe",
+            Operation::FoldersAsTags => "--folders-as-tags",
+            Operation::Flatten => "--flatten",
+            Operation::TagsAsFolders(false) => "--tags-as-folders",
+            Operation::TagsAsFolders(true) => "--tags-as-folders=all",
+        }
+    }
+
+    /// Apply the operation to `doc`.
+    ///
+    /// # Errors
+    /// What [`only_folder`] and [`only_tags`] refuse; `doc` is then unchanged.
+    pub fn run(&self, doc: &mut Document) -> Result<(), Error> {
+        match self {
+            Operation::OnlyFolder(path) => {
+                only_folder(doc, path)?;
+            }
+            Operation::OnlyTags(tags) => {
+                only_tags(doc, tags)?;
+            }
+            Operation::PublicOnly => {
+                public_only(doc);
+            }
+            Operation::AddedBetween(since, until) => {
+                added_between(doc, *since, *until);
+            }
+            Operation::Dedupe => {
+                dedupe(doc);
+            }
+            Operation::FoldersAsTags => {
+                folders_as_tags(doc);
+            }
+            Operation::Flatten => {
+                flatten(doc);
+            }
+            Operation::TagsAsFolders(all) => {
+                tags_as_folders(doc, *all);
+            }
+        }
+        Ok(())
+    }
+
+    /// The reason a change of `field` by this operation is reported with:
+    /// `removed by --dedupe`, `added by --folders-as-tags`.
+    pub fn reason(&self, field: Field) -> String {
+        let structure = matches!(
+            field,
+            Field::Bookmark | Field::Folder | Field::Separator | Field::Alias
+        );
+        let verb = match self {
+            Operation::Dedupe if field == Field::Bookmark => "removed",
+            Operation::Dedupe => "merged",
+            Operation::FoldersAsTags => "added",
+            Operation::Flatten if field == Field::Bookmark => "added (aliases resolved)",
+            Operation::Flatten if structure => "removed",
+            Operation::TagsAsFolders(true) if field == Field::Bookmark => "copied",
+            Operation::TagsAsFolders(_) if structure => "rearranged",
+            Operation::OnlyFolder(_)
+            | Operation::OnlyTags(_)
+            | Operation::PublicOnly
+            | Operation::AddedBetween(..)
+                if structure =>
+            {
+                "dropped"
+            }
+            _ => "changed",
+        };
+        format!("{verb} by {}", self.flag())
+    }
+}
+
+/// Apply `ops` to `doc` in order and return what each changed, in
+/// [`LossReport::changes`]: the differences between the document before
+/// and after each step, reasoned by the step's flag.
+///
+/// # Errors
+/// The first operation that refuses; the steps before it stay applied.
+pub fn apply(doc: &mut Document, ops: &[Operation]) -> Result<LossReport, Error> {
+    let mut report = LossReport::new();
+    for op in ops {
+        let before = doc.clone();
+        op.run(doc)?;
+        report.record_changes(&diff(&before, doc), |f| op.reason(f));
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,284 @@
+//! The operations on small documents built for each case, and on deep ones.
+
+use super::*;
+use markport_model::{Alias, Bookmark, Field, Folder, Node, Role, Separator};
+
+fn tagged(href: &str, tags: &[&str]) -> Bookmark {
+    let mut b = Bookmark::new(href);
+    b.tags = tags.iter().map(|t| t.to_string()).collect();
+    b
+}
+
+fn paths(doc: &Document) -> Vec<String> {
+    doc.preorder().map(|id| doc.path(id)).collect()
+}
+
+#[test]
+fn role_and_untitled_folders_give_no_tag_and_tags_are_not_repeated() {
+    let mut doc = Document::new();
+    let mut toolbar = Folder::titled("Bookmarks Toolbar");
+    toolbar.role = Some(Role::Toolbar);
+    let t = doc.push(None, toolbar);
+    let dev = doc.push(Some(t), Folder::titled("Dev"));
+    let untitled = doc.push(Some(dev), Folder::new());
+    let id = doc.push(Some(untitled), tagged("https://a.example/", &["dev", "x"]));
+    let top = doc.push(None, Bookmark::new("https://top.example/"));
+    assert_eq!(folders_as_tags(&mut doc), 0);
+    assert_eq!(doc.node(id).as_bookmark().unwrap().tags, ["dev", "x"]);
+    assert!(doc.node(top).as_bookmark().unwrap().tags.is_empty());
+    assert_eq!(doc.census().folders, 3, "the folders stay");
+}
+
+#[test]
+fn flatten_resolves_aliases_of_bookmarks_and_drops_the_others() {
+    let mut doc = Document::new();
+    let f = doc.push(None, Folder::titled("F"));
+    let mut b = Bookmark::new("https://a.example/").with_title("A");
+    b.details_mut().id = Some("b1".into());
+    doc.push(Some(f), Alias::new("b1"));
+    doc.push(Some(f), b);
+    doc.push(None, Separator::new());
+    doc.push(None, Alias::new("nothing"));
+    let done = flatten(&mut doc);
+    assert_eq!(
+        (
+            done.folders,
+            done.separators,
+            done.aliases_resolved,
+            done.aliases_removed
+        ),
+        (1, 1, 1, 1)
+    );
+    assert_eq!(paths(&doc), ["A", "A"]);
+    let ids: Vec<_> = doc
+        .children(None)
+        .iter()
+        .map(|&c| doc.node(c).id())
+        .collect();
+    assert_eq!(ids, [None, Some("b1")], "the copy does not take the id");
+}
+
+#[test]
+fn tags_as_folders_files_by_first_tag_and_orders_folders_by_tag() {
+    let mut doc = Document::new();
+    let old = doc.push(None, Folder::titled("Old"));
+    doc.push(Some(old), tagged("https://1.example/", &["web", "Rust"]));
+    doc.push(None, tagged("https://2.example/", &["rust"]));
+    doc.push(None, Bookmark::new("https://3.example/"));
+    doc.push(None, tagged("https://4.example/", &["Apple", "web", "WEB"]));
+    let mut first = doc.clone();
+    let made = tags_as_folders(&mut first, false);
+    assert_eq!(
+        (made.folders, made.copies, made.flattened.folders),
+        (3, 0, 1)
+    );
+    assert_eq!(
+        paths(&first),
+        [
+            "Apple",
+            "Apple/https://4.example/",
+            "rust",
+            "rust/https://2.example/",
+            "web",
+            "web/https://1.example/",
+            "https://3.example/"
+        ]
+    );
+    let made = tags_as_folders(&mut doc, true);
+    assert_eq!(made.copies, 2, "one per other tag, cases counted once");
+    assert_eq!(doc.census().bookmarks, 6);
+    let rust = doc.children(None)[1];
+    assert_eq!(doc.children(Some(rust)).len(), 2);
+}
+
+#[test]
+fn selections_remove_bookmarks_and_say_how_many() {
+    let mut doc = Document::new();
+    let f = doc.push(None, Folder::titled("F"));
+    let mut private = tagged("https://p.example/", &["a"]);
+    private.private = Some(true);
+    doc.push(Some(f), private);
+    doc.push(Some(f), tagged("https://q.example/", &["b"]));
+    let mut copy = doc.clone();
+    assert_eq!(public_only(&mut copy), 1);
+    assert_eq!(paths(&copy), ["F", "F/https://q.example/"]);
+    assert_eq!(only_tags(&mut doc, &["A".into()]).unwrap(), 1);
+    assert_eq!(paths(&doc), ["F", "F/https://p.example/"]);
+    let before = doc.clone();
+    let err = only_folder(&mut doc, "G").unwrap_err();
+    assert!(
+        err.message
+            .contains("no folder \"G\" at the top level (folders there: F)"),
+        "{}",
+        err.message
+    );
+    assert_eq!(doc, before, "nothing changes on a refusal");
+}
+
+#[test]
+fn apply_records_each_step_with_its_flag_and_nothing_as_a_loss() {
+    let mut doc = Document::new();
+    let f = doc.push(None, Folder::titled("Dev"));
+    doc.push(Some(f), tagged("https://a.example/", &["x"]));
+    doc.push(Some(f), Separator::new());
+    doc.push(None, tagged("https://A.example", &["y"]));
+    let report = apply(
+        &mut doc,
+        &[
+            Operation::Dedupe,
+            Operation::FoldersAsTags,
+            Operation::Flatten,
+        ],
+    )
+    .unwrap();
+    assert!(report.is_empty());
+    let lines: Vec<String> = report
+        .changes
+        .iter()
+        .map(|c| format!("{} {} {}", c.reason, c.field, c.count))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "removed by --dedupe bookmark 1",
+            "merged by --dedupe bookmark.tags 1",
+            "added by --folders-as-tags bookmark.tags 1",
+            "removed by --flatten folder 1",
+            "removed by --flatten separator 1",
+        ]
+    );
+    let Node::Bookmark(b) = doc.node(doc.children(None)[0]) else {
+        panic!("a bookmark")
+    };
+    assert_eq!(b.tags, ["x", "y", "Dev"]);
+}
+
+/// 100,000 folders, each holding a bookmark and the next folder.
+fn deep() -> Document {
+    let mut doc = Document::new();
+    let mut parent = None;
+    for i in 0..100_000 {
+        parent = Some(doc.push(parent, Folder::titled(format!("f{}", i % 3))));
+        doc.push(
+            parent,
+            Bookmark::new(format!("https://{}.example/", i % 1000)),
+        );
+    }
+    doc
+}
+
+#[test]
+fn a_hundred_thousand_levels_flatten_dedupe_select_and_become_tags() {
+    let mut doc = deep();
+    assert_eq!(folders_as_tags(&mut doc), 100_000);
+    let last = doc.preorder().last().unwrap();
+    assert_eq!(
+        doc.node(last).as_bookmark().unwrap().tags,
+        ["f0", "f1", "f2"]
+    );
+    let mut flat = doc.clone();
+    assert_eq!(flatten(&mut flat).folders, 100_000);
+    assert_eq!((flat.len(), flat.max_depth()), (100_000, 0));
+    assert_eq!(dedupe(&mut doc), 99_000);
+    // f0, f1, f2 and the bookmarks of f0 and f1.
+    assert_eq!(only_folder(&mut doc, "f0/f1/f2").unwrap(), 5);
+    let mut deep = deep();
+    assert_eq!(tags_as_folders(&mut deep, true).folders, 0);
+    assert_eq!(deep.len(), 100_000);
+}
+
+#[test]
+fn merge_joins_folders_by_role_and_path_and_links_across_and_within_inputs() {
+    let mut a = Document::new();
+    a.header.title = Some("First".into());
+    let dev = a.push(None, Folder::titled("Dev"));
+    a.push(
+        Some(dev),
+        tagged("https://a.example/", &["x"]).with_title("A"),
+    );
+    a.push(
+        Some(dev),
+        tagged("https://a.example", &["y"]).with_title("A again"),
+    );
+    let mut b = Document::new();
+    b.header.title = Some("Second".into());
+    let dev = b.push(None, Folder::titled("Dev"));
+    let inner = b.push(Some(dev), Folder::titled("Inner"));
+    b.push(Some(inner), Bookmark::new("https://b.example/"));
+    b.push(
+        Some(dev),
+        tagged("HTTPS://A.EXAMPLE/", &["z"]).with_title("Other title"),
+    );
+    b.push(None, Folder::titled("dev"));
+    let (doc, report) = merge(vec![a.clone(), b.clone()], false).unwrap();
+    assert_eq!(doc.header.title.as_deref(), Some("First"));
+    assert_eq!(
+        paths(&doc),
+        [
+            "Dev",
+            "Dev/A",
+            "Dev/Inner",
+            "Dev/Inner/https://b.example/",
+            "dev"
+        ]
+    );
+    let first = doc.node(doc.children(Some(doc.children(None)[0]))[0]);
+    assert_eq!(first.as_bookmark().unwrap().tags, ["x", "y", "z"]);
+    assert_eq!(
+        (report[0].bookmarks, report[0].added, report[0].merged),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        (report[1].bookmarks, report[1].added, report[1].merged),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        report[1].conflicts.iter().collect::<Vec<_>>(),
+        [(&Field::BookmarkTitle, &1)]
+    );
+    let (all, report) = merge(vec![a, b], true).unwrap();
+    assert_eq!(all.census().bookmarks, 4);
+    assert_eq!(report[1].merged, 0);
+    assert!(merge(vec![Document::new()], false).is_err());
+}
+
+#[test]
+fn merging_two_documents_a_hundred_thousand_levels_deep_does_not_recurse() {
+    let (doc, report) = merge(vec![deep(), deep()], false).unwrap();
+    assert_eq!(doc.max_depth(), 100_000, "the same paths are one chain");
+    assert_eq!(doc.census().bookmarks, 1_000);
+    assert_eq!(report[1].merged, 100_000);
+}
+
+#[test]
+fn an_alias_of_a_removed_duplicate_shows_the_survivor() {
+    let mut doc = Document::new();
+    doc.push(None, Bookmark::new("https://a.example/"));
+    let mut dup = Bookmark::new("https://a.example/");
+    dup.details_mut().id = Some("d".into());
+    doc.push(None, dup);
+    let mut other = Bookmark::new("https://b.example/");
+    other.details_mut().id = Some("b".into());
+    doc.push(None, other);
+    let mut dup_b = Bookmark::new("https://b.example/");
+    dup_b.details_mut().id = Some("b2".into());
+    doc.push(None, dup_b);
+    doc.push(None, Alias::new("d"));
+    doc.push(None, Alias::new("b2"));
+    assert_eq!(dedupe(&mut doc), 2);
+    let ids: Vec<Option<&str>> = doc
+        .children(None)
+        .iter()
+        .map(|&c| doc.node(c).id())
+        .collect();
+    assert_eq!(ids, [Some("d"), Some("b"), None, None]);
+    let targets: Vec<&str> = doc
+        .children(None)
+        .iter()
+        .filter_map(|&c| match doc.node(c) {
+            Node::Alias(a) => Some(a.target.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(targets, ["d", "b"]);
+}
