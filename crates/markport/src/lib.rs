@@ -215,23 +215,7 @@ pub fn convert(
     write_opts: &WriteOptions,
     out: &mut dyn Write,
 ) -> Result<Converted, ConvertError> {
-    // A read-only target is refused before the input is read.
-    let write = to.writer().map_err(|error| ConvertError {
-        stage: Stage::Write,
-        error,
-    })?;
-    let read = read(input, from, read_opts).map_err(|error| ConvertError {
-        stage: Stage::Read,
-        error,
-    })?;
-    let loss = write(&read.document, write_opts, out).map_err(|error| ConvertError {
-        stage: Stage::Write,
-        error,
-    })?;
-    Ok(Converted {
-        diagnostics: read.diagnostics,
-        loss,
-    })
+    convert_with(input, from, read_opts, &[], to, write_opts, out)
 }
 
 /// [`convert`] with operations applied between reading and writing: the
@@ -268,6 +252,7 @@ pub fn convert_with(
     write_opts: &WriteOptions,
     out: &mut dyn Write,
 ) -> Result<Converted, ConvertError> {
+    // A read-only target is refused before the input is read.
     let write = to.writer().map_err(|error| ConvertError {
         stage: Stage::Write,
         error,
