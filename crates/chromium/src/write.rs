@@ -536,27 +536,21 @@ fn members(
                 );
             }
             let w = |slot| writes(&p.policy, Kind::Url, slot);
-            date(
-                &mut m,
-                "date_added",
-                b.added.as_ref(),
-                w(0),
-                (doc, id, loss, Field::BookmarkAdded, &p.seen),
-            );
-            date(
-                &mut m,
-                "date_modified",
-                b.modified.as_ref(),
-                w(1),
-                (doc, id, loss, Field::BookmarkModified, &p.seen),
-            );
-            date(
-                &mut m,
-                "date_last_used",
-                d.visited.as_ref(),
-                w(2),
-                (doc, id, loss, Field::BookmarkVisited, &p.seen),
-            );
+            let dates = [
+                (&b.added, Field::BookmarkAdded),
+                (&b.modified, Field::BookmarkModified),
+                (&d.visited, Field::BookmarkVisited),
+            ];
+            for (slot, (value, field)) in dates.into_iter().enumerate() {
+                let key = DATE_KEYS[slot];
+                date(
+                    &mut m,
+                    key,
+                    value.as_ref(),
+                    w(slot),
+                    (doc, id, loss, field, &p.seen),
+                );
+            }
             m.push(("name".into(), string(b.title.as_deref().unwrap_or(""))));
             m.push(("type".into(), string("url")));
             m.push(("url".into(), string(&b.href)));
@@ -609,20 +603,20 @@ fn members(
                 );
             }
             let w = |slot| writes(&p.policy, Kind::Folder, slot);
-            date(
-                &mut m,
-                "date_added",
-                f.added.as_ref(),
-                w(0),
-                (doc, id, loss, Field::FolderAdded, &p.seen),
-            );
-            date(
-                &mut m,
-                "date_modified",
-                f.modified.as_ref(),
-                w(1),
-                (doc, id, loss, Field::FolderModified, &p.seen),
-            );
+            let dates = [
+                (&f.added, Field::FolderAdded),
+                (&f.modified, Field::FolderModified),
+            ];
+            for (slot, (value, field)) in dates.into_iter().enumerate() {
+                let key = DATE_KEYS[slot];
+                date(
+                    &mut m,
+                    key,
+                    value.as_ref(),
+                    w(slot),
+                    (doc, id, loss, field, &p.seen),
+                );
+            }
             if attr(&f.extra, DATE_KEYS[2]).is_none() {
                 p.seen.borrow_mut().saw(Kind::Folder, 2, w(2));
                 if w(2) {
