@@ -61,7 +61,10 @@ impl Document {
             depth: self.max_depth(),
             ..Census::default()
         };
-        let mut add = |f: Field| *c.fields.entry(f).or_insert(0) += 1;
+        // Counted by position in `Field::ALL` (declaration order): a map
+        // entry per field per node costs more than reading the whole file.
+        let mut counts = vec![0usize; Field::ALL.len()];
+        let mut add = |f: Field| counts[f as usize] += 1;
         document_fields(self).for_each(&mut add);
         for id in self.ids() {
             let node = self.node(id);
@@ -73,6 +76,12 @@ impl Document {
             });
             Holder::from(node).present().for_each(&mut add);
         }
+        c.fields = Field::ALL
+            .iter()
+            .zip(counts)
+            .filter(|(_, n)| *n > 0)
+            .map(|(f, n)| (*f, n))
+            .collect();
         for id in self.ids() {
             match self.node(id) {
                 Node::Bookmark(_) => c.bookmarks += 1,

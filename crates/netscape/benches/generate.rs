@@ -87,3 +87,23 @@ pub fn collection(n: usize) -> Document {
 fn date(secs: i64) -> DateValue {
     DateValue::Instant(Timestamp::from_unix_seconds(secs).expect("in range"))
 }
+
+/// The same collection as Chrome's own export would hold it: no
+/// descriptions, tags, private flags, separators or line breaks in titles,
+/// and one line per element, so line-oriented peers (bookmarks-converter
+/// parses Chrome's export line by line) read the very file markport reads.
+#[allow(dead_code)] // used by the example, not by the benchmark
+pub fn chrome_export(n: usize) -> Document {
+    let mut doc = collection(n);
+    doc.retain(|d, id| !matches!(d.node(id), markport_model::Node::Separator(_)));
+    let ids: Vec<NodeId> = doc.ids().collect();
+    for id in ids {
+        if let Some(b) = doc.as_bookmark_mut(id) {
+            b.desc = None;
+            b.tags.clear();
+            b.private = None;
+            b.modified = None;
+        }
+    }
+    doc
+}

@@ -4,13 +4,15 @@
 //! [`crate::freedesktop`] and [`crate::markport_block`], each with its read
 //! and write halves so its element names are written in one place.
 
-use quick_xml::events::{BytesStart, Event};
+use quick_xml::events::Event;
 use quick_xml::Reader;
 
 use markport_markup::xml::{Indent, XmlWriter};
 use markport_model::{Attribute, DateValue, NodeId};
 
-use crate::syntax::{attributes, decode_text, ReadError, Scope};
+use std::borrow::Cow;
+
+use crate::syntax::{attributes, decode_text, text_of, Attr, ReadError, Scope};
 
 /// Whose title, desc or info an element is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,24 +25,31 @@ pub(crate) enum Owner {
 pub(crate) type Warnings = Vec<(usize, String)>;
 
 /// One element of a block: resolved namespace, local name, attributes, text.
-pub(crate) struct Element {
-    pub(crate) ns: Option<String>,
-    pub(crate) local: String,
-    attrs: Vec<(String, String)>,
+/// Names and attribute values borrow from the file where they can: a file
+/// of 100,000 bookmarks holds as many blocks.
+pub(crate) struct Element<'a> {
+    pub(crate) ns: Option<Cow<'a, str>>,
+    pub(crate) local: Cow<'a, str>,
+    attrs: Vec<Attr<'a>>,
     pub(crate) text: String,
     pub(crate) offset: usize,
     /// The enclosing element's local name, when nested (group in groups).
-    pub(crate) parent: Option<String>,
+    pub(crate) parent: Option<Cow<'a, str>>,
 }
 
 /// Flatten a block into its elements, in document order. Blocks are shallow
 /// by design (at most two levels), so deeper content is only walked, not kept.
-pub(crate) fn elements(scope: &Scope, inner: &str, base: usize) -> Result<Vec<Element>, ReadError> {
+pub(crate) fn elements<'a>(
+    scope: &'a Scope,
+    inner: &'a str,
+    base: usize,
+) -> Result<Vec<Element<'a>>, ReadError> {
     let mut reader = Reader::from_str(inner);
-    let mut out: Vec<Element> = Vec::new();
-    // (local name, index in `out`) of open elements.
-    let mut open: Vec<(String, usize)> = Vec::new();
-    let mut local_scope: Vec<(usize, String, String)> = Vec::new();
+    let mut out: Vec<Element<'a>> = Vec::new();
+    // Indexes in `out` of open elements.
+    let mut open: Vec<usize> = Vec::new();
+    // Namespaces the block itself declares: (depth, prefix, URI).
+    let mut local_scope: Vec<(usize, Cow<'a, str>, Cow<'a, str>)> = Vec::new();
     loop {
         let offset = base + reader.buffer_position() as usize;
         let event = reader.read_event().map_err(|e| {
@@ -60,74 +69,82 @@ pub(crate) fn elements(scope: &Scope, inner: &str, base: usize) -> Result<Vec<El
                 continue;
             }
             Event::Text(t) => {
-                if let Some((_, i)) = open.last() {
-                    let raw = std::str::from_utf8(&t).unwrap_or_default();
-                    let text = decode_text(raw, offset, "metadata")?;
-                    out[*i].text.push_str(&text);
+                if let Some(&i) = open.last() {
+                    let raw = text_of(inner, &t, offset)?;
+                    let text = decode_text(&raw, offset, "metadata")?;
+                    out[i].text.push_str(&text);
                 }
                 continue;
             }
             Event::CData(t) => {
-                if let Some((_, i)) = open.last() {
-                    out[*i].text.push_str(&String::from_utf8_lossy(&t));
+                if let Some(&i) = open.last() {
+                    out[i].text.push_str(&text_of(inner, &t, offset)?);
                 }
                 continue;
             }
             _ => continue,
         };
-        let (qname, attrs) = element_parts(&e, offset)?;
+        let qname = text_of(inner, e.name().as_ref(), offset)?;
+        let mut attrs = attributes(inner, &e, offset)?;
         let depth = open.len() + 1;
-        for (n, v) in &attrs {
+        attrs.retain(|(n, v)| {
             if n == "xmlns" {
-                local_scope.push((depth, String::new(), v.clone()));
+                local_scope.push((depth, Cow::Borrowed(""), v.clone()));
+                false
             } else if let Some(p) = n.strip_prefix("xmlns:") {
-                local_scope.push((depth, p.to_owned(), v.clone()));
+                local_scope.push((depth, Cow::Owned(p.to_owned()), v.clone()));
+                false
+            } else {
+                true
             }
-        }
-        let (prefix, local) = match qname.split_once(':') {
-            Some((p, l)) => (p.to_owned(), l.to_owned()),
-            None => (String::new(), qname.clone()),
+        });
+        let (prefix, local): (Cow<'a, str>, Cow<'a, str>) = match qname {
+            Cow::Borrowed(q) => match q.split_once(':') {
+                Some((p, l)) => (Cow::Borrowed(p), Cow::Borrowed(l)),
+                None => (Cow::Borrowed(""), Cow::Borrowed(q)),
+            },
+            Cow::Owned(q) => match q.split_once(':') {
+                Some((p, l)) => (Cow::Owned(p.to_owned()), Cow::Owned(l.to_owned())),
+                None => (Cow::Borrowed(""), Cow::Owned(q)),
+            },
         };
-        let ns = local_scope
-            .iter()
-            .rev()
-            .find(|d| d.1 == prefix)
-            .map(|d| d.2.clone())
-            .or_else(|| scope.resolve(&prefix).map(str::to_owned));
-        let attrs = attrs
-            .into_iter()
-            .filter(|(n, _)| n != "xmlns" && !n.starts_with("xmlns:"))
-            .collect();
+        let ns = scope_prefix(&local_scope, scope, &prefix);
         out.push(Element {
             ns,
             local,
             attrs,
             text: String::new(),
             offset,
-            parent: open.last().map(|o| o.0.clone()),
+            parent: open.last().map(|&i| out[i].local.clone()),
         });
         if !empty {
-            open.push((qname, out.len() - 1));
-            // Keep the parent's local name, not its qualified name, for matching.
-            if let Some(last) = open.last_mut() {
-                last.0 = out[last.1].local.clone();
-            }
+            open.push(out.len() - 1);
         }
     }
     Ok(out)
 }
 
-fn element_parts(
-    e: &BytesStart<'_>,
-    offset: usize,
-) -> Result<(String, Vec<(String, String)>), ReadError> {
-    let qname = String::from_utf8_lossy(e.name().as_ref()).into_owned();
-    Ok((qname, attributes(e, offset)?))
+/// The namespace a prefix stands for: the block's own declarations first,
+/// innermost winning, then those in scope around the block.
+fn scope_prefix<'a>(
+    local_scope: &[(usize, Cow<'a, str>, Cow<'a, str>)],
+    scope: &'a Scope,
+    prefix: &str,
+) -> Option<Cow<'a, str>> {
+    local_scope
+        .iter()
+        .rev()
+        .find(|d| d.1 == prefix)
+        .map(|d| d.2.clone())
+        .or_else(|| scope.resolve(prefix).map(Cow::Borrowed))
 }
 
-impl Element {
+impl Element<'_> {
     pub(crate) fn attr(&self, name: &str) -> Option<String> {
-        self.attrs.iter().find(|a| a.0 == name).map(|a| a.1.clone())
+        self.attrs
+            .iter()
+            .find(|a| a.0 == name)
+            .map(|a| a.1.to_string())
     }
 
     /// Whether this element is `local` in namespace `ns`; an unprefixed

@@ -33,7 +33,7 @@ pub(crate) fn read(doc: &mut Document, owner: Owner, elements: Vec<Element>, out
             continue;
         }
         let handled = match owner {
-            Owner::Document => match el.local.as_str() {
+            Owner::Document => match &*el.local {
                 "modified" => {
                     doc.header.modified = Some(date(el));
                     true
@@ -88,7 +88,7 @@ fn bookmark_field(
     bool_of: impl Fn(&Element) -> bool,
 ) -> bool {
     let text = || Some(el.text.clone());
-    match el.local.as_str() {
+    match &*el.local {
         "tag" => b.tags.push(el.text.clone()),
         "keyword" => b.details_mut().keyword = text(),
         "favicon" => b.favicon = text(),
@@ -120,7 +120,7 @@ fn folder_field(
     el: &Element,
     date: &mut impl FnMut(&Element) -> DateValue,
 ) -> bool {
-    match el.local.as_str() {
+    match &*el.local {
         "modified" => f.modified = Some(date(el)),
         "icon" => f.icon = Some(el.text.clone()),
         "id" => f.id = Some(el.text.clone()),
@@ -143,7 +143,7 @@ fn folder_field(
 }
 
 fn separator_field(s: &mut Separator, el: &Element) -> bool {
-    match el.local.as_str() {
+    match &*el.local {
         "title" => s.title = Some(el.text.clone()),
         "attr" => s.extra.push(Attribute::new(
             el.attr("name").unwrap_or_default(),

@@ -13,7 +13,7 @@ use markport_model::{
 
 use crate::block::{self, Owner};
 use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
-use crate::syntax::{attributes, decode_text, ReadError, Scope};
+use crate::syntax::{attributes, decode_text, text_of, Attr, ReadError, Scope};
 use crate::{freedesktop, markport_block};
 
 #[derive(Debug)]
@@ -86,31 +86,35 @@ impl State<'_> {
     }
 }
 
-struct Attrs {
+struct Attrs<'t> {
     /// (qualified name, decoded value), in source order.
-    list: Vec<(String, String)>,
+    list: Vec<Attr<'t>>,
 }
 
-impl Attrs {
-    fn parse(e: &BytesStart<'_>, offset: usize) -> Result<Attrs, ReadError> {
+impl<'t> Attrs<'t> {
+    fn parse(text: &'t str, e: &BytesStart<'_>, offset: usize) -> Result<Attrs<'t>, ReadError> {
         Ok(Attrs {
-            list: attributes(e, offset)?,
+            list: attributes(text, e, offset)?,
         })
     }
 
-    fn take(&mut self, name: &str) -> Option<String> {
+    fn take(&mut self, name: &str) -> Option<Cow<'t, str>> {
         let i = self.list.iter().position(|(n, _)| n == name)?;
         Some(self.list.remove(i).1)
+    }
+
+    fn take_string(&mut self, name: &str) -> Option<String> {
+        self.take(name).map(Cow::into_owned)
     }
 
     /// Declare this element's namespaces, and take their attributes out.
     fn declare(&mut self, scope: &mut Scope, depth: usize) {
         self.list.retain(|(name, value)| {
             if name == "xmlns" {
-                scope.push(depth, "", value.clone());
+                scope.push(depth, "", value.to_string());
                 false
             } else if let Some(p) = name.strip_prefix("xmlns:") {
-                scope.push(depth, p, value.clone());
+                scope.push(depth, p, value.to_string());
                 false
             } else {
                 true
@@ -121,7 +125,7 @@ impl Attrs {
     fn into_extra(self) -> Vec<Attribute> {
         self.list
             .into_iter()
-            .map(|(n, v)| Attribute::new(n, v))
+            .map(|(n, v)| Attribute::new(n.into_owned(), v.into_owned()))
             .collect()
     }
 }
@@ -255,7 +259,10 @@ fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
                     );
                 }
             }
-            Event::Text(t) => p.text(state, std::str::from_utf8(&t).unwrap_or_default(), offset)?,
+            Event::Text(t) => {
+                let raw = text_of(text, &t, offset)?;
+                p.text(state, &raw, offset)?
+            }
             Event::CData(t) => p.cdata(state, &t, offset),
             Event::Start(e) => p.start(state, &e, false, offset)?,
             Event::Empty(e) => p.start(state, &e, true, offset)?,
@@ -277,7 +284,7 @@ struct Parser<'t> {
     buf: String,
     seen_root: bool,
     /// Open element names and where they start, for truncation errors.
-    open_tags: Vec<(String, usize)>,
+    open_tags: Vec<(Cow<'t, str>, usize)>,
 }
 
 impl<'t> Parser<'t> {
@@ -349,8 +356,8 @@ impl<'t> Parser<'t> {
         empty: bool,
         offset: usize,
     ) -> Result<(), ReadError> {
-        let name = String::from_utf8_lossy(e.name().as_ref()).into_owned();
-        let mut attrs = Attrs::parse(e, offset)?;
+        let name = text_of(self.text, e.name().as_ref(), offset)?;
+        let mut attrs = Attrs::parse(self.text, e, offset)?;
         attrs.declare(&mut self.scope, self.stack.len());
         if !self.seen_root {
             if name != "xbel" {
@@ -388,9 +395,9 @@ impl<'t> Parser<'t> {
         empty: bool,
         offset: usize,
         owner: Owner,
-        mut attrs: Attrs,
+        mut attrs: Attrs<'_>,
     ) -> Result<(), ReadError> {
-        let owner_uri = attrs.take("owner").unwrap_or_default();
+        let owner_uri = attrs.take_string("owner").unwrap_or_default();
         let inner = if empty {
             ""
         } else {
@@ -465,7 +472,7 @@ fn open(
     state: &mut State<'_>,
     stack: &[Ctx],
     name: &str,
-    mut attrs: Attrs,
+    mut attrs: Attrs<'_>,
     offset: usize,
 ) -> Result<Ctx, ReadError> {
     let parent_ctx = stack.last();
@@ -510,7 +517,7 @@ fn open(
             Ctx::Separator(state.doc.push(parent, s))
         }
         ("alias", _, _, Some(parent)) => {
-            let target = attrs.take("ref").unwrap_or_else(|| {
+            let target = attrs.take_string("ref").unwrap_or_else(|| {
                 state.warn(offset, "<alias> without ref; read with an empty ref");
                 String::new()
             });
@@ -539,13 +546,13 @@ fn open(
 }
 
 /// The root's attributes, which are the document's.
-fn open_xbel(state: &mut State<'_>, mut attrs: Attrs, offset: usize) {
+fn open_xbel(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) {
     if let Some(v) = attrs.take("version") {
         if v != "1.0" && v != "1.1" {
             state.note(offset, format!("XBEL version {v:?}; read as 1.0"));
         }
     }
-    state.doc.header.id = attrs.take("id");
+    state.doc.header.id = attrs.take_string("id");
     if let Some(a) = attrs.take("added") {
         state.doc.header.added = Some(state.date(offset, "added", &a));
     }
@@ -553,16 +560,16 @@ fn open_xbel(state: &mut State<'_>, mut attrs: Attrs, offset: usize) {
 }
 
 /// A folder from its start tag's attributes.
-fn folder(state: &mut State<'_>, mut attrs: Attrs, offset: usize) -> Folder {
+fn folder(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) -> Folder {
     let mut f = Folder::new();
-    f.id = attrs.take("id");
+    f.id = attrs.take_string("id");
     if let Some(a) = attrs.take("added") {
         f.added = Some(state.date(offset, "added", &a));
     }
     if let Some(v) = attrs.take("folded") {
         f.folded = yes_no(state, offset, "folded", &v);
     }
-    f.icon = attrs.take("icon");
+    f.icon = attrs.take_string("icon");
     if let Some(v) = attrs.take("toolbar") {
         if yes_no(state, offset, "toolbar", &v) == Some(true) {
             f.role = Some(Role::Toolbar);
@@ -573,16 +580,16 @@ fn folder(state: &mut State<'_>, mut attrs: Attrs, offset: usize) -> Folder {
 }
 
 /// A bookmark from its start tag's attributes.
-fn bookmark(state: &mut State<'_>, mut attrs: Attrs, offset: usize) -> Bookmark {
-    let href = attrs.take("href").unwrap_or_else(|| {
+fn bookmark(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) -> Bookmark {
+    let href = attrs.take_string("href").unwrap_or_else(|| {
         state.warn(offset, "<bookmark> without href; read with an empty href");
         String::new()
     });
     let mut b = Bookmark::new(href);
-    if let Some(id) = attrs.take("id") {
+    if let Some(id) = attrs.take_string("id") {
         b.details_mut().id = Some(id);
     }
-    if let Some(icon) = attrs.take("icon") {
+    if let Some(icon) = attrs.take_string("icon") {
         b.details_mut().icon = Some(icon);
     }
     if let Some(a) = attrs.take("added") {
@@ -606,7 +613,7 @@ fn read_metadata(
     scope: &Scope,
     owner: Owner,
     owner_uri: String,
-    attrs: Attrs,
+    attrs: Attrs<'_>,
     inner: &str,
     inner_offset: usize,
 ) -> Result<(), ReadError> {

@@ -67,18 +67,47 @@ pub(crate) fn decode_text<'t>(
     }
 }
 
+/// The input's own text behind a slice quick-xml handed out. quick-xml
+/// reads from the `&str`, so its slices point into it and no second UTF-8
+/// validation is needed: two live allocations never overlap, so a slice whose
+/// address range lies inside `text` is part of it, and `get` re-checks that
+/// both ends fall on character boundaries. `None` for a slice from
+/// elsewhere (one quick-xml had to copy).
+pub(crate) fn source_str<'t>(text: &'t str, bytes: &[u8]) -> Option<&'t str> {
+    let start = (bytes.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    text.get(start..start.checked_add(bytes.len())?)
+}
+
+/// Bytes from the reader as text: borrowed from the input when they are
+/// part of it, else validated and copied.
+pub(crate) fn text_of<'t>(
+    text: &'t str,
+    bytes: &[u8],
+    offset: usize,
+) -> Result<Cow<'t, str>, ReadError> {
+    match source_str(text, bytes) {
+        Some(s) => Ok(Cow::Borrowed(s)),
+        None => std::str::from_utf8(bytes)
+            .map(|s| Cow::Owned(s.to_owned()))
+            .map_err(|_| ReadError::syntax(offset, "text is not UTF-8")),
+    }
+}
+
 /// Decode an attribute value: literal whitespace becomes a space (XML
-/// attribute-value normalisation), then references are resolved.
-fn decode_attr(raw: &[u8], offset: usize) -> Result<String, ReadError> {
-    let raw = std::str::from_utf8(raw)
-        .map_err(|_| ReadError::syntax(offset, "attribute value is not UTF-8"))?;
-    let normalised: Cow<str> = if raw.contains(['\t', '\n', '\r']) {
+/// attribute-value normalisation), then references are resolved. Borrowed
+/// from the input when neither changes anything, as for nearly every value.
+fn decode_attr<'t>(text: &'t str, raw: &[u8], offset: usize) -> Result<Cow<'t, str>, ReadError> {
+    let raw = text_of(text, raw, offset)?;
+    let raw = if memchr::memchr3(b'\t', b'\n', b'\r', raw.as_bytes()).is_some() {
         Cow::Owned(raw.replace("\r\n", " ").replace(['\t', '\n', '\r'], " "))
     } else {
-        Cow::Borrowed(raw)
+        raw
     };
-    unescape(&normalised)
-        .map(Cow::into_owned)
+    if memchr::memchr(b'&', raw.as_bytes()).is_none() {
+        return Ok(raw);
+    }
+    unescape(&raw)
+        .map(|v| Cow::Owned(v.into_owned()))
         .map_err(|e| entity_error(e, offset, "an attribute value"))
 }
 
@@ -122,20 +151,25 @@ impl ReadError {
     }
 }
 
-/// An element's attributes as (qualified name, decoded value), in source
-/// order; a repeated name is an error, as XML requires.
+/// An attribute as (qualified name, decoded value), borrowed from the
+/// input where it can be.
+pub(crate) type Attr<'t> = (Cow<'t, str>, Cow<'t, str>);
+
+/// An element's attributes in source order; a repeated name is an error,
+/// as XML requires.
 ///
 /// quick-xml's own check (`with_checks`) compares each name with every
 /// earlier one, quadratic in a tag of many attributes; a set keeps it linear.
-pub(crate) fn attributes(
+pub(crate) fn attributes<'t>(
+    text: &'t str,
     e: &BytesStart<'_>,
     offset: usize,
-) -> Result<Vec<(String, String)>, ReadError> {
-    let mut list: Vec<(String, String)> = Vec::new();
-    let mut names: HashSet<String> = HashSet::new();
+) -> Result<Vec<Attr<'t>>, ReadError> {
+    let mut list: Vec<Attr<'t>> = Vec::new();
+    let mut names: HashSet<Cow<'t, str>> = HashSet::new();
     for a in e.attributes().with_checks(false) {
         let a = a.map_err(|err| ReadError::syntax(offset, format!("bad attribute: {err}")))?;
-        let name = String::from_utf8_lossy(a.key.as_ref()).into_owned();
+        let name = text_of(text, a.key.as_ref(), offset)?;
         // A few attributes are the rule: comparing them costs less than hashing.
         let repeated = if list.len() < 16 {
             list.iter().any(|(n, _)| *n == name)
@@ -151,7 +185,7 @@ pub(crate) fn attributes(
                 format!("bad attribute: {name} is given twice (XML allows an attribute once)"),
             ));
         }
-        let value = decode_attr(&a.value, offset)?;
+        let value = decode_attr(text, &a.value, offset)?;
         list.push((name, value));
     }
     Ok(list)
