@@ -764,12 +764,9 @@ fn node(
                 match piece {
                     Piece::Text(t) => out.push_str(&t),
                     Piece::Children(c) => {
-                        out.push('[');
-                        if !c.iter().any(|&n| is_written(doc.node(n))) {
-                            // Chromium writes an empty list as `[  ]`.
-                            out.push(' ');
-                        }
-                        out.push(' ');
+                        // `[ ` here and ` ]` on closing: an empty list is
+                        // `[  ]`, as Chromium writes it.
+                        out.push_str("[ ");
                         top.children = Some((c, 0));
                     }
                 }
@@ -939,8 +936,8 @@ fn made_root(doc: &Document, p: &Plan, i: usize, out: &mut String, loss: &mut Lo
         any = true;
         node(doc, c, p, None, 3, &mut out_text, loss);
     }
-    // `[  ]` for an empty list, as Chromium writes it.
-    out_text.push_str(if any { " ]" } else { "  ]" });
+    // After `[ `, so an empty list is `[  ]`, as Chromium writes it.
+    out_text.push_str(" ]");
     m.sort();
     for (k, v) in m {
         out_text.push_str(",\n         \"");
@@ -1027,4 +1024,29 @@ fn map_root(doc: &Document, id: NodeId, p: &Plan, out: &mut String, loss: &mut L
 fn sorted_names<'a>(attrs: impl Iterator<Item = &'a Attribute>) -> bool {
     let names: Vec<&str> = attrs.map(|a| a.name.as_str()).collect();
     names.windows(2).all(|w| w[0] <= w[1])
+}
+
+#[cfg(test)]
+mod tests {
+    use markport_model::{Bookmark, Document, Folder, Role};
+
+    #[test]
+    fn an_empty_list_is_two_spaces_between_brackets_as_chromium_writes_it() {
+        let mut doc = Document::new();
+        let mut bar = Folder::titled("Bookmarks bar");
+        bar.role = Some(Role::Toolbar);
+        let bar = doc.push(None, bar);
+        doc.push(Some(bar), Folder::titled("empty"));
+        doc.push(Some(bar), Bookmark::new("https://example.org/"));
+        let mut other = Folder::titled("Other bookmarks");
+        other.role = Some(Role::Unfiled);
+        doc.push(None, other);
+        let mut out = Vec::new();
+        super::write(&doc, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        // The empty folder, the empty `other` read back and the made `synced`.
+        assert_eq!(text.matches("\"children\": [  ],").count(), 3, "{text}");
+        assert!(text.contains("\"children\": [ {"), "{text}");
+        assert!(!text.contains("[   ]"), "{text}");
+    }
 }
