@@ -1,64 +1,52 @@
-//! A small JSON reader and Chromium-layout writer with no recursion.
+//! A `Bookmarks` file as a tree of JSON values, and Chromium's JSON layout.
 //!
-//! serde_json's `Value` parses and drops recursively (and stops at 128
-//! levels), while a `Bookmarks` file may nest as deep as its author likes:
-//! here values live in one flat arena, parsed with an explicit stack, and
-//! written back with one too.
+//! The reader needs random access (a node's `type` comes after its
+//! `children` in Chromium's sorted keys), so the events of
+//! [`markport_markup::json`] are gathered into one flat arena with an
+//! explicit stack: a file nested as deep as its author likes reads and
+//! drops without recursion (serde_json's `Value` would recurse, and stops
+//! at 128 levels). Strings borrow from the input when they have no escapes.
+
+use std::borrow::Cow;
+
+use markport_markup::json::{Event, Parser, SyntaxError};
 
 /// One JSON value; containers refer to their members by index in [`Json::values`].
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub enum Value<'a> {
     /// `null`
     Null,
     /// `true` / `false`
     Bool(bool),
     /// A number, as written.
-    Number(Box<str>),
+    Number(&'a str),
     /// A string, unescaped.
-    String(String),
+    String(Cow<'a, str>),
     /// An array's members.
     Array(Vec<u32>),
-    /// An object's members in source order.
-    Object(Vec<(String, u32)>),
+    /// An object's members in source order (duplicate keys kept).
+    Object(Vec<(Cow<'a, str>, u32)>),
 }
 
 /// A parsed JSON text: the values in an arena, the top one first.
 #[derive(Clone, Debug, Default)]
-pub struct Json {
+pub struct Json<'a> {
     /// Every value; index 0 is the top-level one.
-    pub values: Vec<Value>,
+    pub values: Vec<Value<'a>>,
     /// Where each value starts in the source (byte offset).
     pub offsets: Vec<usize>,
 }
 
-/// A syntax error: where (byte offset) and what.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SyntaxError {
-    pub offset: usize,
-    pub message: String,
-}
-
-fn error<T>(offset: usize, message: impl Into<String>) -> Result<T, SyntaxError> {
-    Err(SyntaxError {
-        offset,
-        message: message.into(),
-    })
-}
-
-enum Frame {
+/// An open container: its index, its members so far, and for an object
+/// the key whose value comes next.
+enum Frame<'a> {
     Array(u32, Vec<u32>),
-    Object(u32, Vec<(String, u32)>, String),
+    Object(u32, Vec<(Cow<'a, str>, u32)>, Cow<'a, str>),
 }
 
-struct Parser<'a> {
-    text: &'a [u8],
-    pos: usize,
-    json: Json,
-}
-
-impl Json {
+impl<'a> Json<'a> {
     /// The value at `index`.
-    pub fn get(&self, index: u32) -> &Value {
+    pub fn get(&self, index: u32) -> &Value<'a> {
         &self.values[index as usize]
     }
 
@@ -71,14 +59,59 @@ impl Json {
     }
 
     /// Parse `text` (one JSON value, whitespace around it allowed).
-    pub fn parse(text: &str) -> Result<Json, SyntaxError> {
-        let mut p = Parser {
-            text: text.as_bytes(),
-            pos: 0,
-            json: Json::default(),
-        };
-        p.run()?;
-        Ok(p.json)
+    pub fn parse(text: &'a str) -> Result<Json<'a>, SyntaxError> {
+        let mut parser = Parser::new(text.as_bytes());
+        let mut json = Json::default();
+        let mut stack: Vec<Frame<'a>> = Vec::new();
+        while let Some((at, event)) = parser.next()? {
+            let value = match event {
+                Event::ObjectStart => {
+                    stack.push(Frame::Object(
+                        json.push(Value::Null, at),
+                        Vec::new(),
+                        "".into(),
+                    ));
+                    continue;
+                }
+                Event::ArrayStart => {
+                    stack.push(Frame::Array(json.push(Value::Null, at), Vec::new()));
+                    continue;
+                }
+                Event::Key(k) => {
+                    if let Some(Frame::Object(_, _, key)) = stack.last_mut() {
+                        *key = k;
+                    }
+                    continue;
+                }
+                Event::ObjectEnd | Event::ArrayEnd => {
+                    let (index, value) = match stack.pop() {
+                        Some(Frame::Object(i, members, _)) => (i, Value::Object(members)),
+                        Some(Frame::Array(i, items)) => (i, Value::Array(items)),
+                        None => unreachable!("the parser matches closers to openers"),
+                    };
+                    json.values[index as usize] = value;
+                    index
+                }
+                Event::Str(s) => json.push(Value::String(s), at),
+                Event::Num(n) => json.push(Value::Number(n), at),
+                Event::Bool(b) => json.push(Value::Bool(b), at),
+                Event::Null => json.push(Value::Null, at),
+            };
+            match stack.last_mut() {
+                Some(Frame::Array(_, items)) => items.push(value),
+                Some(Frame::Object(_, members, key)) => {
+                    members.push((std::mem::take(key), value));
+                }
+                None => {}
+            }
+        }
+        Ok(json)
+    }
+
+    fn push(&mut self, v: Value<'a>, offset: usize) -> u32 {
+        self.values.push(v);
+        self.offsets.push(offset);
+        (self.values.len() - 1) as u32
     }
 
     /// The value at `index` as compact JSON text (for values kept as text).
@@ -216,275 +249,6 @@ pub fn write_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.text.get(self.pos) {
-            self.pos += 1;
-        }
-    }
-
-    fn peek(&self) -> Option<u8> {
-        self.text.get(self.pos).copied()
-    }
-
-    fn push(&mut self, v: Value, offset: usize) -> u32 {
-        self.json.values.push(v);
-        self.json.offsets.push(offset);
-        (self.json.values.len() - 1) as u32
-    }
-
-    fn unexpected<T>(&self, wanted: &str) -> Result<T, SyntaxError> {
-        match self.peek() {
-            None => error(
-                self.pos,
-                format!("unexpected end of input: expected {wanted}"),
-            ),
-            Some(_) => error(self.pos, format!("expected {wanted}")),
-        }
-    }
-
-    fn run(&mut self) -> Result<(), SyntaxError> {
-        if self.text.starts_with("\u{feff}".as_bytes()) {
-            self.pos = 3;
-        }
-        let mut stack: Vec<Frame> = Vec::new();
-        self.ws();
-        'value: loop {
-            let start = self.pos;
-            let mut done = match self.peek() {
-                Some(b'{') => {
-                    self.pos += 1;
-                    let at = self.push(Value::Null, start);
-                    self.ws();
-                    if self.peek() == Some(b'}') {
-                        self.pos += 1;
-                        self.json.values[at as usize] = Value::Object(Vec::new());
-                        at
-                    } else {
-                        let key = self.key()?;
-                        stack.push(Frame::Object(at, Vec::new(), key));
-                        continue 'value;
-                    }
-                }
-                Some(b'[') => {
-                    self.pos += 1;
-                    let at = self.push(Value::Null, start);
-                    self.ws();
-                    if self.peek() == Some(b']') {
-                        self.pos += 1;
-                        self.json.values[at as usize] = Value::Array(Vec::new());
-                        at
-                    } else {
-                        stack.push(Frame::Array(at, Vec::new()));
-                        continue 'value;
-                    }
-                }
-                Some(b'"') => {
-                    let s = self.string()?;
-                    self.push(Value::String(s), start)
-                }
-                Some(b't') => self.literal("true", Value::Bool(true))?,
-                Some(b'f') => self.literal("false", Value::Bool(false))?,
-                Some(b'n') => self.literal("null", Value::Null)?,
-                Some(b'-' | b'0'..=b'9') => {
-                    let n: Box<str> = self.number()?.into();
-                    self.push(Value::Number(n), start)
-                }
-                _ => return self.unexpected("a value"),
-            };
-            loop {
-                self.ws();
-                let Some(frame) = stack.last_mut() else {
-                    if self.pos < self.text.len() {
-                        return error(self.pos, "trailing characters after the JSON value");
-                    }
-                    return Ok(());
-                };
-                match frame {
-                    Frame::Array(at, items) => {
-                        items.push(done);
-                        match self.peek() {
-                            Some(b',') => {
-                                self.pos += 1;
-                                self.ws();
-                                continue 'value;
-                            }
-                            Some(b']') => {
-                                self.pos += 1;
-                                let at = *at;
-                                self.json.values[at as usize] = Value::Array(std::mem::take(items));
-                                stack.pop();
-                                done = at;
-                            }
-                            _ => return self.unexpected("`,` or `]`"),
-                        }
-                    }
-                    Frame::Object(at, members, key) => {
-                        members.push((std::mem::take(key), done));
-                        match self.peek() {
-                            Some(b',') => {
-                                self.pos += 1;
-                                self.ws();
-                                let k = self.key()?;
-                                if let Some(Frame::Object(_, _, key)) = stack.last_mut() {
-                                    *key = k;
-                                }
-                                continue 'value;
-                            }
-                            Some(b'}') => {
-                                self.pos += 1;
-                                let at = *at;
-                                self.json.values[at as usize] =
-                                    Value::Object(std::mem::take(members));
-                                stack.pop();
-                                done = at;
-                            }
-                            _ => return self.unexpected("`,` or `}`"),
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// An object key and its colon, leaving the position at the value.
-    fn key(&mut self) -> Result<String, SyntaxError> {
-        if self.peek() != Some(b'"') {
-            return self.unexpected("a string key");
-        }
-        let key = self.string()?;
-        self.ws();
-        if self.peek() != Some(b':') {
-            return self.unexpected("`:`");
-        }
-        self.pos += 1;
-        self.ws();
-        Ok(key)
-    }
-
-    fn literal(&mut self, word: &str, v: Value) -> Result<u32, SyntaxError> {
-        let start = self.pos;
-        if self.text[self.pos..].starts_with(word.as_bytes()) {
-            self.pos += word.len();
-            Ok(self.push(v, start))
-        } else {
-            error(start, "expected a value")
-        }
-    }
-
-    fn number(&mut self) -> Result<&str, SyntaxError> {
-        let start = self.pos;
-        let digits = |p: &mut Self| {
-            let from = p.pos;
-            while let Some(b'0'..=b'9') = p.peek() {
-                p.pos += 1;
-            }
-            p.pos > from
-        };
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
-        }
-        if !digits(self) {
-            return error(self.pos, "expected a digit");
-        }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
-            if !digits(self) {
-                return error(self.pos, "expected a digit after `.`");
-            }
-        }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.pos += 1;
-            if let Some(b'+' | b'-') = self.peek() {
-                self.pos += 1;
-            }
-            if !digits(self) {
-                return error(self.pos, "expected an exponent");
-            }
-        }
-        Ok(std::str::from_utf8(&self.text[start..self.pos]).expect("ASCII digits"))
-    }
-
-    fn hex4(&mut self) -> Result<u32, SyntaxError> {
-        let at = self.pos;
-        let digits = self.text.get(at..at + 4).unwrap_or_default();
-        let text = std::str::from_utf8(digits).unwrap_or_default();
-        match (text.len() == 4)
-            .then(|| u32::from_str_radix(text, 16).ok())
-            .flatten()
-        {
-            Some(v) if text.bytes().all(|b| b.is_ascii_hexdigit()) => {
-                self.pos += 4;
-                Ok(v)
-            }
-            _ => error(at, "expected four hex digits after `\\u`"),
-        }
-    }
-
-    /// A string starting at the opening quote; lone surrogates become U+FFFD,
-    /// as Chromium's own reader makes them.
-    fn string(&mut self) -> Result<String, SyntaxError> {
-        let open = self.pos;
-        self.pos += 1;
-        let mut out = String::new();
-        loop {
-            let run = self.pos;
-            while let Some(b) = self.peek() {
-                if b == b'"' || b == b'\\' {
-                    break;
-                }
-                self.pos += 1;
-            }
-            // The text is valid UTF-8 and `"`/`\` are ASCII: the run is whole characters.
-            out.push_str(std::str::from_utf8(&self.text[run..self.pos]).expect("UTF-8 text"));
-            match self.peek() {
-                None => return error(open, "unterminated string"),
-                Some(b'"') => {
-                    self.pos += 1;
-                    return Ok(out);
-                }
-                _ => {}
-            }
-            let esc = self.pos;
-            self.pos += 1;
-            let c = match self.peek() {
-                Some(b'"') => '"',
-                Some(b'\\') => '\\',
-                Some(b'/') => '/',
-                Some(b'b') => '\u{8}',
-                Some(b'f') => '\u{c}',
-                Some(b'n') => '\n',
-                Some(b'r') => '\r',
-                Some(b't') => '\t',
-                Some(b'u') => {
-                    self.pos += 1;
-                    let hi = self.hex4()?;
-                    let c = if (0xD800..0xDC00).contains(&hi)
-                        && self.text[self.pos..].starts_with(b"\\u")
-                    {
-                        let back = self.pos;
-                        self.pos += 2;
-                        let lo = self.hex4()?;
-                        if (0xDC00..0xE000).contains(&lo) {
-                            char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
-                        } else {
-                            self.pos = back;
-                            None
-                        }
-                    } else {
-                        char::from_u32(hi)
-                    };
-                    out.push(c.unwrap_or('\u{fffd}'));
-                    continue;
-                }
-                _ => return error(esc, "invalid escape in a string"),
-            };
-            self.pos += 1;
-            out.push(c);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -509,24 +273,6 @@ mod tests {
             out,
             "{\n   \"children\": [ {\n      \"a\": \"1\"\n   }, {\n      \"b\": \"2\"\n   } ],\n   \"e\": [  ],\n   \"o\": {\n   }\n}"
         );
-    }
-
-    #[test]
-    fn errors_say_where() {
-        for (text, offset) in [
-            ("{\"a\": 1", 7),
-            ("{\"a\" 1}", 5),
-            ("[1, 2", 5),
-            ("[1 2]", 3),
-            ("{\"a\": tru}", 6),
-            ("\"abc", 0),
-            ("{} x", 3),
-            ("", 0),
-            ("\"\\x\"", 1),
-        ] {
-            let e = Json::parse(text).unwrap_err();
-            assert_eq!(e.offset, offset, "{text:?}: {e:?}");
-        }
     }
 
     #[test]

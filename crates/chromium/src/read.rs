@@ -16,7 +16,7 @@ pub const STANDARD_ROOTS: [(&str, Role); 3] = [
 ];
 
 struct Reader<'a> {
-    json: &'a Json,
+    json: &'a Json<'a>,
     lines: LineIndex<'a>,
     doc: Document,
     diags: Vec<Diagnostic>,
@@ -59,7 +59,7 @@ impl<'a> Reader<'a> {
     /// A value kept as text: a string as itself, anything else as its JSON.
     fn text(&self, v: u32) -> String {
         match self.json.get(v) {
-            Value::String(s) => s.clone(),
+            Value::String(s) => s.to_string(),
             _ => self.json.compact(v),
         }
     }
@@ -83,15 +83,15 @@ impl<'a> Reader<'a> {
             return Err(self.error(roots, "`roots` must be an object"));
         };
         for (key, v) in top {
-            match key.as_str() {
+            match &**key {
                 "roots" | "checksum" => {}
-                "version" if *json.get(*v) == Value::Number("1".into()) => {}
+                "version" if *json.get(*v) == Value::Number("1") => {}
                 _ => {
                     let value = self.text(*v);
                     self.doc
                         .header
                         .extra
-                        .push(Attribute::new(key.clone(), value));
+                        .push(Attribute::new(key.as_ref(), value));
                 }
             }
         }
@@ -130,13 +130,13 @@ impl<'a> Reader<'a> {
                         Some(self.lines.locate(json.offsets[*v as usize])),
                     ));
                     let mut folder = Folder::new();
-                    folder.extra.push(Attribute::new(MAP_ATTR, key.clone()));
+                    folder.extra.push(Attribute::new(MAP_ATTR, key.as_ref()));
                     let mut nodes = Vec::new();
                     for (k, m) in members {
                         if matches!(json.get(*m), Value::Object(_)) {
                             nodes.push((k, *m));
                         } else {
-                            folder.extra.push(Attribute::new(k.clone(), self.text(*m)));
+                            folder.extra.push(Attribute::new(k.as_ref(), self.text(*m)));
                         }
                     }
                     let id = self.doc.push(None, folder);
@@ -217,7 +217,7 @@ impl<'a> Reader<'a> {
         let mut seen = [false; 3];
         for (k, m) in members {
             let m = *m;
-            match (k.as_str(), kind) {
+            match (&**k, kind) {
                 ("type", _) => {}
                 ("name", _) => {
                     let s = self.string(m, k)?;
@@ -252,7 +252,7 @@ impl<'a> Reader<'a> {
                     };
                     let attrs: Vec<Attribute> = pairs
                         .iter()
-                        .map(|(name, value)| Attribute::new(name.clone(), self.text(*value)))
+                        .map(|(name, value)| Attribute::new(name.as_ref(), self.text(*value)))
                         .collect();
                     match kind {
                         Kind::Url => b.details_mut().meta_info = attrs,
@@ -280,10 +280,10 @@ impl<'a> Reader<'a> {
                         ("date_modified", Kind::Url) => b.modified = value,
                         ("date_modified", Kind::Folder) => f.modified = value,
                         ("date_last_used", Kind::Url) => b.details_mut().visited = value,
-                        _ => extra.push(Attribute::new(k.clone(), text)),
+                        _ => extra.push(Attribute::new(k.as_ref(), text)),
                     }
                 }
-                _ => extra.push(Attribute::new(k.clone(), self.text(m))),
+                _ => extra.push(Attribute::new(k.as_ref(), self.text(m))),
             }
         }
         for (slot, seen) in seen.iter().enumerate() {
@@ -315,7 +315,7 @@ impl<'a> Reader<'a> {
 
 /// Whether an object under `roots` is a node (Vivaldi's `trash`) rather
 /// than a map of nodes (Opera's `custom_root`).
-fn is_node(json: &Json, v: u32) -> bool {
+fn is_node(json: &Json<'_>, v: u32) -> bool {
     ["type", "children", "url", "name"]
         .iter()
         .any(|k| json.member(v, k).is_some())

@@ -37,7 +37,6 @@
 //! ```
 #![warn(missing_docs)]
 
-mod json;
 pub mod lz4;
 mod read;
 mod write;

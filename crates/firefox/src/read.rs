@@ -7,8 +7,8 @@ use markport_model::{
     Node, NodeId, Parsed, Role, Separator, Timestamp,
 };
 
-use crate::json::{Event, Parser, SyntaxError};
 use crate::{ANNO_DESCRIPTION, ANNO_FEED, ANNO_SITE};
+use markport_markup::json::{Event, Options, Parser, SyntaxError};
 
 /// What one item of the tree says, gathered as its members are read.
 #[derive(Default)]
@@ -77,7 +77,12 @@ struct Reader<'a> {
 
 pub(crate) fn read(text: &[u8], within: &'static str) -> Result<Parsed, Error> {
     let mut r = Reader {
-        p: Parser::new(text),
+        p: Parser::with_options(
+            text,
+            Options {
+                trailing_commas: true,
+            },
+        ),
         doc: Document::new(),
         diags: Vec::new(),
         lines: LineIndex::new(text),
@@ -86,14 +91,14 @@ pub(crate) fn read(text: &[u8], within: &'static str) -> Result<Parsed, Error> {
         within,
     };
     r.tree()?;
-    for at in std::mem::take(&mut r.p.trailing_commas) {
+    for &at in r.p.trailing_commas() {
         let loc = r.lines.locate(at);
         r.diags.push(Diagnostic::warning(
             format!("a comma before a closing bracket{within} (the Firefox 3.x backup bug): read past it"),
             Some(loc),
         ));
     }
-    for at in std::mem::take(&mut r.p.lone_surrogates) {
+    for &at in r.p.lone_surrogates() {
         let loc = r.lines.locate(at);
         r.diags.push(Diagnostic::warning(
             format!("half a surrogate pair{within}: read as U+FFFD"),
@@ -113,13 +118,6 @@ pub(crate) fn read(text: &[u8], within: &'static str) -> Result<Parsed, Error> {
     Ok(Parsed::new(r.doc, r.diags))
 }
 
-fn text_of(ev: &Event<'_>, raw: &str) -> String {
-    match ev {
-        Event::Str(s) => s.to_string(),
-        _ => raw.to_string(),
-    }
-}
-
 impl<'a> Reader<'a> {
     fn syntax(&self, e: SyntaxError) -> Error {
         Error::syntax(
@@ -128,14 +126,15 @@ impl<'a> Reader<'a> {
         )
     }
 
+    /// The next event; the reader only asks inside the top-level object,
+    /// where the parser reports a cut file itself, so the end is an error.
     fn next(&mut self) -> Result<(usize, Event<'a>), Error> {
-        let at = self.p.pos();
         match self.p.next() {
             Ok(Some(e)) => Ok(e),
-            Ok(None) => Err(self.syntax(SyntaxError {
-                offset: at,
-                message: "the JSON ends too early (truncated file?)".into(),
-            })),
+            Ok(None) => Err(Error::syntax(
+                format!("Firefox backup{}: the JSON ends too early", self.within),
+                self.lines.locate(self.p.pos()),
+            )),
             Err(e) => Err(self.syntax(e)),
         }
     }
@@ -150,24 +149,21 @@ impl<'a> Reader<'a> {
 
     /// A value's text: strings as they are, anything else as its JSON text.
     fn value(&mut self) -> Result<(usize, Option<String>), Error> {
-        let (at, ev) = match self.p.next() {
-            Ok(Some(e)) => e,
-            Ok(None) => unreachable!("a member name is always followed by a value"),
-            Err(e) => return Err(self.syntax(e)),
-        };
-        let ev = match ev {
-            Event::Str(s) => Event::Str(std::borrow::Cow::Owned(s.into_owned())),
+        let (at, ev) = self.next()?;
+        let text = match ev {
+            Event::Null => None,
+            Event::Str(s) => Some(s.into_owned()),
+            Event::Num(n) => Some(n.to_owned()),
+            Event::Bool(b) => Some(b.to_string()),
             Event::Key(_) => unreachable!("a value follows a member name"),
-            other => other,
+            first => Some(
+                self.p
+                    .skip_value(at, &first)
+                    .map_err(|e| self.syntax(e))?
+                    .to_owned(),
+            ),
         };
-        let raw = self.p.skip_value(at, &ev).map_err(|e| self.syntax(e))?;
-        Ok((
-            at,
-            match ev {
-                Event::Null => None,
-                _ => Some(text_of(&ev, raw)),
-            },
-        ))
+        Ok((at, text))
     }
 
     fn tree(&mut self) -> Result<(), Error> {
@@ -224,11 +220,11 @@ impl<'a> Reader<'a> {
                     self.finish(frame, stack.last_mut());
                     continue;
                 }
-                Event::Key(k) => k.into_owned(),
+                Event::Key(k) => k,
                 _ => unreachable!("an object holds members"),
             };
             let top = stack.last_mut().expect("a frame is open");
-            match key.as_str() {
+            match &*key {
                 "children" => {
                     let (at, ev) = self.next()?;
                     if ev != Event::ArrayStart {
@@ -254,7 +250,7 @@ impl<'a> Reader<'a> {
                         }
                         parsed.unwrap_or_else(|| DateValue::Raw(v.into()))
                     };
-                    match (key.as_str(), v) {
+                    match (&*key, v) {
                         (_, None) => {}
                         ("guid", Some(v)) => it.guid = Some(v),
                         ("title", Some(v)) => it.title = Some(v),
@@ -284,10 +280,13 @@ impl<'a> Reader<'a> {
         }
         match self.p.next() {
             Ok(None) => Ok(()),
-            Ok(Some((at, _))) => Err(self.syntax(SyntaxError {
-                offset: at,
-                message: "unexpected data after the JSON value".into(),
-            })),
+            Ok(Some((at, _))) => Err(Error::syntax(
+                format!(
+                    "Firefox backup{}: unexpected data after the JSON value",
+                    self.within
+                ),
+                self.lines.locate(at),
+            )),
             Err(e) => Err(self.syntax(e)),
         }
     }
@@ -314,11 +313,11 @@ impl<'a> Reader<'a> {
                 let (_, ev) = self.next()?;
                 let key = match ev {
                     Event::ObjectEnd => break,
-                    Event::Key(k) => k.into_owned(),
+                    Event::Key(k) => k,
                     _ => unreachable!("an object holds members"),
                 };
                 let (_, v) = self.value()?;
-                match key.as_str() {
+                match &*key {
                     "name" => name = v,
                     "value" => value = v,
                     _ => {}

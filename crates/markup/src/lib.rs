@@ -1,8 +1,8 @@
 //! The markup layer under markport's formats.
 //!
 //! What every reader and writer of a markup format needs and none should own:
-//! HTML tokenizing, charset detection, character references, escaping, and
-//! XML's character classes and element writing; and [`output`], the one
+//! HTML tokenizing, JSON pull parsing, charset detection, character
+//! references, escaping, and XML's character classes and element writing; and [`output`], the one
 //! writer of every file markport replaces. The format crates sit on
 //! this one floor above it, as pandoc keeps `Text.Pandoc.XML` apart from its
 //! readers.
@@ -22,6 +22,7 @@
 pub mod charset;
 pub mod entities;
 pub mod html;
+pub mod json;
 pub mod output;
 pub mod walk;
 pub mod xml;

@@ -32,7 +32,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let timestamp = t.column("Timestamp");
     let mut doc = Document::new();
     let mut folders: Vec<(String, NodeId)> = Vec::new();
-    for (at, row) in &t.rows {
+    for (at, mut row) in t.rows {
         let name = row[folder].trim();
         let name = if name.is_empty() { "Unread" } else { name };
         let parent = match folders.iter().find(|(n, _)| n == name) {
@@ -43,11 +43,11 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                 id
             }
         };
-        let mut b = Bookmark::new(row[url].clone());
-        b.title = Some(row[title].clone()).filter(|t| !t.is_empty());
-        b.desc = Some(row[selection].clone()).filter(|t| !t.is_empty());
+        let mut b = Bookmark::new(std::mem::take(&mut row[url]));
+        b.title = Some(std::mem::take(&mut row[title])).filter(|t| !t.is_empty());
+        b.desc = Some(std::mem::take(&mut row[selection])).filter(|t| !t.is_empty());
         if let Some(ts) = timestamp {
-            b.added = unix_date(&row[ts], "Timestamp", Some(*at), &mut diags);
+            b.added = unix_date(&row[ts], "Timestamp", Some(at), &mut diags);
         }
         doc.push(Some(parent), b);
     }

@@ -16,22 +16,22 @@ pub mod instapaper;
 pub mod pinboard;
 pub mod pocket;
 
+use std::borrow::Cow;
+
 use markport_model::{DateValue, Diagnostic, Location, Timestamp};
 
-/// Bytes as UTF-8 text without a byte-order mark; invalid sequences are
-/// replaced and said once.
-fn text(input: &[u8], diags: &mut Vec<Diagnostic>) -> String {
+/// Bytes as UTF-8 text without a byte-order mark, borrowed when they are
+/// valid; invalid sequences are replaced and said once.
+fn text<'a>(input: &'a [u8], diags: &mut Vec<Diagnostic>) -> Cow<'a, str> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    match String::from_utf8_lossy(input) {
-        std::borrow::Cow::Borrowed(s) => s.to_string(),
-        std::borrow::Cow::Owned(s) => {
-            diags.push(Diagnostic::warning(
-                "the file is not valid UTF-8: invalid bytes read as U+FFFD",
-                None,
-            ));
-            s
-        }
+    let text = String::from_utf8_lossy(input);
+    if let Cow::Owned(_) = text {
+        diags.push(Diagnostic::warning(
+            "the file is not valid UTF-8: invalid bytes read as U+FFFD",
+            None,
+        ));
     }
+    text
 }
 
 /// Unix seconds as a date; anything else is kept as written, with a warning.

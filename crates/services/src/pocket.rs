@@ -83,7 +83,7 @@ fn read_csv(input: &[u8]) -> Result<Parsed, Error> {
     let mut sections = Sections {
         folders: Vec::new(),
     };
-    for (at, row) in &t.rows {
+    for (at, mut row) in t.rows {
         let section = match row[status].trim() {
             "unread" => "Unread",
             "archive" => "Read Archive",
@@ -91,13 +91,13 @@ fn read_csv(input: &[u8]) -> Result<Parsed, Error> {
             other => other,
         };
         let folder = sections.get(&mut doc, section);
-        let mut b = Bookmark::new(row[url].clone());
+        let mut b = Bookmark::new(std::mem::take(&mut row[url]));
         // An empty title is untitled; a title that repeats the URL (Pocket
         // writes that for a page it never fetched) is kept as written.
         if !row[title].is_empty() {
-            b.title = Some(row[title].clone());
+            b.title = Some(std::mem::take(&mut row[title]));
         }
-        b.added = unix_date(&row[added], "time_added", Some(*at), &mut diags);
+        b.added = unix_date(&row[added], "time_added", Some(at), &mut diags);
         b.tags = split_tags(&row[tags], '|');
         doc.push(Some(folder), b);
     }

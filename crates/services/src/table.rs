@@ -118,10 +118,12 @@ pub(crate) fn read(
         let mut lossy = false;
         let fields = record
             .iter()
-            .map(|f| {
-                let s = String::from_utf8_lossy(f);
-                lossy |= matches!(s, std::borrow::Cow::Owned(_));
-                s.into_owned()
+            .map(|f| match std::str::from_utf8(f) {
+                Ok(s) => s.to_owned(),
+                Err(_) => {
+                    lossy = true;
+                    String::from_utf8_lossy(f).into_owned()
+                }
             })
             .collect();
         if lossy {

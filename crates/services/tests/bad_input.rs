@@ -64,9 +64,20 @@ fn broken_pinboard_json_is_located_and_a_non_array_refused() {
     );
     let err = pinboard::read(b"{\"href\":1}", &ReadOptions::default()).unwrap_err();
     assert_eq!(err.kind, ErrorKind::WrongFormat);
-    // Deep nesting is refused by the JSON parser's own limit, not the stack.
+    // Deep nesting costs no call stack: the post that is no object is skipped.
     let deep = format!("[{}{}]", "[".repeat(100_000), "]".repeat(100_000));
-    assert!(pinboard::read(deep.as_bytes(), &ReadOptions::default()).is_err());
+    let parsed = pinboard::read(deep.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(parsed.document.census().bookmarks, 0);
+    assert_eq!(parsed.diagnostics.len(), 1);
+    assert_eq!(parsed.diagnostics[0].location, at(1, 2));
+    assert!(parsed.diagnostics[0]
+        .message
+        .contains("post 1 is not an object"));
+    // A cut file and data after the array are errors where they are.
+    let err = pinboard::read(b"[{\"href\":\"https://a/\"}", &ReadOptions::default()).unwrap_err();
+    assert_eq!(err.location, at(1, 23), "{err:?}");
+    let err = pinboard::read(b"[] []", &ReadOptions::default()).unwrap_err();
+    assert_eq!(err.location, at(1, 4), "{err:?}");
 }
 
 #[test]

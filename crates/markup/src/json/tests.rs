@@ -1,0 +1,236 @@
+use super::*;
+
+fn events(s: &str) -> Result<Vec<Event<'_>>, SyntaxError> {
+    events_with(s, Options::default())
+}
+
+fn events_with(s: &str, options: Options) -> Result<Vec<Event<'_>>, SyntaxError> {
+    let mut p = Parser::with_options(s.as_bytes(), options);
+    let mut v = Vec::new();
+    while let Some((_, e)) = p.next()? {
+        v.push(e);
+    }
+    Ok(v)
+}
+
+fn error(s: &str) -> (ErrorKind, usize, String) {
+    let e = events(s).unwrap_err();
+    (e.kind, e.offset, e.location.to_string())
+}
+
+#[test]
+fn reads_every_kind_of_value_with_its_offset() {
+    let text = r#" {"a": [1, -2.5e3, true, false, null, {}, []], "b": "x"} "#;
+    let mut p = Parser::new(text.as_bytes());
+    let mut got = Vec::new();
+    while let Some(e) = p.next().unwrap() {
+        got.push(e);
+    }
+    use Event::*;
+    assert_eq!(
+        got,
+        [
+            (1, ObjectStart),
+            (2, Key("a".into())),
+            (7, ArrayStart),
+            (8, Num("1")),
+            (11, Num("-2.5e3")),
+            (19, Bool(true)),
+            (25, Bool(false)),
+            (32, Null),
+            (38, ObjectStart),
+            (39, ObjectEnd),
+            (42, ArrayStart),
+            (43, ArrayEnd),
+            (44, ArrayEnd),
+            (47, Key("b".into())),
+            (52, Str("x".into())),
+            (55, ObjectEnd),
+        ]
+    );
+}
+
+#[test]
+fn strings_without_escapes_are_borrowed() {
+    let v = events(r#"["plain café", "esc\n"]"#).unwrap();
+    assert!(matches!(&v[1], Event::Str(Cow::Borrowed("plain café"))));
+    assert!(matches!(&v[2], Event::Str(Cow::Owned(s)) if s == "esc\n"));
+}
+
+#[test]
+fn escapes_and_surrogate_pairs_decode() {
+    let v = events(r#"["\"\\\/\b\f\n\r\t\u0041\u00e9\u20AC\ud83d\ude00\u0000 end"]"#).unwrap();
+    assert_eq!(v[1], Event::Str("\"\\/\u{8}\u{c}\n\r\tAé€😀\0 end".into()));
+}
+
+#[test]
+fn lone_surrogates_become_replacement_characters_and_are_kept() {
+    // A high half at the end, a high half before a non-low escape, a low half alone.
+    let text = r#"["a\ud800", "\ud800\u0041", "\udc00b"]"#;
+    let mut p = Parser::new(text.as_bytes());
+    let mut strings = Vec::new();
+    while let Some((_, e)) = p.next().unwrap() {
+        if let Event::Str(s) = e {
+            strings.push(s.into_owned());
+        }
+    }
+    assert_eq!(strings, ["a\u{fffd}", "\u{fffd}A", "\u{fffd}b"]);
+    assert_eq!(p.lone_surrogates(), [3, 13, 29]);
+    assert_eq!(p.locate(29).to_string(), "1:30");
+}
+
+#[test]
+fn numbers_keep_their_text_and_follow_json_syntax() {
+    for n in [
+        "0",
+        "-0",
+        "12",
+        "-1.5",
+        "1e9",
+        "1E+9",
+        "2.5e-3",
+        "123456789012345678901234567890",
+    ] {
+        assert_eq!(events(&format!("[{n}]")).unwrap()[1], Event::Num(n), "{n}");
+    }
+    for n in [
+        "01", "1.", ".5", "-", "1e", "1e+", "+1", "1.2.3", "--1", "1-2",
+    ] {
+        let e = events(&format!("[{n}]")).unwrap_err();
+        if n.starts_with(['.', '+']) {
+            assert_eq!(e.kind, ErrorKind::Unexpected, "{n}");
+        } else {
+            assert_eq!((e.kind, e.offset), (ErrorKind::BadNumber, 1), "{n}: {e}");
+        }
+    }
+}
+
+#[test]
+fn every_error_kind_says_where() {
+    use ErrorKind::*;
+    for (text, want) in [
+        // Cut files: at the end, or at a string's opening quote.
+        ("{\"a\": 1", (Truncated, 7, "1:8")),
+        ("[1, 2", (Truncated, 5, "1:6")),
+        ("{\n  \"roots\": {\n    \"bar\": {", (Truncated, 27, "3:13")),
+        ("[\"abc", (Truncated, 1, "1:2")),
+        ("[\"ab\\", (Truncated, 1, "1:2")),
+        ("[\"\\u00", (Truncated, 6, "1:7")),
+        ("[tr", (Truncated, 3, "1:4")),
+        ("[-", (Truncated, 2, "1:3")),
+        ("{\"a\"", (Truncated, 4, "1:5")),
+        ("", (Truncated, 0, "1:1")),
+        ("  \n ", (Truncated, 4, "2:2")),
+        // Wrong tokens.
+        ("{\"a\" 1}", (Unexpected, 5, "1:6")),
+        ("[1 2]", (Unexpected, 3, "1:4")),
+        ("{\"a\": 1 \"b\": 2}", (Unexpected, 8, "1:9")),
+        ("{\"a\": tru}", (Unexpected, 6, "1:7")),
+        ("{a: 1}", (Unexpected, 1, "1:2")),
+        ("[,]", (Unexpected, 1, "1:2")),
+        ("[1,,2]", (Unexpected, 3, "1:4")),
+        ("{\"a\":1,,}", (Unexpected, 7, "1:8")),
+        ("[1}", (Unexpected, 2, "1:3")),
+        ("{\"a\":1]", (Unexpected, 6, "1:7")),
+        ("not json", (Unexpected, 0, "1:1")),
+        ("[\n\u{e9}]", (Unexpected, 2, "2:1")),
+        // Escapes.
+        ("[\"\\x\"]", (BadEscape, 2, "1:3")),
+        ("[\"é\\u12G4\"]", (BadEscape, 4, "1:4")),
+        ("[\"\\ud83d\\uXYZW\"]", (BadEscape, 8, "1:9")),
+        // Numbers.
+        ("[01]", (BadNumber, 1, "1:2")),
+        // Commas before closers are not JSON unless asked for.
+        ("[1,]", (TrailingComma, 2, "1:3")),
+        ("{\"a\": 1 , }", (TrailingComma, 8, "1:9")),
+        // After the value.
+        ("{} x", (TrailingData, 3, "1:4")),
+        ("[] []", (TrailingData, 3, "1:4")),
+    ] {
+        let got = error(text);
+        assert_eq!(got, (want.0, want.1, want.2.to_string()), "{text:?}");
+    }
+    let bad = b"[\"ok\xff\"]";
+    let e = Parser::new(bad).skip_all().unwrap_err();
+    assert_eq!((e.kind, e.offset), (InvalidUtf8, 4));
+    let e = Parser::new(b"[\"a\\n\xc3\"]").skip_all().unwrap_err();
+    assert_eq!((e.kind, e.offset), (InvalidUtf8, 5));
+}
+
+#[test]
+fn messages_say_what_was_wanted() {
+    let e = events("[1 2]").unwrap_err();
+    assert_eq!(e.to_string(), "1:4: expected `,` or `]`");
+    let e = events("{\"a\":1,}").unwrap_err();
+    assert_eq!(e.to_string(), "1:7: a comma before `}` (not JSON)");
+    let e = events("[\"abc").unwrap_err();
+    assert!(e.message.contains("truncated"), "{e}");
+}
+
+#[test]
+fn trailing_commas_are_read_on_request_and_their_offsets_kept() {
+    let text = "{\"a\":[1,],\n\"b\":2,}";
+    let lenient = Options {
+        trailing_commas: true,
+    };
+    let mut p = Parser::with_options(text.as_bytes(), lenient);
+    let mut n = 0;
+    while p.next().unwrap().is_some() {
+        n += 1;
+    }
+    assert_eq!(n, 8);
+    assert_eq!(p.trailing_commas(), [7, 16]);
+    assert_eq!(p.locate(16).to_string(), "2:6");
+    // Still not a value or a key: a lone comma is an error.
+    for bad in ["[,]", "{,}", "[1,,]"] {
+        let e = events_with(bad, lenient).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unexpected, "{bad}");
+    }
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    assert_eq!(events("\u{feff}[]").unwrap().len(), 2);
+}
+
+#[test]
+fn huge_strings_read_whole() {
+    let big = "é".repeat(4 << 20);
+    let text = format!("[\"{big}\", \"{}\\n\"]", "x".repeat(4 << 20));
+    let v = events(&text).unwrap();
+    assert_eq!(v[1], Event::Str(big.as_str().into()));
+    match &v[2] {
+        Event::Str(s) => assert_eq!(s.len(), (4 << 20) + 1),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_hundred_thousand_levels_cost_no_call_stack() {
+    const DEPTH: usize = 100_000;
+    let arrays = format!("{}{}", "[".repeat(DEPTH), "]".repeat(DEPTH));
+    assert_eq!(events(&arrays).unwrap().len(), 2 * DEPTH);
+    let objects = format!("{}1{}", "{\"k\":".repeat(DEPTH), "}".repeat(DEPTH));
+    assert_eq!(events(&objects).unwrap().len(), 3 * DEPTH + 1);
+    // Cut in the middle: an error, not a crash.
+    let cut = &arrays[..DEPTH + 10];
+    assert_eq!(events(cut).unwrap_err().kind, ErrorKind::Truncated);
+}
+
+#[test]
+fn skip_value_returns_the_text_as_written_at_any_depth() {
+    let deep = format!("{}{}", "[".repeat(50_000), "]".repeat(50_000));
+    let text = format!("{{\"a\": {{\"x\": [1, \"y\"]}}, \"b\": {deep}, \"c\": 2.50}}");
+    let mut p = Parser::new(text.as_bytes());
+    let mut raw = Vec::new();
+    while let Some((at, e)) = p.next().unwrap() {
+        if matches!(e, Event::Key(_)) {
+            let (at, first) = p.next().unwrap().unwrap();
+            raw.push(p.skip_value(at, &first).unwrap());
+        } else {
+            let _ = at;
+        }
+    }
+    assert_eq!(raw, ["{\"x\": [1, \"y\"]}", deep.as_str(), "2.50"]);
+    assert_eq!(p.depth(), 0);
+}
