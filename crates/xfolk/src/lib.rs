@@ -51,6 +51,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod entry;
 mod page;
 mod read;
 mod tags;
