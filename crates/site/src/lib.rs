@@ -105,7 +105,7 @@ fn recent(doc: &Document, x: &XfolkWriteOptions, n: usize) -> Vec<NodeId> {
         })
         .collect();
     // Stable: equal dates keep document order.
-    dated.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    dated.sort_by_key(|d| std::cmp::Reverse((d.0, d.1)));
     dated.truncate(n);
     dated.into_iter().map(|d| d.2).collect()
 }
