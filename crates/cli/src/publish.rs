@@ -69,11 +69,13 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
             .map_err(|e| Failure::new(e.message))?
             .0
     };
-    let mut opts = markport_site::Options::default();
-    opts.recent = a.recent;
-    opts.page_size = a.page_size as usize;
-    opts.tag_base = a.tag_base.clone();
-    opts.title = a.title.clone();
+    let mut opts = markport_site::Options {
+        recent: a.recent,
+        page_size: a.page_size as usize,
+        tag_base: a.tag_base.clone(),
+        title: a.title.clone(),
+        ..Default::default()
+    };
     opts.xfolk.include_private = a.include_private;
     opts.xfolk.allow_script_urls = a.allow_script_urls;
     opts.xfolk.allow_browser_urls = a.allow_browser_urls;
