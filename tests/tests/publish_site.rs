@@ -563,3 +563,31 @@ print(json.dumps(out))
         assert_eq!(cats, b.tags.iter().map(String::as_str).collect::<Vec<_>>());
     }
 }
+
+#[test]
+fn a_hundred_thousand_folders_deep_publish_in_pages_of_bounded_size() {
+    const DEPTH: usize = 100_000;
+    let mut doc = Document::new();
+    let mut parent = None;
+    for _ in 0..DEPTH {
+        parent = Some(doc.push(parent, Folder::titled("Deep")));
+    }
+    doc.push(
+        parent,
+        Bookmark::new("https://deep.example/").with_title("bottom"),
+    );
+    let site = build(&doc, &Options::default());
+    assert_eq!(site.folder_pages, DEPTH + 1);
+    let largest = site.files.iter().map(|f| f.bytes.len()).max().unwrap();
+    assert!(largest < 4096, "a page of {largest} bytes");
+    let bottom = site
+        .files
+        .iter()
+        .find(|f| f.path == format!("f/deep_{DEPTH}.html"))
+        .expect("the deepest folder's page");
+    let html = String::from_utf8_lossy(&bottom.bytes);
+    assert!(html.contains("https://deep.example/") && html.contains("…"));
+    let (_tmp, dir) = site_dir("deep");
+    publish(&site.files, &dir).unwrap();
+    assert!(dir.join(format!("f/deep_{DEPTH}.html")).is_file());
+}
