@@ -9,6 +9,7 @@ mod files;
 mod merge;
 mod operations;
 mod profiles;
+mod publish;
 mod report;
 mod say;
 
@@ -54,6 +55,8 @@ enum Command {
     Diff(commands::DiffArgs),
     /// Merge several bookmark files (any formats) into one collection, without duplicates.
     Merge(merge::MergeArgs),
+    /// Publish bookmark files as a static site: folder and tag pages, a feed (docs/publishing.md).
+    Publish(publish::PublishArgs),
     /// Show what survives FILE -> FORMAT -> back.
     Roundtrip(commands::RoundtripArgs),
     /// The formats and which fields each can carry.
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Info(a) => commands::info(a),
         Command::Diff(a) => commands::diff(a),
         Command::Merge(a) => merge::run(a),
+        Command::Publish(a) => publish::run(a),
         Command::Roundtrip(a) => commands::roundtrip(a),
         Command::Formats(a) => commands::formats(a),
         Command::Desktop(a) => desktop::run(a),

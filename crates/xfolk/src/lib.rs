@@ -22,6 +22,8 @@
 //!   print) and a filter box that needs no server. Private bookmarks and
 //!   `javascript:`/`data:`/`vbscript:` links are withheld unless asked for;
 //!   everything is escaped; what a page cannot carry is reported.
+//! * [`entry`]: one entry, as the page writer and the site publisher
+//!   (`markport publish`, crate `markport-site`) both write it.
 //!
 //! ```
 //! use markport_model::{Bookmark, Document, Folder, ReadOptions, WriteOptions};
@@ -51,6 +53,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod entry;
 mod page;
 mod read;
 mod tags;

@@ -9,14 +9,14 @@
 
 use std::io::Write;
 
-use markport_markup::entities::escape_into as escape_html;
 use markport_model::{
-    bookmark_fields, document_fields, folder_fields, Bookmark, DateValue, Document, Error, Field,
-    Folder, LossReport, Node, NodeId, Step, WriteOptions,
+    document_fields, folder_fields, Document, Error, Field, Folder, LossReport, Node, NodeId, Step,
+    WriteOptions,
 };
 
+use crate::entry::{unwritable, write_entry, write_paragraphs, write_text, STYLE};
 use crate::tags::segment_for;
-use crate::text::{collapse, is_block_normal, paragraphs};
+use crate::text::{collapse, is_block_normal};
 use crate::GENERATOR;
 
 /// Sections nest in each other down to this depth; deeper folders are
@@ -24,7 +24,6 @@ use crate::GENERATOR;
 /// deep tree stays linear in size and in parsing time.
 pub const MAX_NESTING: usize = 12;
 
-const STYLE: &str = include_str!("page.css");
 const SCRIPT: &str = include_str!("filter.js");
 
 struct Writer<'d> {
@@ -33,41 +32,6 @@ struct Writer<'d> {
     out: String,
     loss: LossReport,
     tag_base: String,
-}
-
-/// Characters an HTML page cannot carry: NUL (parsers turn it into U+FFFD
-/// or drop it), the other C0 controls but tab, line feed, form feed and
-/// carriage return, and the noncharacters U+FFFE and U+FFFF. The writer
-/// leaves them out and reports the fields that had them.
-pub(crate) fn unwritable(c: char) -> bool {
-    matches!(c, '\0'..='\x08' | '\x0B' | '\x0E'..='\x1F' | '\u{FFFE}' | '\u{FFFF}')
-}
-
-/// Whether a link would run script when followed.
-pub(crate) fn is_script_url(href: &str) -> bool {
-    let h: String = href
-        .trim_start_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .take(11)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    h.starts_with("javascript:") || h.starts_with("data:") || h.starts_with("vbscript:")
-}
-
-/// Why a link is something only a browser's own bookmarks understand, not a
-/// web page: a Firefox `place:` query (a saved search over the bookmarks
-/// and history), or a keyword-search template whose `%s` the browser fills
-/// in (no URL has `%s`: `s` is not a hex digit).
-pub(crate) fn browser_only(href: &str) -> Option<&'static str> {
-    let h = href.trim_start_matches(|c: char| c <= ' ');
-    if h.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("place:")) {
-        Some("a Firefox place: query is not a web page")
-    } else if href.contains("%s") || href.contains("%S") {
-        Some("a keyword-search template (%s) is not a web page")
-    } else {
-        None
-    }
 }
 
 pub(crate) fn write(
@@ -148,14 +112,8 @@ impl Writer<'_> {
         self.loss.record(self.doc, node, field, why);
     }
 
-    /// Escaped text, without the characters a page cannot carry (see
-    /// [`unwritable`]); callers report the fields that had any.
     fn text(&mut self, s: &str) {
-        if s.contains(unwritable) {
-            escape_html(&mut self.out, &s.replace(unwritable, ""));
-        } else {
-            escape_html(&mut self.out, s);
-        }
+        write_text(&mut self.out, s);
     }
 
     fn close_list(&mut self, open: &mut bool) {
@@ -236,21 +194,7 @@ impl Writer<'_> {
     }
 
     fn paragraphs(&mut self, text: &str) {
-        // Line ends after `<br>` and between paragraphs keep words apart for
-        // readers that take an element's plain textContent.
-        for (n, p) in paragraphs(text).into_iter().enumerate() {
-            if n > 0 {
-                self.out.push('\n');
-            }
-            self.out.push_str("<p>");
-            for (i, line) in p.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str("<br>\n");
-                }
-                self.text(line);
-            }
-            self.out.push_str("</p>");
-        }
+        write_paragraphs(&mut self.out, text);
     }
 
     /// The table of folders (six levels; deeper ones are reached from their parents).
@@ -391,180 +335,15 @@ impl Writer<'_> {
     }
 
     fn leaf(&mut self, id: NodeId) {
-        match self.doc.node(id) {
-            Node::Bookmark(b) => self.bookmark(id, b),
-            Node::Separator(_) => {
-                self.lose(Some(id), Field::Separator, "xFolk lists have no separators")
-            }
-            Node::Alias(_) => self.lose(Some(id), Field::Alias, "xFolk has no aliases"),
-            Node::Folder(_) => {}
-            // A kind of node added to the model after this writer: nothing to write yet.
-            _ => {}
-        }
-    }
-
-    /// A bookmark shown as text, not as a link and not as an entry: no
-    /// parser takes it for one, and it is reported withheld.
-    fn inert(&mut self, n: Option<NodeId>, b: &Bookmark, why: &str) {
-        self.lose(n, Field::Bookmark, why);
-        self.out.push_str("<li class=\"inert\">");
-        self.text(b.title.as_deref().unwrap_or("Untitled"));
-        self.out.push_str(" <code>");
-        let shown: String = b.href.chars().take(80).collect();
-        self.text(&shown);
-        self.out
-            .push_str("</code> (not published as a link)</li>\n");
-    }
-
-    fn bookmark(&mut self, id: NodeId, b: &Bookmark) {
-        let n = Some(id);
-        if b.private == Some(true) && !self.opts.xfolk.include_private {
-            self.lose(
-                n,
-                Field::Bookmark,
-                "private: withheld from the page (--include-private publishes it)",
-            );
-            return;
-        }
-        if b.href.replace(unwritable, "").trim().is_empty() {
-            self.lose(
-                n,
-                Field::Bookmark,
-                "a bookmark without a link is not an xFolk entry",
-            );
-            return;
-        }
-        if b.href.contains(unwritable) {
-            self.lose(
-                n,
-                Field::BookmarkHref,
-                "control characters a page cannot carry are left out",
-            );
-        }
-        if is_script_url(&b.href) && !self.opts.xfolk.allow_script_urls {
-            self.inert(n, b, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
-            return;
-        }
-        if let Some(what) = browser_only(&b.href).filter(|_| !self.opts.xfolk.allow_browser_urls) {
-            let why =
-                format!("{what}: not published as a link (--allow-browser-urls publishes it)");
-            self.inert(n, b, &why);
-            return;
-        }
-        self.out.push_str("<li class=\"xfolkentry h-entry\"");
-        if let Some(i) = &b.details().id {
-            if i.contains(unwritable) {
-                self.lose(
-                    n,
-                    Field::BookmarkId,
-                    "control characters a page cannot carry are left out",
-                );
-            }
-            self.out.push_str(" data-id=\"");
-            self.text(i);
-            self.out.push('"');
-        }
-        self.out
-            .push_str(">\n<a class=\"taggedlink u-bookmark-of p-name\" href=\"");
-        self.text(&b.href);
-        self.out.push_str("\">");
-        match b.title.as_deref() {
-            Some(t) if !t.is_empty() && collapse(t) == t && !t.contains(unwritable) => self.text(t),
-            other => {
-                let why = if other.is_none() {
-                    "an untitled bookmark shows its link as its title"
-                } else if other.is_some_and(|t| t.contains(unwritable)) {
-                    "control characters a page cannot carry are left out"
-                } else {
-                    "titles are read with whitespace collapsed"
-                };
-                self.lose(n, Field::BookmarkTitle, why);
-                let shown = other
-                    .map(|t| collapse(&t.replace(unwritable, "")))
-                    .filter(|t| !t.is_empty())
-                    .unwrap_or_else(|| b.href.clone());
-                self.text(&shown);
-            }
-        }
-        self.out.push_str("</a>\n");
-        if let Some(d) = &b.desc {
-            if !is_block_normal(d) || d.contains(unwritable) {
-                self.lose(
-                    n,
-                    Field::BookmarkDesc,
-                    "text is read back with whitespace collapsed into lines and paragraphs",
-                );
-            }
-            self.out.push_str("<div class=\"description p-summary\">");
-            self.paragraphs(d);
-            self.out.push_str("</div>\n");
-        }
-        let mut tags: Vec<&str> = Vec::new();
-        for t in &b.tags {
-            if t.is_empty() || tags.contains(&t.as_str()) {
-                self.lose(
-                    n,
-                    Field::BookmarkTags,
-                    "empty and repeated tags cannot be told apart on a page",
-                );
-            } else {
-                tags.push(t);
-            }
-        }
-        if !tags.is_empty() || b.added.is_some() {
-            self.out.push_str("<p class=\"meta\">");
-            if !tags.is_empty() {
-                self.out.push_str("Tags: ");
-                for (i, t) in tags.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.out
-                        .push_str("<a rel=\"tag\" class=\"p-category\" href=\"");
-                    let href = format!("{}{}", self.tag_base, segment_for(t));
-                    self.text(&href);
-                    self.out.push_str("\">");
-                    self.text(t);
-                    self.out.push_str("</a>");
-                }
-            }
-            if let Some(d) = &b.added {
-                if !tags.is_empty() {
-                    self.out.push_str(" · ");
-                }
-                let (machine, human) = match d {
-                    DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
-                    DateValue::Raw(r) => {
-                        // HTML turns CR and NUL into other characters.
-                        if crate::read::date(r, &mut Vec::new()) != *d
-                            || r.contains('\r')
-                            || r.contains(unwritable)
-                        {
-                            self.lose(
-                                n,
-                                Field::BookmarkAdded,
-                                "this value is not a date and does not read back as written",
-                            );
-                        }
-                        (r.to_string(), r.to_string())
-                    }
-                };
-                self.out
-                    .push_str("Added <time class=\"dt-published published\" datetime=\"");
-                self.text(&machine);
-                self.out.push_str("\">");
-                self.text(&human);
-                self.out.push_str("</time>");
-            }
-            self.out.push_str("</p>\n");
-        }
-        self.out.push_str("</li>\n");
-        self.loss.record_unsupported(
+        let base = &self.tag_base;
+        let href = |t: &str| format!("{base}{}", segment_for(t));
+        write_entry(
+            &mut self.out,
+            &mut self.loss,
             self.doc,
-            n,
-            bookmark_fields(b),
-            crate::support,
-            "an xFolk page has no place for it",
+            id,
+            &self.opts.xfolk,
+            &href,
         );
     }
 }

@@ -1,0 +1,105 @@
+//! `markport publish`: a collection as a static site (crate `markport-site`;
+//! docs/publishing.md). Several inputs are merged as `markport merge` merges them.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::exit;
+use crate::failure::Failure;
+use crate::files::{display_name, load};
+
+#[derive(Args)]
+pub(crate) struct PublishArgs {
+    /// The files to publish; several are merged as `markport merge` does
+    /// (the first wins a conflict, duplicates merged).
+    #[arg(required = true, value_name = "IN")]
+    inputs: Vec<PathBuf>,
+    /// The site's directory: written beside it and swapped in whole; refused
+    /// when it holds files a previous `markport publish` did not write.
+    #[arg(short, long, value_name = "DIR")]
+    output: PathBuf,
+    /// How many recently added bookmarks the index and the feed show.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    recent: usize,
+    /// At most this many entries on a folder or tag page (more make numbered pages).
+    #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
+    page_size: u32,
+    /// Link tags under this address instead of writing tag pages.
+    #[arg(long, value_name = "URL")]
+    tag_base: Option<String>,
+    /// The site's title (default: the collection's).
+    #[arg(long, value_name = "TITLE")]
+    title: Option<String>,
+    /// Publish private bookmarks too.
+    #[arg(long)]
+    include_private: bool,
+    /// Publish javascript:, data: and vbscript: links as live links.
+    #[arg(long)]
+    allow_script_urls: bool,
+    /// Publish Firefox place: queries and %s keyword-search templates as live links.
+    #[arg(long)]
+    allow_browser_urls: bool,
+}
+
+pub(crate) fn run(a: PublishArgs) -> u8 {
+    try_publish(&a).unwrap_or_else(|f| f.report())
+}
+
+fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
+    if a.inputs.iter().filter(|p| crate::files::is_std(p)).count() > 1 {
+        return Err(Failure::new(
+            "standard input (-) can be only one of the inputs",
+        ));
+    }
+    let mut docs = Vec::with_capacity(a.inputs.len());
+    let mut froms = Vec::new();
+    for path in &a.inputs {
+        let (format, read) = load(path, None, &markport::ReadOptions::default())?;
+        for d in &read.diagnostics {
+            crate::say::info(format_args!("{}: {d}\n", display_name(path)));
+        }
+        froms.push(format.name);
+        docs.push(read.document);
+    }
+    let doc = if docs.len() == 1 {
+        docs.pop().expect("one input")
+    } else {
+        markport::ops::merge(docs, false)
+            .map_err(|e| Failure::new(e.message))?
+            .0
+    };
+    let mut opts = markport_site::Options {
+        recent: a.recent,
+        page_size: a.page_size as usize,
+        tag_base: a.tag_base.clone(),
+        title: a.title.clone(),
+        ..Default::default()
+    };
+    opts.xfolk.include_private = a.include_private;
+    opts.xfolk.allow_script_urls = a.allow_script_urls;
+    opts.xfolk.allow_browser_urls = a.allow_browser_urls;
+    let site = markport_site::build(&doc, &opts);
+    markport_site::publish(&site.files, &a.output)
+        .map_err(|e| Failure::in_file(e.path.display(), e.message))?;
+    let from = froms.join("+");
+    let mut s = format!(
+        "published {}: {} bookmarks, {} folder pages, {} tags, {} files\n",
+        a.output.display(),
+        site.bookmarks,
+        site.folder_pages,
+        site.tags,
+        site.files.len() + 1
+    );
+    if site.loss.is_empty() {
+        s.push_str(&format!("{from} -> site: nothing lost\n"));
+    } else {
+        s.push_str(&format!(
+            "{from} -> site: {} field(s) could not be carried or were withheld\n",
+            site.loss.fields().len()
+        ));
+    }
+    s.push_str(&site.loss.to_string());
+    crate::say::err(format_args!("{s}"));
+    Ok(exit::OK)
+}

@@ -1,0 +1,120 @@
+//! `feed.atom`: the most recent bookmarks as an Atom feed (RFC 4287). Its
+//! ids are derived from the content, and `updated` is the newest bookmark's
+//! date, never the time of publishing: the same input gives the same feed.
+
+use markport_model::{DateValue, Document, NodeId, Timestamp};
+use markport_xfolk::entry::{shown_title, unwritable};
+
+/// XML text: escaped, without the characters XML 1.0 cannot hold.
+fn xml(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c if unwritable(c) || c == '\x0C' => {}
+            c => out.push(c),
+        }
+    }
+}
+
+/// A stable `urn:uuid:` from text (two 64-bit FNV-1a hashes; not a
+/// security measure, only a name that does not change between runs).
+fn uuid(text: &str) -> String {
+    let fnv = |seed: u64| {
+        text.bytes().fold(seed, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        })
+    };
+    let (a, b) = (fnv(0xcbf2_9ce4_8422_2325), fnv(0x6c62_272e_07bb_0142));
+    format!(
+        "urn:uuid:{:08x}-{:04x}-5{:03x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xfff,
+        ((b >> 48) & 0x3fff) | 0x8000,
+        b & 0xffff_ffff_ffff
+    )
+}
+
+fn instant(d: &Option<DateValue>) -> Option<&Timestamp> {
+    d.as_ref().and_then(DateValue::instant)
+}
+
+/// The feed of `recent` (newest first).
+pub(crate) fn feed(doc: &Document, title: &str, recent: &[NodeId]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>");
+    xml(&mut out, title);
+    out.push_str("</title>\n<id>");
+    out.push_str(&uuid(&format!("markport site\n{title}")));
+    out.push_str("</id>\n<updated>");
+    let newest = recent
+        .iter()
+        .filter_map(|&id| doc.node(id).as_bookmark())
+        .filter_map(|b| instant(&b.modified).or(instant(&b.added)).copied())
+        .max_by_key(|t| (t.unix_seconds(), t.subsec_nanos()));
+    let epoch = Timestamp::from_unix_seconds(0).expect("the epoch is a date");
+    out.push_str(&newest.unwrap_or(epoch).to_w3c_utc());
+    out.push_str("</updated>\n<author><name>");
+    xml(&mut out, title);
+    out.push_str("</name></author>\n<generator>markport</generator>\n");
+    for (n, &id) in recent.iter().enumerate() {
+        let Some(b) = doc.node(id).as_bookmark() else {
+            continue;
+        };
+        let added = instant(&b.added).copied().unwrap_or(epoch);
+        let updated = instant(&b.modified).copied().unwrap_or(added);
+        out.push_str("<entry>\n<title>");
+        xml(
+            &mut out,
+            &b.title
+                .as_deref()
+                .and_then(shown_title)
+                .unwrap_or_else(|| b.href.clone()),
+        );
+        out.push_str("</title>\n<id>");
+        out.push_str(&uuid(&format!("{}\n{}\n{n}", b.href, added.to_w3c_utc())));
+        out.push_str("</id>\n<link rel=\"alternate\" href=\"");
+        xml(&mut out, &b.href);
+        out.push_str("\"/>\n<published>");
+        out.push_str(&added.to_w3c_utc());
+        out.push_str("</published>\n<updated>");
+        out.push_str(&updated.to_w3c_utc());
+        out.push_str("</updated>\n");
+        if let Some(d) = &b.desc {
+            out.push_str("<summary>");
+            xml(&mut out, d);
+            out.push_str("</summary>\n");
+        }
+        for (i, t) in b.tags.iter().enumerate() {
+            if !t.is_empty() && !b.tags[..i].contains(t) {
+                out.push_str("<category term=\"");
+                xml(&mut out, t);
+                out.push_str("\"/>\n");
+            }
+        }
+        out.push_str("</entry>\n");
+    }
+    out.push_str("</feed>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_stable_and_distinct() {
+        assert_eq!(uuid("a"), uuid("a"));
+        assert_ne!(uuid("a"), uuid("b"));
+        assert_eq!(uuid("a").len(), "urn:uuid:".len() + 36);
+    }
+
+    #[test]
+    fn text_is_escaped_and_xml_safe() {
+        let mut s = String::new();
+        xml(&mut s, "a<b>&\"c\"\u{1}\x0C");
+        assert_eq!(s, "a&lt;b&gt;&amp;&quot;c&quot;");
+    }
+}

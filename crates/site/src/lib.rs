@@ -1,0 +1,148 @@
+//! # markport-site
+//!
+//! Publish a bookmark collection as a static site (`markport publish`):
+//! an index, one page per folder (split into numbered pages), one page per
+//! tag, an Atom feed, a search index and one stylesheet. Every page is
+//! made of the xFolk writer's entries ([`markport_xfolk::entry`]), so it
+//! reads as xFolk and as mf2 `h-entry`s, withholds what `--to xfolk`
+//! withholds and escapes everything from the collection. The layout and
+//! the guarantees are in `docs/publishing.md`.
+//!
+//! [`build`] makes the files in memory (the same document always gives
+//! byte-identical files: no date of publishing anywhere); [`publish`]
+//! writes them to a directory as a whole.
+//!
+//! ```
+//! use markport_model::{Bookmark, Document, Folder};
+//!
+//! let mut doc = Document::new();
+//! let rust = doc.push(None, Folder::titled("Rust"));
+//! let mut b = Bookmark::new("https://www.rust-lang.org/").with_title("Rust");
+//! b.tags = vec!["lang".into()];
+//! doc.push(Some(rust), b);
+//! let site = markport_site::build(&doc, &markport_site::Options::default());
+//! let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
+//! assert!(paths.contains(&"f/rust.html") && paths.contains(&"tags/lang/index.html"));
+//! ```
+#![warn(missing_docs)]
+
+mod feed;
+mod pages;
+mod publish;
+mod slug;
+
+use markport_model::{DateValue, Document, LossReport, Node, NodeId, XfolkWriteOptions};
+use markport_xfolk::entry::{is_published, shown_title};
+
+pub use publish::{publish, stage, PublishError, Replaced, Staged, MANIFEST};
+
+/// How to publish.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// How many of the most recently added bookmarks the index and the feed show.
+    pub recent: usize,
+    /// At most this many entries on one folder or tag page; more make numbered pages.
+    pub page_size: usize,
+    /// Link tags under this address instead of writing tag pages.
+    pub tag_base: Option<String>,
+    /// The site's title (default: the collection's, else "Bookmarks").
+    pub title: Option<String>,
+    /// What entries publish: private bookmarks, script and browser-only
+    /// links (`tag_base` here is ignored: see [`Options::tag_base`]).
+    pub xfolk: XfolkWriteOptions,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            recent: 50,
+            page_size: 500,
+            tag_base: None,
+            title: None,
+            xfolk: XfolkWriteOptions::default(),
+        }
+    }
+}
+
+/// One file of a site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct File {
+    /// Its path inside the site, `/`-separated.
+    pub path: String,
+    /// Its content.
+    pub bytes: Vec<u8>,
+}
+
+/// A site in memory.
+#[derive(Debug)]
+pub struct Site {
+    /// Its files, each path once.
+    pub files: Vec<File>,
+    /// What the site does not carry or withholds (each bookmark counted once).
+    pub loss: LossReport,
+    /// Public bookmarks published.
+    pub bookmarks: usize,
+    /// Folder pages written (numbered pages included).
+    pub folder_pages: usize,
+    /// Distinct tags.
+    pub tags: usize,
+}
+
+const STYLE_SITE: &str = include_str!("site.css");
+const SCRIPT: &str = include_str!("filter.js");
+
+/// The published bookmarks with an added date, newest first (ties in
+/// document order), at most `n`.
+fn recent(doc: &Document, x: &XfolkWriteOptions, n: usize) -> Vec<NodeId> {
+    let mut dated: Vec<(i64, u32, NodeId)> = doc
+        .preorder()
+        .filter_map(|id| match doc.node(id) {
+            Node::Bookmark(b) if is_published(b, x) => match &b.added {
+                Some(DateValue::Instant(t)) => Some((t.unix_seconds(), t.subsec_nanos(), id)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    // Stable: equal dates keep document order.
+    dated.sort_by_key(|d| std::cmp::Reverse((d.0, d.1)));
+    dated.truncate(n);
+    dated.into_iter().map(|d| d.2).collect()
+}
+
+/// Make the site of `doc` in memory.
+pub fn build(doc: &Document, opts: &Options) -> Site {
+    let title = opts
+        .title
+        .as_deref()
+        .or(doc.header.title.as_deref())
+        .and_then(shown_title)
+        .unwrap_or_else(|| "Bookmarks".to_owned());
+    let recent = recent(doc, &opts.xfolk, opts.recent);
+    let built = pages::build(doc, opts, &recent, &title);
+    let mut files = built.files;
+    files.push(File {
+        path: "style.css".into(),
+        bytes: format!("{}{STYLE_SITE}", markport_xfolk::entry::STYLE).into_bytes(),
+    });
+    files.push(File {
+        path: "filter.js".into(),
+        bytes: SCRIPT.as_bytes().to_vec(),
+    });
+    files.push(File {
+        path: "feed.atom".into(),
+        bytes: feed::feed(doc, &title, &recent).into_bytes(),
+    });
+    let search = serde_json::json!({ "markport_search": 1, "entries": built.search });
+    files.push(File {
+        path: "search.json".into(),
+        bytes: serde_json::to_vec(&search).expect("the index serialises"),
+    });
+    Site {
+        files,
+        loss: built.loss,
+        bookmarks: built.bookmarks,
+        folder_pages: built.folder_pages,
+        tags: built.tags,
+    }
+}

@@ -1,0 +1,506 @@
+//! The site's HTML pages: the index, one page per folder (split by the page
+//! size), one per tag and the list of tags. Every page is made of the
+//! xFolk writer's entries ([`markport_xfolk::entry`]), so xFolk and mf2
+//! readers read them as they read `--to xfolk`.
+
+use std::collections::BTreeMap;
+
+use markport_model::{Document, LossReport, Node, NodeId};
+use markport_xfolk::entry::{
+    is_published, shown_title, tag_segment, write_entry, write_paragraphs, write_text, Written,
+};
+
+use crate::slug::{tag_dir, Slugs};
+use crate::{File, Options};
+
+/// Breadcrumbs show this many ancestors at most (the nearest ones), so a
+/// page's size does not grow with its depth.
+const MAX_CRUMBS: usize = 6;
+
+/// One entry of the search index: title, link, page, the page's title, tags.
+pub(crate) type SearchEntry = (String, String, String, String, Vec<String>);
+
+pub(crate) struct Built {
+    pub files: Vec<File>,
+    pub loss: LossReport,
+    pub search: Vec<SearchEntry>,
+    pub bookmarks: usize,
+    pub folder_pages: usize,
+    pub tags: usize,
+}
+
+pub(crate) fn build(doc: &Document, opts: &Options, recent: &[NodeId], title: &str) -> Built {
+    let x = &opts.xfolk;
+    let preorder: Vec<NodeId> = doc.preorder().collect();
+    // Public bookmarks under each folder, summed bottom-up in one pass.
+    let mut count = vec![0usize; doc.len()];
+    let mut top_count = 0usize;
+    for &id in preorder.iter().rev() {
+        let own = match doc.node(id) {
+            Node::Bookmark(b) if is_published(b, x) => 1,
+            _ => 0,
+        } + count[id.index()];
+        count[id.index()] = own;
+        match doc.parent(id) {
+            Some(p) => count[p.index()] += own,
+            None => top_count += own,
+        }
+    }
+    // Folder slugs in document order.
+    let mut slugs = Slugs::new();
+    let mut slug: Vec<Option<String>> = vec![None; doc.len()];
+    for &id in &preorder {
+        if let Node::Folder(_) = doc.node(id) {
+            slug[id.index()] = Some(slugs.slug(doc.node(id).title().unwrap_or("")));
+        }
+    }
+    // Tags and their published entries, each tag once per bookmark.
+    let mut tags: BTreeMap<&str, Vec<NodeId>> = BTreeMap::new();
+    for &id in &preorder {
+        if let Node::Bookmark(b) = doc.node(id) {
+            if !is_published(b, x) {
+                continue;
+            }
+            for (i, t) in b.tags.iter().enumerate() {
+                if !t.is_empty() && !b.tags[..i].contains(t) {
+                    tags.entry(t).or_default().push(id);
+                }
+            }
+        }
+    }
+    let tag_pages = opts.tag_base.is_none();
+    let mut b = Builder {
+        doc,
+        opts,
+        title,
+        slug,
+        count,
+        files: Vec::new(),
+        loss: LossReport::new(),
+        search: Vec::new(),
+        folder_pages: 0,
+    };
+    if tag_pages {
+        for t in tags.keys() {
+            if tag_dir(t).is_none() {
+                b.loss.record(
+                    doc,
+                    None,
+                    markport_model::Field::BookmarkTags,
+                    "a tag that cannot name a directory (`.`, `..`, an empty part between `/`) has no tag page",
+                );
+            }
+        }
+    }
+    b.index(recent, top_count, tags.len());
+    b.folder(None, top_count);
+    for &id in &preorder {
+        if let Node::Folder(_) = doc.node(id) {
+            b.folder(Some(id), b.count[id.index()]);
+        }
+    }
+    if tag_pages {
+        b.tag_list(&tags);
+        for (t, ids) in &tags {
+            b.tag(t, ids);
+        }
+    }
+    Built {
+        files: b.files,
+        loss: b.loss,
+        search: b.search,
+        bookmarks: top_count,
+        folder_pages: b.folder_pages,
+        tags: tags.len(),
+    }
+}
+
+struct Builder<'d> {
+    doc: &'d Document,
+    opts: &'d Options,
+    title: &'d str,
+    slug: Vec<Option<String>>,
+    count: Vec<usize>,
+    files: Vec<File>,
+    loss: LossReport,
+    search: Vec<SearchEntry>,
+    folder_pages: usize,
+}
+
+/// A folder's page name: `index` for the collection's top level.
+fn page_name(slug: Option<&str>, n: usize) -> String {
+    let s = slug.unwrap_or("index");
+    if n <= 1 {
+        format!("{s}.html")
+    } else {
+        format!("{s}-{n}.html")
+    }
+}
+
+impl Builder<'_> {
+    fn folder_title(&self, id: Option<NodeId>) -> String {
+        match id {
+            None => "Top level".to_owned(),
+            Some(id) => self
+                .doc
+                .node(id)
+                .title()
+                .and_then(shown_title)
+                .unwrap_or_else(|| "Untitled folder".to_owned()),
+        }
+    }
+
+    /// The link of a tag from a page `root` away from the site's root.
+    fn tag_href(&self, root: &str, tag: &str) -> String {
+        match &self.opts.tag_base {
+            Some(base) => format!("{base}{}", tag_segment(tag)),
+            None => format!("{root}tags/{}/", tag_segment(tag)),
+        }
+    }
+
+    /// The start of a page: head, header with the title, breadcrumbs and
+    /// the filter box. `root` leads from the page to the site's root.
+    fn start(&self, out: &mut String, root: &str, title: &str, crumbs: &[(String, String)]) {
+        out.push_str(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <meta name=\"generator\" content=\"",
+        );
+        out.push_str(markport_xfolk::GENERATOR);
+        out.push_str("\">\n<title>");
+        write_text(out, title);
+        if title != self.title {
+            out.push_str(" · ");
+            write_text(out, self.title);
+        }
+        out.push_str("</title>\n<link rel=\"stylesheet\" href=\"");
+        out.push_str(root);
+        out.push_str("style.css\">\n<link rel=\"alternate\" type=\"application/atom+xml\" href=\"");
+        out.push_str(root);
+        out.push_str("feed.atom\" title=\"");
+        write_text(out, self.title);
+        out.push_str("\">\n</head>\n<body>\n<header>\n");
+        if !crumbs.is_empty() {
+            out.push_str("<nav class=\"crumbs\" aria-label=\"Breadcrumbs\">");
+            for (i, (href, text)) in crumbs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(" › ");
+                }
+                if href.is_empty() {
+                    out.push_str("<span>");
+                    write_text(out, text);
+                    out.push_str("</span>");
+                } else {
+                    out.push_str("<a href=\"");
+                    write_text(out, href);
+                    out.push_str("\">");
+                    write_text(out, text);
+                    out.push_str("</a>");
+                }
+            }
+            out.push_str("</nav>\n");
+        }
+        out.push_str("<h1>");
+        write_text(out, title);
+        out.push_str("</h1>\n<p class=\"filter\" hidden data-root=\"");
+        out.push_str(root);
+        out.push_str(
+            "\"><label>Search <input type=\"search\" id=\"filter\" \
+             placeholder=\"words, or tag:name\" autocomplete=\"off\"></label> \
+             <output id=\"shown\" aria-live=\"polite\"></output></p>\n</header>\n\
+             <section id=\"results\" hidden aria-label=\"Search results\"><ul></ul></section>\n",
+        );
+    }
+
+    fn end(&mut self, mut out: String, root: &str, path: String) {
+        out.push_str("<script src=\"");
+        out.push_str(root);
+        out.push_str("filter.js\" defer></script>\n</body>\n</html>\n");
+        self.files.push(File {
+            path,
+            bytes: out.into_bytes(),
+        });
+    }
+
+    /// Entries on a page other than their folder's: written again, their
+    /// losses already counted on the folder page.
+    fn entries(&self, out: &mut String, root: &str, ids: &[NodeId]) {
+        let mut scratch = LossReport::new();
+        let href = |t: &str| self.tag_href(root, t);
+        out.push_str("<ul class=\"entries\">\n");
+        for &id in ids {
+            write_entry(out, &mut scratch, self.doc, id, &self.opts.xfolk, &href);
+        }
+        out.push_str("</ul>\n");
+    }
+
+    fn folder_link(&self, out: &mut String, root: &str, id: NodeId) {
+        out.push_str("<li><a href=\"");
+        out.push_str(root);
+        out.push_str("f/");
+        write_text(out, &page_name(self.slug[id.index()].as_deref(), 1));
+        out.push_str("\">");
+        write_text(out, &self.folder_title(Some(id)));
+        out.push_str(&format!(
+            "</a> <span class=\"count\">({})</span></li>\n",
+            self.count[id.index()]
+        ));
+    }
+
+    fn index(&mut self, recent: &[NodeId], top_count: usize, tags: usize) {
+        let doc = self.doc;
+        let mut out = String::with_capacity(1 << 16);
+        self.start(&mut out, "", self.title, &[]);
+        out.push_str("<main class=\"h-feed\">\n");
+        if let Some(d) = &doc.header.desc {
+            out.push_str("<div class=\"intro\">");
+            write_paragraphs(&mut out, d);
+            out.push_str("</div>\n");
+        }
+        out.push_str(&format!(
+            "<h2>Folders</h2>\n<p class=\"count\">{top_count} bookmarks · <a href=\"f/index.html\">top level</a>"
+        ));
+        if self.opts.tag_base.is_none() && tags > 0 {
+            out.push_str(&format!(" · <a href=\"tags/index.html\">{tags} tags</a>"));
+        }
+        out.push_str(" · <a href=\"feed.atom\">feed</a></p>\n");
+        let top: Vec<NodeId> = doc
+            .children(None)
+            .iter()
+            .copied()
+            .filter(|&c| matches!(doc.node(c), Node::Folder(_)))
+            .collect();
+        if !top.is_empty() {
+            out.push_str("<nav aria-label=\"Folders\">\n<ul class=\"folders\">\n");
+            for id in top {
+                self.folder_link(&mut out, "", id);
+            }
+            out.push_str("</ul>\n</nav>\n");
+        }
+        if !recent.is_empty() {
+            out.push_str("<h2>Recently added</h2>\n");
+            self.entries(&mut out, "", recent);
+        }
+        out.push_str("</main>\n");
+        self.end(out, "", "index.html".into());
+    }
+
+    /// The breadcrumbs of folder `id`: the site, then at most
+    /// [`MAX_CRUMBS`] nearest ancestors (an ellipsis for the rest).
+    fn crumbs(&self, id: Option<NodeId>) -> Vec<(String, String)> {
+        let mut up = Vec::new();
+        let mut at = id.and_then(|i| self.doc.parent(i));
+        let mut more = false;
+        while let Some(p) = at {
+            if up.len() == MAX_CRUMBS {
+                more = true;
+                break;
+            }
+            up.push((
+                page_name(self.slug[p.index()].as_deref(), 1),
+                self.folder_title(Some(p)),
+            ));
+            at = self.doc.parent(p);
+        }
+        let mut crumbs = vec![("../index.html".to_owned(), self.title.to_owned())];
+        if id.is_some() {
+            crumbs.push(("index.html".to_owned(), "Top level".to_owned()));
+        }
+        if more {
+            crumbs.push((String::new(), "…".to_owned()));
+        }
+        crumbs.extend(up.into_iter().rev());
+        crumbs
+    }
+
+    fn folder(&mut self, id: Option<NodeId>, total: usize) {
+        let doc = self.doc;
+        let title = self.folder_title(id);
+        let root = "../";
+        let slug = id.and_then(|i| self.slug[i.index()].clone());
+        let children = doc.children(id);
+        // Each leaf written once, with its losses counted here.
+        let mut written: Vec<(NodeId, String)> = Vec::new();
+        {
+            let opts = self.opts;
+            let base = opts.tag_base.clone();
+            let href = |t: &str| match &base {
+                Some(b) => format!("{b}{}", tag_segment(t)),
+                None => format!("{root}tags/{}/", tag_segment(t)),
+            };
+            for &c in children {
+                if matches!(doc.node(c), Node::Folder(_)) {
+                    continue;
+                }
+                let mut s = String::new();
+                if write_entry(&mut s, &mut self.loss, doc, c, &opts.xfolk, &href)
+                    != Written::Withheld
+                {
+                    written.push((c, s));
+                }
+            }
+        }
+        if let Some(f) = id.and_then(|i| doc.node(i).as_folder()) {
+            if f.title.as_deref().is_none_or(|t| shown_title(t).is_none()) {
+                self.loss.record(
+                    doc,
+                    id,
+                    markport_model::Field::FolderTitle,
+                    "an untitled folder is published as \"Untitled folder\"",
+                );
+            }
+            self.loss.record_unsupported(
+                doc,
+                id,
+                markport_model::folder_fields(f),
+                markport_xfolk::support,
+                "a site has no place for it",
+            );
+        }
+        let size = self.opts.page_size.max(1);
+        let pages = written.len().div_ceil(size).max(1);
+        let crumbs = self.crumbs(id);
+        let mut chunks = written.chunks(size);
+        for n in 1..=pages {
+            let chunk = chunks.next().unwrap_or(&[]);
+            let name = page_name(slug.as_deref(), n);
+            let mut out = String::with_capacity(1 << 14);
+            self.start(&mut out, root, &title, &crumbs);
+            out.push_str("<main class=\"h-feed\">\n");
+            out.push_str(&format!(
+                "<p class=\"count\">{total} bookmarks in this folder and its subfolders</p>\n"
+            ));
+            if n == 1 {
+                if let Some(d) = id
+                    .and_then(|i| doc.node(i).as_folder())
+                    .and_then(|f| f.desc.as_ref())
+                {
+                    out.push_str("<div class=\"folder-description\">");
+                    write_paragraphs(&mut out, d);
+                    out.push_str("</div>\n");
+                }
+                let subs: Vec<NodeId> = children
+                    .iter()
+                    .copied()
+                    .filter(|&c| matches!(doc.node(c), Node::Folder(_)))
+                    .collect();
+                if !subs.is_empty() {
+                    out.push_str("<nav aria-label=\"Subfolders\">\n<ul class=\"folders\">\n");
+                    for s in subs {
+                        self.folder_link(&mut out, root, s);
+                    }
+                    out.push_str("</ul>\n</nav>\n");
+                }
+            }
+            let pager = pager(pages, n, |k| page_name(slug.as_deref(), k));
+            out.push_str(&pager);
+            if !chunk.is_empty() {
+                out.push_str("<ul class=\"entries\">\n");
+                for (c, html) in chunk {
+                    out.push_str(html);
+                    if let Some(b) = doc.node(*c).as_bookmark() {
+                        if is_published(b, &self.opts.xfolk) {
+                            self.search.push((
+                                b.title
+                                    .as_deref()
+                                    .and_then(shown_title)
+                                    .unwrap_or_else(|| b.href.clone()),
+                                b.href.clone(),
+                                format!("f/{name}"),
+                                title.clone(),
+                                b.tags.clone(),
+                            ));
+                        }
+                    }
+                }
+                out.push_str("</ul>\n");
+            }
+            out.push_str(&pager);
+            out.push_str("</main>\n");
+            self.folder_pages += 1;
+            self.end(out, root, format!("f/{name}"));
+        }
+    }
+
+    fn tag_list(&mut self, tags: &BTreeMap<&str, Vec<NodeId>>) {
+        let root = "../";
+        let mut out = String::with_capacity(1 << 14);
+        let crumbs = [("../index.html".to_owned(), self.title.to_owned())];
+        self.start(&mut out, root, "Tags", &crumbs);
+        out.push_str("<main>\n<ul class=\"folders\">\n");
+        for (t, ids) in tags {
+            if tag_dir(t).is_none() {
+                continue;
+            }
+            out.push_str("<li><a href=\"");
+            write_text(&mut out, &format!("{}/", tag_segment(t)));
+            out.push_str("\">");
+            write_text(&mut out, t);
+            out.push_str(&format!(
+                "</a> <span class=\"count\">({})</span></li>\n",
+                ids.len()
+            ));
+        }
+        out.push_str("</ul>\n</main>\n");
+        self.end(out, root, "tags/index.html".into());
+    }
+
+    fn tag(&mut self, tag: &str, ids: &[NodeId]) {
+        let Some(parts) = tag_dir(tag) else {
+            return;
+        };
+        let root = "../".repeat(parts.len() + 1);
+        let dir = format!("tags/{}", parts.join("/"));
+        let crumbs = [
+            (format!("{root}index.html"), self.title.to_owned()),
+            (format!("{root}tags/index.html"), "Tags".to_owned()),
+        ];
+        let size = self.opts.page_size.max(1);
+        let pages = ids.len().div_ceil(size).max(1);
+        let name = |k: usize| {
+            if k <= 1 {
+                "index.html".to_owned()
+            } else {
+                format!("index-{k}.html")
+            }
+        };
+        for (i, chunk) in ids.chunks(size).enumerate() {
+            let n = i + 1;
+            let mut out = String::with_capacity(1 << 14);
+            self.start(&mut out, &root, &format!("Tag: {tag}"), &crumbs);
+            out.push_str("<main class=\"h-feed\">\n");
+            out.push_str(&format!("<p class=\"count\">{} bookmarks</p>\n", ids.len()));
+            let pager = pager(pages, n, name);
+            out.push_str(&pager);
+            self.entries(&mut out, &root, chunk);
+            out.push_str(&pager);
+            out.push_str("</main>\n");
+            self.end(out, &root, format!("{dir}/{}", name(n)));
+        }
+    }
+}
+
+/// Previous and next links between the pages of one folder or tag.
+fn pager(pages: usize, n: usize, name: impl Fn(usize) -> String) -> String {
+    if pages <= 1 {
+        return String::new();
+    }
+    let mut s = String::from("<nav class=\"pager\" aria-label=\"Pages\">");
+    if n > 1 {
+        s.push_str("<a rel=\"prev\" href=\"");
+        write_text(&mut s, &name(n - 1));
+        s.push_str("\">← Previous</a>");
+    } else {
+        s.push_str("<span></span>");
+    }
+    s.push_str(&format!("<span>Page {n} of {pages}</span>"));
+    if n < pages {
+        s.push_str("<a rel=\"next\" href=\"");
+        write_text(&mut s, &name(n + 1));
+        s.push_str("\">Next →</a>");
+    } else {
+        s.push_str("<span></span>");
+    }
+    s.push_str("</nav>\n");
+    s
+}

@@ -1,0 +1,359 @@
+//! One xFolk entry, the unit every markport page is made of: the one-page
+//! writer (`--to xfolk`) and the site publisher (`markport publish`, crate
+//! `markport-site`) write bookmarks through [`write_entry`], so both publish
+//! the same markup, withhold the same links and report the same losses.
+//!
+//! ```
+//! use markport_model::{Bookmark, Document, LossReport, XfolkWriteOptions};
+//! use markport_xfolk::entry::{write_entry, Written};
+//!
+//! let mut doc = Document::new();
+//! let mut b = Bookmark::new("https://example.org/").with_title("Example <site>");
+//! b.tags = vec!["New York".into()];
+//! let id = doc.push(None, b);
+//! let (mut out, mut loss) = (String::new(), LossReport::new());
+//! let tag_href = |t: &str| format!("/t/{}", markport_xfolk::entry::tag_segment(t));
+//! let written = write_entry(&mut out, &mut loss, &doc, id, &XfolkWriteOptions::default(), &tag_href);
+//! assert_eq!(written, Written::Entry);
+//! assert!(out.contains("Example &lt;site&gt;") && out.contains(r#"href="/t/New%20York""#));
+//! ```
+
+use markport_markup::entities::escape_into as escape_html;
+use markport_model::{
+    bookmark_fields, Bookmark, DateValue, Document, Field, LossReport, Node, NodeId,
+    XfolkWriteOptions,
+};
+
+use crate::text::{collapse, is_block_normal, paragraphs};
+
+/// The stylesheet of every markport page (phone-sized, light and dark,
+/// print): embedded by the one-page writer, a shared `style.css` on a site.
+pub const STYLE: &str = include_str!("page.css");
+
+/// What [`write_entry`] made of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// An `li.xfolkentry.h-entry`.
+    Entry,
+    /// An `li.inert`: a link that is not published as a link (script,
+    /// `place:`, `%s`), shown as text; reported withheld.
+    Inert,
+    /// Nothing: a private bookmark, a bookmark without a link, or a node
+    /// that is not a bookmark; reported withheld.
+    Withheld,
+}
+
+/// Characters an HTML page cannot carry: NUL (parsers turn it into U+FFFD
+/// or drop it), the other C0 controls but tab, line feed, form feed and
+/// carriage return, and the noncharacters U+FFFE and U+FFFF. The writers
+/// leave them out and report the fields that had them.
+pub fn unwritable(c: char) -> bool {
+    matches!(c, '\0'..='\x08' | '\x0B' | '\x0E'..='\x1F' | '\u{FFFE}' | '\u{FFFF}')
+}
+
+/// Whether a link would run script when followed (`javascript:`, `data:`,
+/// `vbscript:`, whatever the case and leading blanks).
+pub fn is_script_url(href: &str) -> bool {
+    let h: String = href
+        .trim_start_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .take(11)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    h.starts_with("javascript:") || h.starts_with("data:") || h.starts_with("vbscript:")
+}
+
+/// Why a link is something only a browser's own bookmarks understand, not a
+/// web page: a Firefox `place:` query (a saved search over the bookmarks
+/// and history), or a keyword-search template whose `%s` the browser fills
+/// in (no URL has `%s`: `s` is not a hex digit).
+pub fn browser_only(href: &str) -> Option<&'static str> {
+    let h = href.trim_start_matches(|c: char| c <= ' ');
+    if h.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("place:")) {
+        Some("a Firefox place: query is not a web page")
+    } else if href.contains("%s") || href.contains("%S") {
+        Some("a keyword-search template (%s) is not a web page")
+    } else {
+        None
+    }
+}
+
+/// Whether `b` is published as an entry under `opts` (not private unless
+/// asked, has a link, not a script or browser-only link unless asked).
+pub fn is_published(b: &Bookmark, opts: &XfolkWriteOptions) -> bool {
+    (opts.include_private || b.private != Some(true))
+        && !b.href.replace(unwritable, "").trim().is_empty()
+        && (opts.allow_script_urls || !is_script_url(&b.href))
+        && (opts.allow_browser_urls || browser_only(&b.href).is_none())
+}
+
+/// A tag as the last path segment of a rel-tag link: every byte but RFC
+/// 3986's unreserved ones percent-encoded, so xFolk readers (markport's,
+/// HTML::Microformats) decode exactly the tag back.
+pub fn tag_segment(tag: &str) -> String {
+    crate::tags::segment_for(tag)
+}
+
+/// Escaped text, without the [`unwritable`] characters (callers report the
+/// fields that had any).
+pub fn write_text(out: &mut String, s: &str) {
+    if s.contains(unwritable) {
+        escape_html(out, &s.replace(unwritable, ""));
+    } else {
+        escape_html(out, s);
+    }
+}
+
+/// A description as `<p>` paragraphs with `<br>` lines, the form xFolk
+/// readers read back.
+pub fn write_paragraphs(out: &mut String, text: &str) {
+    // Line ends after `<br>` and between paragraphs keep words apart for
+    // readers that take an element's plain textContent.
+    for (n, p) in paragraphs(text).into_iter().enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        out.push_str("<p>");
+        for (i, line) in p.iter().enumerate() {
+            if i > 0 {
+                out.push_str("<br>\n");
+            }
+            write_text(out, line);
+        }
+        out.push_str("</p>");
+    }
+}
+
+/// Whether a description reads back exactly as it is written by
+/// [`write_paragraphs`].
+pub fn reads_back(desc: &str) -> bool {
+    is_block_normal(desc) && !desc.contains(unwritable)
+}
+
+/// A title as a page shows it: whitespace collapsed, unwritable characters
+/// left out; `None` when nothing is left.
+pub fn shown_title(title: &str) -> Option<String> {
+    Some(collapse(&title.replace(unwritable, ""))).filter(|t| !t.is_empty())
+}
+
+/// Write node `id` of `doc` as an xFolk/mf2 entry into `out`, recording in
+/// `loss` what the entry cannot carry or what is withheld. `tag_href` gives
+/// the link of each tag; its last path segment must be [`tag_segment`] of
+/// the tag for readers to read the tag back.
+pub fn write_entry(
+    out: &mut String,
+    loss: &mut LossReport,
+    doc: &Document,
+    id: NodeId,
+    opts: &XfolkWriteOptions,
+    tag_href: &dyn Fn(&str) -> String,
+) -> Written {
+    let b = match doc.node(id) {
+        Node::Bookmark(b) => b,
+        Node::Separator(_) => {
+            loss.record(
+                doc,
+                Some(id),
+                Field::Separator,
+                "xFolk lists have no separators",
+            );
+            return Written::Withheld;
+        }
+        Node::Alias(_) => {
+            loss.record(doc, Some(id), Field::Alias, "xFolk has no aliases");
+            return Written::Withheld;
+        }
+        // Folders are the caller's; a kind of node added to the model after
+        // this writer has nothing to write yet.
+        _ => return Written::Withheld,
+    };
+    let mut w = Entry { out, loss, doc };
+    w.bookmark(id, b, opts, tag_href)
+}
+
+struct Entry<'a> {
+    out: &'a mut String,
+    loss: &'a mut LossReport,
+    doc: &'a Document,
+}
+
+impl Entry<'_> {
+    fn lose(&mut self, node: Option<NodeId>, field: Field, why: &str) {
+        self.loss.record(self.doc, node, field, why);
+    }
+
+    fn text(&mut self, s: &str) {
+        write_text(self.out, s);
+    }
+
+    /// A bookmark shown as text, not as a link and not as an entry: no
+    /// parser takes it for one, and it is reported withheld.
+    fn inert(&mut self, n: Option<NodeId>, b: &Bookmark, why: &str) -> Written {
+        self.lose(n, Field::Bookmark, why);
+        self.out.push_str("<li class=\"inert\">");
+        self.text(b.title.as_deref().unwrap_or("Untitled"));
+        self.out.push_str(" <code>");
+        let shown: String = b.href.chars().take(80).collect();
+        self.text(&shown);
+        self.out
+            .push_str("</code> (not published as a link)</li>\n");
+        Written::Inert
+    }
+
+    fn bookmark(
+        &mut self,
+        id: NodeId,
+        b: &Bookmark,
+        opts: &XfolkWriteOptions,
+        tag_href: &dyn Fn(&str) -> String,
+    ) -> Written {
+        let n = Some(id);
+        if b.private == Some(true) && !opts.include_private {
+            self.lose(
+                n,
+                Field::Bookmark,
+                "private: withheld from the page (--include-private publishes it)",
+            );
+            return Written::Withheld;
+        }
+        if b.href.replace(unwritable, "").trim().is_empty() {
+            self.lose(
+                n,
+                Field::Bookmark,
+                "a bookmark without a link is not an xFolk entry",
+            );
+            return Written::Withheld;
+        }
+        if b.href.contains(unwritable) {
+            self.lose(
+                n,
+                Field::BookmarkHref,
+                "control characters a page cannot carry are left out",
+            );
+        }
+        if is_script_url(&b.href) && !opts.allow_script_urls {
+            return self.inert(n, b, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
+        }
+        if let Some(what) = browser_only(&b.href).filter(|_| !opts.allow_browser_urls) {
+            let why =
+                format!("{what}: not published as a link (--allow-browser-urls publishes it)");
+            return self.inert(n, b, &why);
+        }
+        self.out.push_str("<li class=\"xfolkentry h-entry\"");
+        if let Some(i) = &b.details().id {
+            if i.contains(unwritable) {
+                self.lose(
+                    n,
+                    Field::BookmarkId,
+                    "control characters a page cannot carry are left out",
+                );
+            }
+            self.out.push_str(" data-id=\"");
+            self.text(i);
+            self.out.push('"');
+        }
+        self.out
+            .push_str(">\n<a class=\"taggedlink u-bookmark-of p-name\" href=\"");
+        self.text(&b.href);
+        self.out.push_str("\">");
+        match b.title.as_deref() {
+            Some(t) if !t.is_empty() && collapse(t) == t && !t.contains(unwritable) => self.text(t),
+            other => {
+                let why = if other.is_none() {
+                    "an untitled bookmark shows its link as its title"
+                } else if other.is_some_and(|t| t.contains(unwritable)) {
+                    "control characters a page cannot carry are left out"
+                } else {
+                    "titles are read with whitespace collapsed"
+                };
+                self.lose(n, Field::BookmarkTitle, why);
+                let shown = other
+                    .and_then(shown_title)
+                    .unwrap_or_else(|| b.href.clone());
+                self.text(&shown);
+            }
+        }
+        self.out.push_str("</a>\n");
+        if let Some(d) = &b.desc {
+            if !reads_back(d) {
+                self.lose(
+                    n,
+                    Field::BookmarkDesc,
+                    "text is read back with whitespace collapsed into lines and paragraphs",
+                );
+            }
+            self.out.push_str("<div class=\"description p-summary\">");
+            write_paragraphs(self.out, d);
+            self.out.push_str("</div>\n");
+        }
+        let mut tags: Vec<&str> = Vec::new();
+        for t in &b.tags {
+            if t.is_empty() || tags.contains(&t.as_str()) {
+                self.lose(
+                    n,
+                    Field::BookmarkTags,
+                    "empty and repeated tags cannot be told apart on a page",
+                );
+            } else {
+                tags.push(t);
+            }
+        }
+        if !tags.is_empty() || b.added.is_some() {
+            self.out.push_str("<p class=\"meta\">");
+            if !tags.is_empty() {
+                self.out.push_str("Tags: ");
+                for (i, t) in tags.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.out
+                        .push_str("<a rel=\"tag\" class=\"p-category\" href=\"");
+                    let href = tag_href(t);
+                    self.text(&href);
+                    self.out.push_str("\">");
+                    self.text(t);
+                    self.out.push_str("</a>");
+                }
+            }
+            if let Some(d) = &b.added {
+                if !tags.is_empty() {
+                    self.out.push_str(" · ");
+                }
+                let (machine, human) = match d {
+                    DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
+                    DateValue::Raw(r) => {
+                        // HTML turns CR and NUL into other characters.
+                        if crate::read::date(r, &mut Vec::new()) != *d
+                            || r.contains('\r')
+                            || r.contains(unwritable)
+                        {
+                            self.lose(
+                                n,
+                                Field::BookmarkAdded,
+                                "this value is not a date and does not read back as written",
+                            );
+                        }
+                        (r.to_string(), r.to_string())
+                    }
+                };
+                self.out
+                    .push_str("Added <time class=\"dt-published published\" datetime=\"");
+                self.text(&machine);
+                self.out.push_str("\">");
+                self.text(&human);
+                self.out.push_str("</time>");
+            }
+            self.out.push_str("</p>\n");
+        }
+        self.out.push_str("</li>\n");
+        self.loss.record_unsupported(
+            self.doc,
+            n,
+            bookmark_fields(b),
+            crate::support,
+            "an xFolk page has no place for it",
+        );
+        Written::Entry
+    }
+}
