@@ -16,13 +16,14 @@ trap 'rm -rf "$work"' EXIT
 cargo build -q --release -p markport-cli
 cargo build -q --release -p markport-netscape --example generate-netscape
 target/release/examples/generate-netscape "$n" > "$work/big.html"
+target/release/examples/generate-netscape "$n" chrome > "$work/chrome.html"
 size=$(stat -c %s "$work/big.html")
+chrome_size=$(stat -c %s "$work/chrome.html")
 
 mkdir -p "$tools"
-if [ ! -x "$tools/py/bin/python" ]; then
-    python3 -m venv "$tools/py"
-    "$tools/py/bin/pip" install -q bookmarks-parser
-fi
+[ -x "$tools/py/bin/python" ] || python3 -m venv "$tools/py"
+"$tools/py/bin/python" -c 'import bookmarks_parser' 2>/dev/null || "$tools/py/bin/pip" install -q bookmarks-parser
+[ -x "$tools/py/bin/bookmarks-converter" ] || "$tools/py/bin/pip" install -q bookmarks-converter
 if [ ! -d "$tools/node/node_modules/bookmarks-parser" ]; then
     (cd "$tools" && mkdir -p node && cd node && npm init -y >/dev/null && npm install --silent bookmarks-parser >/dev/null)
 fi
@@ -56,12 +57,19 @@ read -r toxbel toxbel_m <<<"$(best target/release/markport convert "$work/big.ht
 read -r tons tons_m <<<"$(best target/release/markport convert "$work/big.html" --to netscape -o "$work/out.html")"
 read -r py py_m <<<"$(best "$tools/py/bin/python" "$work/peer.py" "$work/big.html")"
 read -r js js_m <<<"$(best node "$work/peer.js" "$work/big.html" "$PWD/$tools/node")"
+read -r cx cx_m <<<"$(best target/release/markport convert "$work/chrome.html" --to xbel -o "$work/chrome.xbel")"
+read -r bc bc_m <<<"$(best "$tools/py/bin/bookmarks-converter" -i "$work/chrome.html" -I chrome/html -O chrome/json -o "$work/chrome.json")"
 printf 'file: %d bookmarks, %.1f MiB (MB below is MiB too)\n' "$n" "$mb"
 row "markport info (read only)" "$info" "$info_m"
 row "markport convert --to xbel" "$toxbel" "$toxbel_m"
 row "markport convert --to netscape" "$tons" "$tons_m"
 row "bookmarks-parser (PyPI) parse" "$py" "$py_m"
 row "bookmarks-parser (npm) parse" "$js" "$js_m"
+printf 'Chrome-shaped file: %.1f MiB\n' "$(awk -v s="$chrome_size" 'BEGIN{print s / 1048576}')"
+cmb=$(awk -v s="$chrome_size" 'BEGIN{print s / 1048576}')
+printf '%-44s %8.3f s %8.1f MB/s %6d MB peak\n' "markport convert --to xbel" "$cx" "$(awk -v m="$cmb" -v t="$cx" 'BEGIN{print m / t}')" "$cx_m"
+printf '%-44s %8.3f s %8.1f MB/s %6d MB peak\n' "bookmarks-converter chrome/html -> chrome/json" "$bc" "$(awk -v m="$cmb" -v t="$bc" 'BEGIN{print m / t}')" "$bc_m"
+printf 'bookmarks-converter / markport convert --to xbel: %.0fx (target 30x)\n' "$(awk -v a="$bc" -v b="$cx" 'BEGIN{print a / b}')"
 printf 'bookmarks-parser (PyPI) / markport info: %.0fx\n' "$(awk -v a="$py" -v b="$info" 'BEGIN{print a / b}')"
 printf 'bookmarks-parser (npm)  / markport info: %.0fx\n' "$(awk -v a="$js" -v b="$info" 'BEGIN{print a / b}')"
 for pair in "info:$info_m" "convert --to netscape:$tons_m"; do

@@ -13,25 +13,20 @@ cargo build -q --release -p markport-cli
 cargo build -q --release -p markport-xbel --example generate-xbel
 target/release/examples/generate-xbel "$n" > "$work/big.xbel"
 size=$(stat -c %s "$work/big.xbel")
-best() { # best wall time in seconds of "$@" over $runs runs
-    local best=999999
-    for _ in $(seq "$runs"); do
-        local s e
-        s=$(date +%s.%N)
-        "$@" >/dev/null 2>"$work/err" || { echo "failed: $* ($(cat "$work/err"))" >&2; exit 1; }
-        e=$(date +%s.%N)
-        best=$(echo "$e - $s" | bc -l | awk -v b="$best" '{print ($1 < b) ? $1 : b}')
-    done
-    echo "$best"
+# shellcheck source=timing.sh
+source scripts/timing.sh
+mb=$(awk -v s="$size" 'BEGIN{print s / 1048576}')
+row() { # label seconds rss
+    printf '%-44s %8.3f s %8.1f MB/s %6d MB peak\n' "$1" "$2" "$(awk -v m="$mb" -v t="$2" 'BEGIN{print m / t}')" "$3"
 }
-mp_json=$(best target/release/markport convert "$work/big.xbel" --to json -o "$work/out.json")
-mp_xbel=$(best target/release/markport convert "$work/big.xbel" --to xbel -o "$work/out.xbel")
-mp_info=$(best target/release/markport info "$work/big.xbel")
-xl=$(best xmllint --noout --nonet "$work/big.xbel")
-mb=$(echo "$size / 1048576" | bc -l)
-printf 'file: %d bookmarks, %.1f MB\n' "$n" "$mb"
-printf '%-40s %8.3f s  %7.1f MB/s\n' "markport info (read only)" "$mp_info" "$(echo "$mb / $mp_info" | bc -l)"
-printf '%-40s %8.3f s  %7.1f MB/s\n' "markport convert --to xbel (read+write)" "$mp_xbel" "$(echo "$mb / $mp_xbel" | bc -l)"
-printf '%-40s %8.3f s  %7.1f MB/s\n' "markport convert --to json" "$mp_json" "$(echo "$mb / $mp_json" | bc -l)"
-printf '%-40s %8.3f s  %7.1f MB/s\n' "xmllint --noout (parse only)" "$xl" "$(echo "$mb / $xl" | bc -l)"
-printf 'ratio markport info / xmllint --noout: %.2f\n' "$(echo "$mp_info / $xl" | bc -l)"
+read -r info info_m <<<"$(best target/release/markport info "$work/big.xbel")"
+read -r json json_m <<<"$(best target/release/markport convert "$work/big.xbel" --to json -o "$work/out.json")"
+read -r xbel xbel_m <<<"$(best target/release/markport convert "$work/big.xbel" --to xbel -o "$work/out.xbel")"
+read -r xl xl_m <<<"$(best xmllint --noout --nonet "$work/big.xbel")"
+printf 'file: %d bookmarks, %.1f MiB (MB below is MiB too)\n' "$n" "$mb"
+row "markport info (read only)" "$info" "$info_m"
+row "markport convert --to xbel (read+write)" "$xbel" "$xbel_m"
+row "markport convert --to json" "$json" "$json_m"
+row "xmllint --noout (parse only)" "$xl" "$xl_m"
+printf 'xmllint --noout / markport info: %.2fx (target 2x)\n' "$(awk -v a="$xl" -v b="$info" 'BEGIN{print a / b}')"
+printf 'markport convert --to xbel peak memory / file size: %.2fx (target 3x)\n' "$(awk -v m="$xbel_m" -v f="$mb" 'BEGIN{print m / f}')"

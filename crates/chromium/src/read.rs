@@ -95,6 +95,20 @@ impl<'a> Reader<'a> {
                 }
             }
         }
+        if let Some(stored) = json.member(0, "checksum") {
+            if let Value::String(sum) = json.get(stored) {
+                let computed = content_checksum(json, roots);
+                if !sum.is_empty() && **sum != *computed {
+                    self.diags.push(Diagnostic::warning(
+                        format!(
+                            "checksum {sum} does not match the file's content ({computed}): \
+                             it was changed after Chromium wrote it; read as it is"
+                        ),
+                        Some(self.lines.locate(json.offsets[stored as usize])),
+                    ));
+                }
+            }
+        }
         let standard = STANDARD_ROOTS
             .iter()
             .filter_map(|(name, role)| {
@@ -319,4 +333,56 @@ fn is_node(json: &Json<'_>, v: u32) -> bool {
     ["type", "children", "url", "name"]
         .iter()
         .any(|k| json.member(v, k).is_some())
+}
+
+/// The checksum Chromium would compute for this file, from the JSON as
+/// read (the writer's rule: each node of `bookmark_bar`, `other`, `synced`,
+/// then the other roots, Opera's `custom_root` members in key order, as id,
+/// UTF-16LE title, then `url` and the url, or `folder` before its children).
+fn content_checksum(json: &Json<'_>, roots: u32) -> String {
+    let mut md5 = crate::md5::Md5::default();
+    let mut tops: Vec<u32> = STANDARD_ROOTS
+        .iter()
+        .filter_map(|(name, _)| json.member(roots, name))
+        .collect();
+    if let Value::Object(members) = json.get(roots) {
+        for (key, v) in members {
+            if STANDARD_ROOTS.iter().any(|(name, _)| name == key) {
+                continue;
+            }
+            if is_node(json, *v) {
+                tops.push(*v);
+            } else if let Value::Object(inner) = json.get(*v) {
+                let mut named: Vec<(&str, u32)> = inner
+                    .iter()
+                    .filter(|(_, m)| matches!(json.get(*m), Value::Object(_)))
+                    .map(|(k, m)| (&**k, *m))
+                    .collect();
+                named.sort();
+                tops.extend(named.into_iter().map(|(_, m)| m));
+            }
+        }
+    }
+    let text = |v: Option<u32>| match v.map(|v| json.get(v)) {
+        Some(Value::String(s)) => s.as_ref(),
+        _ => "",
+    };
+    // Depth-first in document order, with an explicit stack of pending nodes.
+    let mut pending: Vec<u32> = tops.into_iter().rev().collect();
+    while let Some(v) = pending.pop() {
+        md5.update(text(json.member(v, "id")).as_bytes());
+        for u in text(json.member(v, "name")).encode_utf16() {
+            md5.update(&u.to_le_bytes());
+        }
+        if text(json.member(v, "type")) == "url" {
+            md5.update(b"url");
+            md5.update(text(json.member(v, "url")).as_bytes());
+        } else {
+            md5.update(b"folder");
+            if let Some(Value::Array(children)) = json.member(v, "children").map(|c| json.get(c)) {
+                pending.extend(children.iter().rev().copied());
+            }
+        }
+    }
+    md5.hex()
 }

@@ -107,11 +107,31 @@ fn every_peer_file_reads_with_the_independent_count_and_round_trips() {
             assert!(loss.is_empty(), "{}: {loss}", path.display());
         }
         let stored = json["checksum"].as_str().unwrap().to_owned();
+        let warned = parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("checksum"));
         if back["checksum"].as_str() == Some(stored.as_str()) {
             same_checksum += 1;
+            assert!(
+                !warned,
+                "{}: a matching checksum is warned about",
+                path.display()
+            );
         } else {
             eprintln!("{}: checksum differs from the stored one", path.display());
+            // The reader's check and the writer's sum agree on every file.
+            assert!(warned, "{}: a wrong checksum passes unsaid", path.display());
         }
+        let reread = markport_chromium::read(&out, &ReadOptions::default()).unwrap();
+        assert!(
+            !reread
+                .diagnostics
+                .iter()
+                .any(|d| d.message.contains("checksum")),
+            "{}: markport's own output fails its checksum",
+            path.display()
+        );
         back["checksum"] = json["checksum"].clone();
         if back != json {
             let name = path.file_name().unwrap().to_string_lossy();
