@@ -100,6 +100,9 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
         ));
     }
     s.push_str(&site.loss.to_string());
-    crate::say::err(format_args!("{s}"));
+    // As `convert`: -q silences the summary unless something was lost.
+    if !(crate::say::quiet() && site.loss.is_empty()) {
+        crate::say::err(format_args!("{s}"));
+    }
     Ok(exit::OK)
 }

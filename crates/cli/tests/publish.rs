@@ -91,3 +91,26 @@ fn bad_input_is_located() {
         .stderr(predicate::str::is_match(r"bad\.xbel:\d+:\d+: error").unwrap());
     assert!(!dir.path().join("site").exists());
 }
+
+#[test]
+fn quiet_publish_says_nothing_when_nothing_was_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let input = corpus("xfolk/delicious-list.html");
+    markport()
+        .arg("publish")
+        .arg(&input)
+        .arg("-o")
+        .arg(&site)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("nothing lost"));
+    markport()
+        .args(["-q", "publish"])
+        .arg(&input)
+        .arg("-o")
+        .arg(&site)
+        .assert()
+        .success()
+        .stderr("");
+}

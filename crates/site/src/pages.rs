@@ -258,10 +258,14 @@ impl Builder<'_> {
             out.push_str("</div>\n");
         }
         out.push_str(&format!(
-            "<h2>Folders</h2>\n<p class=\"count\">{top_count} bookmarks · <a href=\"f/index.html\">top level</a>"
+            "<h2>Folders</h2>\n<p class=\"count\">{} · <a href=\"f/index.html\">top level</a>",
+            count(top_count, "bookmark")
         ));
         if self.opts.tag_base.is_none() && tags > 0 {
-            out.push_str(&format!(" · <a href=\"tags/index.html\">{tags} tags</a>"));
+            out.push_str(&format!(
+                " · <a href=\"tags/index.html\">{}</a>",
+                count(tags, "tag")
+            ));
         }
         out.push_str(" · <a href=\"feed.atom\">feed</a></p>\n");
         let top: Vec<NodeId> = doc
@@ -368,7 +372,8 @@ impl Builder<'_> {
             self.start(&mut out, root, &title, &crumbs);
             out.push_str("<main class=\"h-feed\">\n");
             out.push_str(&format!(
-                "<p class=\"count\">{total} bookmarks in this folder and its subfolders</p>\n"
+                "<p class=\"count\">{} in this folder and its subfolders</p>\n",
+                count(total, "bookmark")
             ));
             if n == 1 {
                 if let Some(d) = id
@@ -469,7 +474,10 @@ impl Builder<'_> {
             let mut out = String::with_capacity(1 << 14);
             self.start(&mut out, &root, &format!("Tag: {tag}"), &crumbs);
             out.push_str("<main class=\"h-feed\">\n");
-            out.push_str(&format!("<p class=\"count\">{} bookmarks</p>\n", ids.len()));
+            out.push_str(&format!(
+                "<p class=\"count\">{}</p>\n",
+                count(ids.len(), "bookmark")
+            ));
             let pager = pager(pages, n, name);
             out.push_str(&pager);
             self.entries(&mut out, &root, chunk);
@@ -503,4 +511,25 @@ fn pager(pages: usize, n: usize, name: impl Fn(usize) -> String) -> String {
     }
     s.push_str("</nav>\n");
     s
+}
+
+/// `1 bookmark`, `2 bookmarks`: the pages say counts in words.
+pub(crate) fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::count;
+
+    #[test]
+    fn counts_are_said_in_words() {
+        assert_eq!(count(0, "bookmark"), "0 bookmarks");
+        assert_eq!(count(1, "bookmark"), "1 bookmark");
+        assert_eq!(count(2, "tag"), "2 tags");
+    }
 }
