@@ -187,3 +187,47 @@ pub fn read_sample(format: &str, path: &Path) -> markport::Document {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .document
 }
+
+/// The h-entry items mf2py finds on `page` (read as if published at
+/// `url`), each as `{"url", "name", "category"}`, in document order, nested
+/// items and items inside properties included. `None` (with the reason
+/// printed) when Python or mf2py is missing outside CI; under `CI=true` a panic.
+pub fn mf2py_entries(page: &Path, url: &str) -> Option<Vec<serde_json::Value>> {
+    if !tool("python3", "mf2py runs on Python")
+        || !installed(
+            "mf2py",
+            std::process::Command::new("python3").args(["-c", "import mf2py"]),
+            "pip install mf2py",
+        )
+    {
+        return None;
+    }
+    let script = r#"
+import json, sys, mf2py
+doc = mf2py.parse(doc=open(sys.argv[1], encoding="utf-8").read(), url=sys.argv[2])
+out = []
+def walk(items):
+    for it in items:
+        if "h-entry" in it.get("type", []):
+            p = it["properties"]
+            out.append({"url": p.get("bookmark-of", [None])[0], "name": p.get("name", [None])[0],
+                        "category": p.get("category", [])})
+        walk(it.get("children", []))
+        for vals in it.get("properties", {}).values():
+            walk([v for v in vals if isinstance(v, dict) and "type" in v])
+walk(doc["items"])
+print(json.dumps(out))
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(page)
+        .arg(url)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "mf2py: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("mf2py's entries as JSON"))
+}

@@ -12,7 +12,7 @@ use std::process::Command;
 
 use markport::model::{Bookmark, DateValue, Document, Folder, Node, Timestamp};
 use markport::ReadOptions;
-use markport_conformance::{installed, root, shared, tool, walk};
+use markport_conformance::{installed, mf2py_entries, root, shared, tool, walk};
 use markport_site::{build, publish, stage, Options, MANIFEST};
 use serde_json::Value;
 
@@ -508,48 +508,10 @@ fn html_microformats_reads_a_folder_page_as_markport_does() {
 
 #[test]
 fn mf2py_reads_a_folder_page_as_markport_does() {
-    if !tool("python3", "mf2py runs on Python") {
-        return;
-    }
-    if !Command::new("python3")
-        .args(["-c", "import mf2py"])
-        .status()
-        .unwrap()
-        .success()
-    {
-        assert!(
-            !std::env::var("CI").is_ok_and(|v| v == "true"),
-            "CI=true but mf2py is not installed"
-        );
-        eprintln!("skipped: mf2py is not installed (pip install mf2py)");
-        return;
-    }
     let (_tmp, page, ours) = peer_page();
-    let script = r#"
-import json, sys, mf2py
-doc = mf2py.parse(doc=open(sys.argv[1], encoding="utf-8").read(), url="https://publisher.example/f/")
-out = []
-def walk(items):
-    for it in items:
-        if "h-entry" in it.get("type", []):
-            p = it["properties"]
-            out.append({"url": p.get("bookmark-of", [None])[0], "name": p.get("name", [None])[0],
-                        "category": p.get("category", [])})
-        walk(it.get("children", []))
-walk(doc["items"])
-print(json.dumps(out))
-"#;
-    let out = Command::new("python3")
-        .args(["-c", script])
-        .arg(&page)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let found: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+    let Some(found) = mf2py_entries(&page, "https://publisher.example/f/") else {
+        return;
+    };
     assert_eq!(found.len(), ours.len());
     for (b, e) in ours.iter().zip(&found) {
         assert_eq!(e["url"].as_str(), Some(b.href.as_str()));
