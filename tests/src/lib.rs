@@ -231,3 +231,37 @@ print(json.dumps(out))
     );
     Some(serde_json::from_slice(&out.stdout).expect("mf2py's entries as JSON"))
 }
+
+/// The xFolk entries HTML::Microformats finds on `page` (read as if
+/// published at `url`), through ../shared/tools/xfolk_peer.py: each with
+/// `url`, `title`, `tags` and `descriptions_text`. `None` (with the reason
+/// printed) when the shared tools or the Perl module are missing outside CI;
+/// under `CI=true` a panic.
+pub fn xfolk_peer_entries(page: &Path, url: &str) -> Option<Vec<serde_json::Value>> {
+    let shared = shared()?;
+    if !installed(
+        "HTML::Microformats",
+        std::process::Command::new("perl").args(["-MHTML::Microformats", "-e1"]),
+        "the Perl xFolk parser",
+    ) {
+        return None;
+    }
+    let out = std::process::Command::new("python3")
+        .arg(shared.join("tools/xfolk_peer.py"))
+        .arg(page)
+        .arg("--url")
+        .arg(url)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "xfolk_peer.py failed (is libhtml-microformats-perl installed?): {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut peer: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("xfolk_peer.py's entries as JSON");
+    match peer["entries"].take() {
+        serde_json::Value::Array(entries) => Some(entries),
+        other => panic!("xfolk_peer.py: no entries array: {other}"),
+    }
+}

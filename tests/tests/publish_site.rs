@@ -12,7 +12,7 @@ use std::process::Command;
 
 use markport::model::{Bookmark, DateValue, Document, Folder, Node, Timestamp};
 use markport::ReadOptions;
-use markport_conformance::{installed, mf2py_entries, root, shared, tool, walk};
+use markport_conformance::{mf2py_entries, root, tool, walk, xfolk_peer_entries};
 use markport_site::{build, publish, stage, Options, MANIFEST};
 use serde_json::Value;
 
@@ -464,31 +464,12 @@ fn peer_page() -> (tempfile::TempDir, PathBuf, Vec<Bookmark>) {
 
 #[test]
 fn html_microformats_reads_a_folder_page_as_markport_does() {
-    let Some(shared) = shared() else { return };
-    if !installed(
-        "HTML::Microformats",
-        Command::new("perl").args(["-MHTML::Microformats", "-e1"]),
-        "the Perl xFolk parser",
-    ) {
-        return;
-    }
     let (_tmp, page, ours) = peer_page();
-    let out = Command::new("python3")
-        .arg(shared.join("tools/xfolk_peer.py"))
-        .arg(&page)
-        .arg("--url")
-        .arg("https://publisher.example/f/top-0-co.html")
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let peer: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let found = peer["entries"].as_array().unwrap();
+    let Some(found) = xfolk_peer_entries(&page, "https://publisher.example/f/top-0-co.html") else {
+        return;
+    };
     assert_eq!(found.len(), ours.len());
-    for (b, e) in ours.iter().zip(found) {
+    for (b, e) in ours.iter().zip(&found) {
         assert_eq!(e["url"].as_str(), Some(b.href.as_str()));
         assert_eq!(e["title"].as_str(), b.title.as_deref());
         let tags: Vec<&str> = e["tags"]

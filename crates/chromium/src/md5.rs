@@ -64,6 +64,23 @@ impl Md5 {
         self.buffered = rest.len();
     }
 
+    /// One node of Chromium's checksum: its id (ASCII), its title
+    /// (UTF-16LE), then `url` and the url for a url (`url: Some`), or
+    /// `folder` for a folder, whose children follow.
+    pub fn node(&mut self, id: &str, title: &str, url: Option<&str>) {
+        self.update(id.as_bytes());
+        for u in title.encode_utf16() {
+            self.update(&u.to_le_bytes());
+        }
+        match url {
+            Some(url) => {
+                self.update(b"url");
+                self.update(url.as_bytes());
+            }
+            None => self.update(b"folder"),
+        }
+    }
+
     /// The digest as 32 lowercase hex digits, as Chromium writes it.
     pub fn hex(mut self) -> String {
         let bits = self.length.wrapping_mul(8);

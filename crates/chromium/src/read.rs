@@ -336,9 +336,9 @@ fn is_node(json: &Json<'_>, v: u32) -> bool {
 }
 
 /// The checksum Chromium would compute for this file, from the JSON as
-/// read (the writer's rule: each node of `bookmark_bar`, `other`, `synced`,
-/// then the other roots, Opera's `custom_root` members in key order, as id,
-/// UTF-16LE title, then `url` and the url, or `folder` before its children).
+/// read: each node of `bookmark_bar`, `other`, `synced`, then the other
+/// roots (Opera's `custom_root` members in key order), by
+/// `crate::md5::Md5::node`, as the writer feeds it.
 fn content_checksum(json: &Json<'_>, roots: u32) -> String {
     let mut md5 = crate::md5::Md5::default();
     let mut tops: Vec<u32> = STANDARD_ROOTS
@@ -370,15 +370,12 @@ fn content_checksum(json: &Json<'_>, roots: u32) -> String {
     // Depth-first in document order, with an explicit stack of pending nodes.
     let mut pending: Vec<u32> = tops.into_iter().rev().collect();
     while let Some(v) = pending.pop() {
-        md5.update(text(json.member(v, "id")).as_bytes());
-        for u in text(json.member(v, "name")).encode_utf16() {
-            md5.update(&u.to_le_bytes());
-        }
+        let id = text(json.member(v, "id"));
+        let title = text(json.member(v, "name"));
         if text(json.member(v, "type")) == "url" {
-            md5.update(b"url");
-            md5.update(text(json.member(v, "url")).as_bytes());
+            md5.node(id, title, Some(text(json.member(v, "url"))));
         } else {
-            md5.update(b"folder");
+            md5.node(id, title, None);
             if let Some(Value::Array(children)) = json.member(v, "children").map(|c| json.get(c)) {
                 pending.extend(children.iter().rev().copied());
             }

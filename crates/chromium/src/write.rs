@@ -299,11 +299,6 @@ fn assign_ids(doc: &Document, p: &mut Plan, loss: &mut LossReport) {
 /// the url for a url, `folder` for a folder (before its children).
 fn checksum(doc: &Document, p: &Plan) -> String {
     let mut md5 = Md5::default();
-    let title16 = |md5: &mut Md5, t: &str| {
-        for u in t.encode_utf16() {
-            md5.update(&u.to_le_bytes());
-        }
-    };
     for i in 0..3 {
         let (id, name) = match p.roots[i] {
             Some(r) => (
@@ -312,9 +307,7 @@ fn checksum(doc: &Document, p: &Plan) -> String {
             ),
             None => (p.made_root_ids[i].clone(), ROOT_NAMES[i].to_owned()),
         };
-        md5.update(id.as_bytes());
-        title16(&mut md5, &name);
-        md5.update(b"folder");
+        md5.node(&id, &name, None);
         subtree(doc, p, &children_of_root(doc, p, i), &mut md5);
     }
     // Vivaldi's `trash` and each member of Opera's `custom_root` (in key
@@ -347,11 +340,6 @@ fn checksum(doc: &Document, p: &Plan) -> String {
 
 /// Feed `top` and everything under it to the checksum, in order.
 fn subtree(doc: &Document, p: &Plan, top: &[NodeId], md5: &mut Md5) {
-    let title16 = |md5: &mut Md5, t: &str| {
-        for u in t.encode_utf16() {
-            md5.update(&u.to_le_bytes());
-        }
-    };
     {
         let mut stack: Vec<std::slice::Iter<'_, NodeId>> = Vec::new();
         let mut first = Some(top.iter());
@@ -360,15 +348,12 @@ fn subtree(doc: &Document, p: &Plan, top: &[NodeId], md5: &mut Md5) {
             stack.push(it);
             match doc.node(c) {
                 Node::Bookmark(b) => {
-                    md5.update(p.ids[c.index()].as_deref().unwrap_or("").as_bytes());
-                    title16(md5, b.title.as_deref().unwrap_or(""));
-                    md5.update(b"url");
-                    md5.update(b.href.as_bytes());
+                    let id = p.ids[c.index()].as_deref().unwrap_or("");
+                    md5.node(id, b.title.as_deref().unwrap_or(""), Some(&b.href));
                 }
                 Node::Folder(f) => {
-                    md5.update(p.ids[c.index()].as_deref().unwrap_or("").as_bytes());
-                    title16(md5, f.title.as_deref().unwrap_or(""));
-                    md5.update(b"folder");
+                    let id = p.ids[c.index()].as_deref().unwrap_or("");
+                    md5.node(id, f.title.as_deref().unwrap_or(""), None);
                     first = Some(doc.children(Some(c)).iter());
                 }
                 _ => {}
