@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use markport::{diff as model_diff, Field, ReadOptions, Stage, WriteOptions};
+use markport::{diff as model_diff, Field, ReadOptions, WriteOptions};
 
 use crate::exit;
 use crate::failure::Failure;
@@ -222,29 +222,25 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     check_report_file(a)?;
     let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
     let operations = a.operations.operations()?;
+    // A read-only target is refused before the input is read.
+    let write = to
+        .writer()
+        .map_err(|e| Failure::new(format_args!("writing {}: {}", to.name, e)))?;
     let input = files::read_input(&a.input)?;
     let from = files::input_format(a.from.as_deref(), &a.input, &input)?;
-    // Converted in memory first: an input that cannot be read or a document
-    // that cannot be written leaves no trace at the destination, and
-    // --fail-on-loss decides before anything reaches one.
-    let mut converted = Vec::new();
-    let done = markport::convert_with(
-        &input,
-        from,
-        &a.read.options(),
-        &operations,
-        to,
-        &markport::options_for_path(a.write.options(), a.output.as_deref()),
-        &mut converted,
-    )
-    .map_err(|e| match e.stage {
-        Stage::Read => files::located(&a.input, from, &e.error),
-        Stage::Write => Failure::new(format_args!("writing {}: {}", to.name, e.error)),
-        Stage::Operate => Failure::in_file(display_name(&a.input), &e.error.message),
-    })?;
-    let loss = &done.loss;
-    let failed =
-        (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
+    let read = markport::read(&input, from, &a.read.options())
+        .map_err(|e| files::located(&a.input, from, &e))?;
+    // The input's bytes are not needed once read: dropped now, they are
+    // not part of the peak while the output is made.
+    drop(input);
+    let diagnostics = read.diagnostics;
+    // Never dropped: freeing every string of a large collection one by one
+    // takes longer than the process's exit, which gives the memory back at once.
+    let mut doc = std::mem::ManuallyDrop::new(read.document);
+    let changes = markport::ops::apply(&mut doc, &operations)
+        .map_err(|e| Failure::in_file(display_name(&a.input), &e.message))?;
+    let doc = &*doc;
+    let write_opts = markport::options_for_path(a.write.options(), a.output.as_deref());
     // Both destinations are prepared (temporary files made, devices opened,
     // permissions checked) before either is written, so a report that cannot
     // be written never leaves a replaced output behind.
@@ -253,8 +249,30 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         Some(path) => Some(Output::open(Some(path), &[&a.input])?),
         None => None,
     };
-    if !failed {
-        out.write(&converted)?;
+    let write_failure = |e: markport::Error, name: &str| match e.kind {
+        markport::ErrorKind::Io => Failure::in_file(name, format_args!("cannot write: {e}")),
+        _ => Failure::new(format_args!("writing {}: {}", to.name, e)),
+    };
+    // A temporary file is written as the output is made (no copy of it in
+    // memory) and kept or dropped once the loss is known; standard output
+    // and devices get it only after --fail-on-loss has decided.
+    let name = out.name().to_string();
+    let (mut loss, held) = match out.revocable() {
+        Some(sink) => (
+            write(doc, &write_opts, sink).map_err(|e| write_failure(e, &name))?,
+            None,
+        ),
+        None => {
+            let mut held = Vec::new();
+            let loss = write(doc, &write_opts, &mut held).map_err(|e| write_failure(e, &name))?;
+            (loss, Some(held))
+        }
+    };
+    loss.extend(changes);
+    let failed =
+        (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
+    if let (false, Some(held)) = (failed, held) {
+        out.write(&held)?;
     }
     out.finish(!failed)?;
     let input_name = display_name(&a.input);
@@ -268,7 +286,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         from: from.name,
         output: &output_name,
         to: to.name,
-        diagnostics: &done.diagnostics,
+        diagnostics: &diagnostics,
         losses: &loss.losses,
         lost: !loss.is_empty(),
         extensions: &loss.extensions,

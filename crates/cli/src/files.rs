@@ -196,6 +196,22 @@ impl Output {
         })
     }
 
+    /// Where the output can be written as it is made, to be kept or dropped
+    /// afterwards: a temporary file that replaces the destination only when
+    /// finished. `None` for standard output and devices, where what is
+    /// written cannot be taken back.
+    pub(crate) fn revocable(&mut self) -> Option<&mut dyn Write> {
+        match &mut self.sink {
+            Sink::File(f) if f.destination().mode == markport::output::Mode::Replace => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The name the output goes by in messages.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Write `bytes`. What reaches standard output or a device cannot be
     /// taken back, so a caller that may abandon the output writes only once
     /// it has decided.

@@ -166,6 +166,17 @@ impl Document {
         })
     }
 
+    /// The nodes themselves, moved out in document (pre-) order: a folder
+    /// comes before what it holds, which follows without it. For a reader
+    /// that makes a flat list of another's tree without copying a string.
+    pub fn into_preorder(self) -> impl Iterator<Item = Node> {
+        let order: Vec<NodeId> = self.preorder().collect();
+        let mut nodes: Vec<Option<Node>> = self.entries.into_iter().map(|e| Some(e.node)).collect();
+        order
+            .into_iter()
+            .filter_map(move |id| nodes[id.index()].take())
+    }
+
     /// A depth-first walk with folder open and close steps, without recursion.
     pub fn walk(&self) -> Walk<'_> {
         Walk {

@@ -276,6 +276,17 @@ fn precision_for_nanos(nanos: u32) -> Precision {
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::with_capacity(36);
+        self.push_w3c(&mut s);
+        f.write_str(&s)
+    }
+}
+
+impl Timestamp {
+    /// Append [`Timestamp::to_w3c`]'s text to `out` without allocating:
+    /// writers format one or more dates per bookmark, and `fmt` machinery
+    /// was a tenth of a whole conversion.
+    pub fn push_w3c(&self, out: &mut String) {
         let dt = self.to_datetime();
         // A date-only value has no zone; writing it shifted would move the day.
         let date_only = matches!(
@@ -288,26 +299,24 @@ impl fmt::Display for Timestamp {
             && dt.minute() == 0
             && dt.second() == 0
             && self.nanos == 0;
+        push_year(out, dt.year());
         if exact_date {
-            return match self.precision {
-                Precision::Year if dt.month() == 1 && dt.day() == 1 => {
-                    write!(f, "{:04}", dt.year())
-                }
+            match self.precision {
+                Precision::Year if dt.month() == 1 && dt.day() == 1 => {}
                 Precision::Year | Precision::Month if dt.day() == 1 => {
-                    write!(f, "{:04}-{:02}", dt.year(), dt.month())
+                    push_two(out, '-', dt.month());
                 }
-                _ => write!(f, "{:04}-{:02}-{:02}", dt.year(), dt.month(), dt.day()),
-            };
+                _ => {
+                    push_two(out, '-', dt.month());
+                    push_two(out, '-', dt.day());
+                }
+            }
+            return;
         }
-        write!(
-            f,
-            "{:04}-{:02}-{:02}T{:02}:{:02}",
-            dt.year(),
-            dt.month(),
-            dt.day(),
-            dt.hour(),
-            dt.minute()
-        )?;
+        push_two(out, '-', dt.month());
+        push_two(out, '-', dt.day());
+        push_two(out, 'T', dt.hour());
+        push_two(out, ':', dt.minute());
         let precision = if self.nanos != 0 {
             precision_for_nanos(self.nanos).max_with(self.precision)
         } else if dt.second() != 0 {
@@ -317,22 +326,53 @@ impl fmt::Display for Timestamp {
         };
         match precision {
             Precision::Year | Precision::Month | Precision::Day | Precision::Minute => {}
-            Precision::Second => write!(f, ":{:02}", dt.second())?,
+            Precision::Second => push_two(out, ':', dt.second()),
             Precision::Fraction(d) => {
-                let d = d.clamp(1, 9) as usize;
-                let frac = format!("{:09}", self.nanos);
-                write!(f, ":{:02}.{}", dt.second(), &frac[..d])?;
+                push_two(out, ':', dt.second());
+                out.push('.');
+                let mut digits = [b'0'; 9];
+                let mut n = self.nanos;
+                for slot in digits.iter_mut().rev() {
+                    *slot = b'0' + (n % 10) as u8;
+                    n /= 10;
+                }
+                for &b in &digits[..d.clamp(1, 9) as usize] {
+                    out.push(char::from(b));
+                }
             }
         }
         match self.offset {
-            None | Some(0) => f.write_str("Z"),
+            None | Some(0) => out.push('Z'),
             Some(o) => {
                 let sign = if o < 0 { '-' } else { '+' };
-                let o = o.abs();
-                write!(f, "{}{:02}:{:02}", sign, o / 3600, (o % 3600) / 60)
+                let o = o.unsigned_abs();
+                push_two(out, sign, o / 3600);
+                push_two(out, ':', (o % 3600) / 60);
             }
         }
     }
+}
+
+/// A year in at least four digits, as `{:04}` writes it.
+fn push_year(out: &mut String, year: i32) {
+    match u32::try_from(year) {
+        Ok(y) if y <= 9999 => {
+            for d in [y / 1000, y / 100 % 10, y / 10 % 10, y % 10] {
+                out.push(char::from(b'0' + d as u8));
+            }
+        }
+        _ => {
+            use fmt::Write;
+            let _ = write!(out, "{year:04}");
+        }
+    }
+}
+
+/// `sep` then `n` (below 100) in two digits.
+fn push_two(out: &mut String, sep: char, n: u32) {
+    out.push(sep);
+    out.push(char::from(b'0' + (n / 10 % 10) as u8));
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 struct Cursor<'a> {
@@ -506,6 +546,32 @@ mod tests {
             DateValue::from_w3c("yesterday"),
             DateValue::Raw("yesterday".into())
         );
+    }
+
+    #[test]
+    fn formatting_agrees_with_chrono_across_years_offsets_and_fractions() {
+        use chrono::SecondsFormat;
+        let mut secs = -61_000_000_000i64; // year 37
+        while secs < 253_000_000_000 {
+            for offset in [0, 3600, -19_800, 50_400, -43_200] {
+                for (nanos, digits, form) in [
+                    (0, None, SecondsFormat::Secs),
+                    (250_000_000, Some(3), SecondsFormat::Millis),
+                    (123_456_789, Some(9), SecondsFormat::Nanos),
+                ] {
+                    let mut t = Timestamp::from_unix(secs, nanos)
+                        .unwrap()
+                        .with_offset(Some(offset))
+                        .unwrap();
+                    if let Some(d) = digits {
+                        t = t.with_precision(Precision::Fraction(d));
+                    }
+                    let want = t.to_datetime().to_rfc3339_opts(form, true);
+                    assert_eq!(t.to_w3c(), want, "{secs} {offset} {nanos}");
+                }
+            }
+            secs += 997_331_777;
+        }
     }
 
     #[test]

@@ -156,6 +156,18 @@ impl<'a> Value<'a> {
     /// of attributes, a metadata block's owner and namespaces (its content is
     /// markup, not text, and is not among them).
     pub fn strings(&self) -> Vec<&'a str> {
+        let mut all = Vec::new();
+        self.any_string(|s| {
+            all.push(s);
+            false
+        });
+        all
+    }
+
+    /// Whether `test` holds for any of [`Value::strings`], asked in their
+    /// order and stopping at the first that does; allocates nothing, since
+    /// writers ask it of every field of every node.
+    pub fn any_string(&self, mut test: impl FnMut(&'a str) -> bool) -> bool {
         fn raw(d: Option<&DateValue>) -> Option<&str> {
             match d {
                 Some(DateValue::Raw(r)) => Some(r),
@@ -163,39 +175,27 @@ impl<'a> Value<'a> {
             }
         }
         match *self {
-            Value::Str(s) => vec![s],
-            Value::Text(v) => v.into_iter().collect(),
-            Value::Texts(v) => v.iter().map(String::as_str).collect(),
-            Value::Date(v) => raw(v).into_iter().collect(),
-            Value::Flag(_) | Value::Role(_) => Vec::new(),
-            Value::Applications(v) => v
-                .iter()
-                .flat_map(|a| {
-                    [a.name.as_str(), a.exec.as_str()]
-                        .into_iter()
-                        .chain(raw(a.modified.as_ref()))
-                        .chain(raw(a.timestamp.as_ref()))
-                })
-                .collect(),
-            Value::DesktopIcon(v) => v
-                .into_iter()
-                .flat_map(|i| [&i.href, &i.mime_type, &i.name])
-                .filter_map(|s| s.as_deref())
-                .collect(),
+            Value::Str(s) => test(s),
+            Value::Text(v) => v.is_some_and(test),
+            Value::Texts(v) => v.iter().any(|s| test(s)),
+            Value::Date(v) => raw(v).is_some_and(test),
+            Value::Flag(_) | Value::Role(_) => false,
+            Value::Applications(v) => v.iter().any(|a| {
+                test(&a.name)
+                    || test(&a.exec)
+                    || raw(a.modified.as_ref()).is_some_and(&mut test)
+                    || raw(a.timestamp.as_ref()).is_some_and(&mut test)
+            }),
+            Value::DesktopIcon(v) => v.into_iter().any(|i| {
+                [&i.href, &i.mime_type, &i.name]
+                    .into_iter()
+                    .filter_map(|s| s.as_deref())
+                    .any(&mut test)
+            }),
             Value::Metadata(v) => v
                 .iter()
-                .flat_map(|m| {
-                    std::iter::once(m.owner.as_str()).chain(
-                        m.namespaces
-                            .iter()
-                            .flat_map(|(p, u)| [p.as_str(), u.as_str()]),
-                    )
-                })
-                .collect(),
-            Value::Attributes(v) => v
-                .iter()
-                .flat_map(|a| [a.name.as_str(), a.value.as_str()])
-                .collect(),
+                .any(|m| test(&m.owner) || m.namespaces.iter().any(|(p, u)| test(p) || test(u))),
+            Value::Attributes(v) => v.iter().any(|a| test(&a.name) || test(&a.value)),
         }
     }
 }

@@ -184,8 +184,21 @@ impl BlockWriter {
         }
     }
 
+    /// Empty it, for the next node's block at `pad`.
+    pub(crate) fn reset(&mut self, pad: Indent) {
+        self.pad = pad;
+        self.body.clear();
+    }
+
+    /// `<mp:NAME>text</mp:NAME>`.
     pub(crate) fn mp(&mut self, name: &str, text: &str) {
-        self.element(&format!("mp:{name}"), &[], Some(text), false);
+        self.body.open(self.pad.deeper(2), "mp:");
+        self.body.raw(name);
+        self.body.raw(">");
+        self.body.text(text);
+        self.body.raw("</mp:");
+        self.body.raw(name);
+        self.body.raw(">\n");
     }
 
     pub(crate) fn attrs(&mut self, extra: &[Attribute]) {
@@ -194,6 +207,9 @@ impl BlockWriter {
 
     /// Name/value pairs as `<mp:ELEMENT name="…">value</mp:ELEMENT>`, in order.
     pub(crate) fn named(&mut self, element: &str, pairs: &[Attribute]) {
+        if pairs.is_empty() {
+            return;
+        }
         let tag = format!("mp:{element}");
         for a in pairs {
             self.element(&tag, &[("name", &a.name)], Some(&a.value), false);
@@ -211,8 +227,13 @@ impl BlockWriter {
         self.body.is_empty()
     }
 
+    /// See [`XmlWriter::take_dropped`].
+    pub(crate) fn take_dropped(&mut self) -> bool {
+        self.body.take_dropped()
+    }
+
     /// Append `<metadata owner=...>`, declaring `namespaces`, with the collected body.
-    pub(crate) fn finish(self, out: &mut XmlWriter, owner: &str, namespaces: &[(&str, &str)]) {
+    pub(crate) fn finish(&self, out: &mut XmlWriter, owner: &str, namespaces: &[(&str, &str)]) {
         if self.body.is_empty() {
             return;
         }

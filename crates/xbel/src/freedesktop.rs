@@ -107,16 +107,6 @@ pub(crate) fn read(
     *doc.node_mut(id) = Node::Bookmark(b);
 }
 
-/// Whether a bookmark has anything for the freedesktop block.
-pub(crate) fn has_block(b: &Bookmark) -> bool {
-    let more = b.details();
-    more.mime_type.is_some()
-        || !more.groups.is_empty()
-        || !more.applications.is_empty()
-        || more.desktop_icon.is_some()
-        || b.private == Some(true)
-}
-
 /// The freedesktop block of a bookmark, in GLib's element order.
 pub(crate) fn write(w: &mut BlockWriter, b: &Bookmark) {
     let more = b.details();

@@ -69,19 +69,61 @@ struct Writer<'a> {
     keep_ids: HashSet<NodeId>,
     /// Strict mode: the ids written, which aliases may refer to.
     valid_targets: HashSet<&'a str>,
+    /// The current node's freedesktop and markport blocks, kept between
+    /// nodes so that their buffers are allocated once.
+    fd: BlockWriter,
+    mp: BlockWriter,
 }
 
 impl<'a> Writer<'a> {
     /// Record a loss for each field holding characters XML cannot carry.
     /// In strict mode only the fields strict output writes are checked (the
-    /// others are reported as not carried at all).
-    fn check_node(&mut self, node: Option<NodeId>, strings: Strings<'_>) {
-        for (field, values) in strings {
-            if self.strict && !STRICT_NATIVE.contains(&field) {
+    /// others are reported as not carried at all). The header's comments are
+    /// checked apart: they are written as comments, not as text.
+    fn check_node<'h>(&mut self, node: Option<NodeId>, on: impl Into<Holder<'h>>) {
+        let on = on.into();
+        for field in Field::of(on.scope()) {
+            if field == Field::DocumentComments || (self.strict && !STRICT_NATIVE.contains(&field))
+            {
                 continue;
             }
-            if values.into_iter().any(has_unwritable) {
+            if field.get(on).is_some_and(|v| v.any_string(has_unwritable)) {
                 self.record_unwritable(node, field);
+            }
+        }
+    }
+
+    /// Write node `id` with `write`, and record the fields holding
+    /// characters XML cannot carry. The strings are checked where they are
+    /// escaped; only a node where escaping left something out (or whose
+    /// foreign blocks, left out when unwritable, hold such characters) is
+    /// searched field by field. Strict output leaves fields out, so strict
+    /// mode checks the fields it writes before writing (in `bookmark` and
+    /// `open_folder`).
+    fn checked(&mut self, id: NodeId, write: impl FnOnce(&mut Self)) {
+        let node = self.doc.node(id);
+        let on = Holder::from(node);
+        if self.strict {
+            return write(self);
+        }
+        self.s.take_dropped();
+        self.fd.take_dropped();
+        self.mp.take_dropped();
+        write(self);
+        let dropped = self.s.take_dropped() | self.fd.take_dropped() | self.mp.take_dropped();
+        let foreign = match node {
+            Node::Bookmark(b) => &b.details().metadata[..],
+            Node::Folder(f) => &f.metadata[..],
+            Node::Separator(s) => &s.metadata[..],
+            _ => &[],
+        };
+        let foreign_unwritable = || Value::Metadata(foreign).any_string(has_unwritable);
+        if dropped || foreign_unwritable() {
+            self.check_node(Some(id), on);
+            if let Node::Alias(a) = node {
+                if has_unwritable(&a.target) {
+                    self.record_unwritable(Some(id), Field::Alias);
+                }
             }
         }
     }
@@ -137,11 +179,11 @@ impl<'a> Writer<'a> {
     }
 
     fn date_attr(&mut self, name: &str, value: Option<&DateValue>) {
-        let text = value.map(|d| match d {
-            DateValue::Instant(t) => t.to_w3c(),
-            DateValue::Raw(r) => r.to_string(),
-        });
-        self.attr(name, text.as_deref());
+        match value {
+            Some(DateValue::Instant(t)) => self.s.attr_with(name, |out| t.push_w3c(out)),
+            Some(DateValue::Raw(r)) => self.s.attr(name, r),
+            None => {}
+        }
     }
 
     /// The id to write: in strict mode only an XML Name not used before.
@@ -158,49 +200,6 @@ impl<'a> Writer<'a> {
             return None;
         }
         Some(id_text)
-    }
-
-    fn info(
-        &mut self,
-        pad: Indent,
-        blocks: Vec<Block>,
-        foreign: &[Metadata],
-        interprets_freedesktop: bool,
-    ) {
-        let any = blocks.iter().any(|b| !b.2.is_empty())
-            || foreign
-                .iter()
-                .any(|m| foreign_writable(m, interprets_freedesktop));
-        if !any {
-            return;
-        }
-        self.s.start_tag(pad, "info");
-        for (owner, namespaces, b) in blocks {
-            b.finish(&mut self.s, owner, namespaces);
-        }
-        for m in foreign
-            .iter()
-            .filter(|m| foreign_writable(m, interprets_freedesktop))
-        {
-            self.s.open(pad.deeper(1), "metadata");
-            self.s.attr("owner", &m.owner);
-            for (p, uri) in &m.namespaces {
-                if p.is_empty() {
-                    self.s.attr("xmlns", uri);
-                } else {
-                    self.s.attr(&format!("xmlns:{p}"), uri);
-                }
-            }
-            if m.xml.is_empty() {
-                self.s.end_empty();
-            } else {
-                // Checked well-formed and balanced by `content_writable`.
-                self.s.raw(">");
-                self.s.raw(&m.xml);
-                self.s.raw("</metadata>\n");
-            }
-        }
-        self.s.end_tag(pad, "info");
     }
 
     /// Report the fields of a node that only markport's block carries.
@@ -227,6 +226,7 @@ impl<'a> Writer<'a> {
         let more = b.details();
         if self.strict {
             self.strict_losses(Some(id), bookmark_fields(b));
+            self.check_node(Some(id), b);
         }
         // `<bookmark:private/>` says true; false is in markport's block.
         self.extensions(Some(id), bookmark_fields(b));
@@ -234,7 +234,6 @@ impl<'a> Writer<'a> {
             self.loss
                 .record_extension(self.doc, Some(id), Field::BookmarkPrivate, EXTENSION_WHY);
         }
-        self.check_node(Some(id), strings(b));
         self.check_reserved(Some(id), Field::BookmarkMetadata, &more.metadata, true);
         let xml_id = self.id(id, Field::BookmarkId, more.id.as_deref());
         self.s.open(pad, "bookmark");
@@ -244,14 +243,16 @@ impl<'a> Writer<'a> {
         self.date_attr("modified", b.modified.as_ref());
         self.date_attr("visited", more.visited.as_ref());
         let inner = pad.deeper(1);
+        self.fd.reset(inner);
+        self.mp.reset(inner);
+        if !self.strict {
+            freedesktop::write(&mut self.fd, b);
+            markport_block::write_bookmark(&mut self.mp, b);
+        }
         let has_inner = b.title.is_some()
             || b.desc.is_some()
             || (!self.strict
-                && (freedesktop::has_block(b) || !more.metadata.is_empty() || {
-                    let mut w = BlockWriter::new(pad);
-                    markport_block::write_bookmark(&mut w, b);
-                    !w.is_empty()
-                }));
+                && (!self.fd.is_empty() || !self.mp.is_empty() || !more.metadata.is_empty()));
         if !has_inner {
             self.s.end_empty();
             return;
@@ -259,15 +260,12 @@ impl<'a> Writer<'a> {
         self.s.end_start_tag();
         self.element(inner, "title", b.title.as_deref());
         if !self.strict {
-            let mut fd = BlockWriter::new(inner);
-            freedesktop::write(&mut fd, b);
-            let mut mp = BlockWriter::new(inner);
-            markport_block::write_bookmark(&mut mp, b);
-            self.info(
+            write_info(
+                &mut self.s,
                 inner,
-                vec![
-                    (FREEDESKTOP_OWNER, freedesktop::NAMESPACES, fd),
-                    (MARKPORT_OWNER, markport_block::NAMESPACES, mp),
+                &[
+                    (FREEDESKTOP_OWNER, freedesktop::NAMESPACES, &self.fd),
+                    (MARKPORT_OWNER, markport_block::NAMESPACES, &self.mp),
                 ],
                 &more.metadata,
                 true,
@@ -280,9 +278,9 @@ impl<'a> Writer<'a> {
     fn open_folder(&mut self, id: NodeId, f: &'a Folder, pad: Indent) {
         if self.strict {
             self.strict_losses(Some(id), folder_fields(f));
+            self.check_node(Some(id), f);
         }
         self.extensions(Some(id), folder_fields(f));
-        self.check_node(Some(id), strings(f));
         self.check_reserved(Some(id), Field::FolderMetadata, &f.metadata, false);
         let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
         self.s.open(pad, "folder");
@@ -293,11 +291,12 @@ impl<'a> Writer<'a> {
         let inner = pad.deeper(1);
         self.element(inner, "title", f.title.as_deref());
         if !self.strict {
-            let mut mp = BlockWriter::new(inner);
-            markport_block::write_folder(&mut mp, f);
-            self.info(
+            self.mp.reset(inner);
+            markport_block::write_folder(&mut self.mp, f);
+            write_info(
+                &mut self.s,
                 inner,
-                vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
+                &[(MARKPORT_OWNER, markport_block::NAMESPACES, &self.mp)],
                 &f.metadata,
                 false,
             );
@@ -314,20 +313,20 @@ impl<'a> Writer<'a> {
                     self.s.empty_element(pad, "separator", &[]);
                     return;
                 }
-                self.check_node(Some(id), strings(sep));
                 self.check_reserved(Some(id), Field::SeparatorMetadata, &sep.metadata, false);
                 self.extensions(Some(id), separator_fields(sep));
                 let inner = pad.deeper(1);
-                let mut mp = BlockWriter::new(inner);
-                markport_block::write_separator(&mut mp, sep);
-                if mp.is_empty() && sep.metadata.is_empty() {
+                self.mp.reset(inner);
+                markport_block::write_separator(&mut self.mp, sep);
+                if self.mp.is_empty() && sep.metadata.is_empty() {
                     self.s.empty_element(pad, "separator", &[]);
                     return;
                 }
                 self.s.start_tag(pad, "separator");
-                self.info(
+                write_info(
+                    &mut self.s,
                     inner,
-                    vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
+                    &[(MARKPORT_OWNER, markport_block::NAMESPACES, &self.mp)],
                     &sep.metadata,
                     false,
                 );
@@ -358,22 +357,20 @@ impl<'a> Writer<'a> {
                 self.s.open(pad, "alias");
                 self.s.attr("ref", &a.target);
                 let inner = pad.deeper(1);
-                let mut mp = BlockWriter::new(inner);
+                self.mp.reset(inner);
                 if !self.strict {
-                    let mut checked = strings(a);
-                    checked.push((Field::Alias, vec![a.target.as_str()]));
-                    self.check_node(Some(id), checked);
-                    markport_block::write_alias(&mut mp, &a.extra);
+                    markport_block::write_alias(&mut self.mp, &a.extra);
                     let extra = (!a.extra.is_empty()).then_some(Field::AliasExtra);
                     self.extensions(Some(id), extra.into_iter());
                 }
-                if mp.is_empty() {
+                if self.mp.is_empty() {
                     self.s.end_empty();
                 } else {
                     self.s.end_start_tag();
-                    self.info(
+                    write_info(
+                        &mut self.s,
                         inner,
-                        vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
+                        &[(MARKPORT_OWNER, markport_block::NAMESPACES, &self.mp)],
                         &[],
                         false,
                     );
@@ -388,13 +385,56 @@ impl<'a> Writer<'a> {
 }
 
 /// An interpreted block to write: its owner, the namespaces it declares, its body.
-type Block = (
+type Block<'b> = (
     &'static str,
     &'static [(&'static str, &'static str)],
-    BlockWriter,
+    &'b BlockWriter,
 );
 
-type Strings<'a> = Vec<(Field, Vec<&'a str>)>;
+/// `<info>` with the interpreted blocks that have content and the foreign
+/// blocks that can be written; nothing when there are none.
+fn write_info(
+    s: &mut XmlWriter,
+    pad: Indent,
+    blocks: &[Block<'_>],
+    foreign: &[Metadata],
+    interprets_freedesktop: bool,
+) {
+    let any = blocks.iter().any(|b| !b.2.is_empty())
+        || foreign
+            .iter()
+            .any(|m| foreign_writable(m, interprets_freedesktop));
+    if !any {
+        return;
+    }
+    s.start_tag(pad, "info");
+    for (owner, namespaces, b) in blocks {
+        b.finish(s, owner, namespaces);
+    }
+    for m in foreign
+        .iter()
+        .filter(|m| foreign_writable(m, interprets_freedesktop))
+    {
+        s.open(pad.deeper(1), "metadata");
+        s.attr("owner", &m.owner);
+        for (p, uri) in &m.namespaces {
+            if p.is_empty() {
+                s.attr("xmlns", uri);
+            } else {
+                s.attr(&format!("xmlns:{p}"), uri);
+            }
+        }
+        if m.xml.is_empty() {
+            s.end_empty();
+        } else {
+            // Checked well-formed and balanced by `content_writable`.
+            s.raw(">");
+            s.raw(&m.xml);
+            s.raw("</metadata>\n");
+        }
+    }
+    s.end_tag(pad, "info");
+}
 
 /// Whether a foreign block can be written so that it reads back as itself:
 /// its owner and namespaces must be writable exactly, and its owner must not
@@ -414,17 +454,6 @@ fn foreign_writable(m: &Metadata, interprets_freedesktop: bool) -> bool {
 /// would add a bookmark, and broken XML would make the file unreadable.
 fn content_writable(m: &Metadata) -> bool {
     crate::metadata_check::check_metadata_content(&m.xml, &m.namespaces).is_ok()
-}
-
-/// Every string the fields of a node (or of the header) hold, by field, as
-/// the field table gives them. The header's comments are checked apart:
-/// they are written as comments, not as text.
-fn strings<'a>(on: impl Into<Holder<'a>>) -> Strings<'a> {
-    let on = on.into();
-    Field::of(on.scope())
-        .filter(|f| *f != Field::DocumentComments)
-        .filter_map(|f| Some((f, f.get(on)?.strings())))
-        .collect()
 }
 
 /// In strict mode, the nodes whose id can be written: the first node with
@@ -461,6 +490,8 @@ pub fn write(
         loss: LossReport::new(),
         keep_ids,
         valid_targets,
+        fd: BlockWriter::new(Indent::NONE),
+        mp: BlockWriter::new(Indent::NONE),
     };
     if strict {
         let doc_fields = [
@@ -470,7 +501,7 @@ pub fn write(
         ];
         w.strict_losses(None, doc_fields.into_iter().filter(|p| p.1).map(|p| p.0));
     }
-    w.check_node(None, strings(&doc.header));
+    w.check_node(None, &doc.header);
     w.extensions(None, document_fields(doc));
     w.check_reserved(None, Field::DocumentMetadata, &doc.header.metadata, false);
     w.s.reserve(CHUNK * 2);
@@ -515,9 +546,10 @@ pub fn write(
     if !strict {
         let mut mp = BlockWriter::new(Indent::of(1));
         markport_block::write_document(&mut mp, doc);
-        w.info(
+        write_info(
+            &mut w.s,
             Indent::of(1),
-            vec![(MARKPORT_OWNER, markport_block::NAMESPACES, mp)],
+            &[(MARKPORT_OWNER, markport_block::NAMESPACES, &mp)],
             &doc.header.metadata,
             false,
         );
@@ -530,7 +562,7 @@ pub fn write(
         match step {
             Step::Open(id) => {
                 if let Node::Folder(f) = doc.node(id) {
-                    w.open_folder(id, f, pad(depth));
+                    w.checked(id, |w| w.open_folder(id, f, pad(depth)));
                 }
                 depth += 1;
             }
@@ -538,7 +570,7 @@ pub fn write(
                 depth -= 1;
                 w.s.end_tag(pad(depth), "folder");
             }
-            Step::Leaf(id) => w.leaf(id, pad(depth)),
+            Step::Leaf(id) => w.checked(id, |w| w.leaf(id, pad(depth))),
         }
         if w.s.len() >= CHUNK {
             out.write_all(w.s.as_str().as_bytes())?;

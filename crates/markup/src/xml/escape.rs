@@ -86,8 +86,10 @@ const fn interesting() -> [bool; 256] {
 
 static INTERESTING: [bool; 256] = interesting();
 
-/// Append `s` to `out`, escaped as `escaping` says.
-pub fn push_escaped(out: &mut String, s: &str, escaping: Escaping) {
+/// Append `s` to `out`, escaped as `escaping` says. Returns whether a
+/// character XML cannot carry was left out, which a writer reports as lost.
+pub fn push_escaped(out: &mut String, s: &str, escaping: Escaping) -> bool {
+    let mut dropped = false;
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0;
@@ -105,13 +107,14 @@ pub fn push_escaped(out: &mut String, s: &str, escaping: Escaping) {
             match rep {
                 Replacement::Named(r) => out.push_str(r),
                 Replacement::Reference(c) => push_reference(out, c),
-                Replacement::Nothing => {}
+                Replacement::Nothing => dropped = true,
             }
             start = i + len;
         }
         i += len;
     }
     out.push_str(&s[start..]);
+    dropped
 }
 
 /// `&#xHH;` in lower-case hex, as GLib writes it, without `fmt`.

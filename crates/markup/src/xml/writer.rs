@@ -60,6 +60,8 @@ pub struct XmlWriter {
     out: String,
     text: Escaping,
     attribute: Escaping,
+    /// Whether escaping left a character out since [`XmlWriter::take_dropped`].
+    dropped: bool,
 }
 
 impl Default for XmlWriter {
@@ -85,6 +87,7 @@ impl XmlWriter {
             out: String::new(),
             text,
             attribute,
+            dropped: false,
         }
     }
 
@@ -95,7 +98,13 @@ impl XmlWriter {
 
     /// Write `indent`'s spaces.
     pub fn indent(&mut self, indent: Indent) {
-        self.out.extend(std::iter::repeat_n(' ', indent.spaces));
+        const SPACES: &str = "                                                                ";
+        let mut n = indent.spaces;
+        while n > 0 {
+            let step = n.min(SPACES.len());
+            self.out.push_str(&SPACES[..step]);
+            n -= step;
+        }
     }
 
     /// Begin a start tag on a line of its own: `<name`, attributes follow.
@@ -110,7 +119,18 @@ impl XmlWriter {
         self.out.push(' ');
         self.out.push_str(name);
         self.out.push_str("=\"");
-        push_escaped(&mut self.out, value, self.attribute);
+        self.dropped |= push_escaped(&mut self.out, value, self.attribute);
+        self.out.push('"');
+    }
+
+    /// An attribute whose value `write` appends as it is, unescaped: for
+    /// values made only of characters no escaping touches (digits, `-`,
+    /// `:`, `+`, `T`, `Z`), such as dates, so they need no string of their own.
+    pub fn attr_with(&mut self, name: &str, write: impl FnOnce(&mut String)) {
+        self.out.push(' ');
+        self.out.push_str(name);
+        self.out.push_str("=\"");
+        write(&mut self.out);
         self.out.push('"');
     }
 
@@ -162,13 +182,21 @@ impl XmlWriter {
 
     /// Escaped element content.
     pub fn text(&mut self, s: &str) {
-        push_escaped(&mut self.out, s, self.text);
+        self.dropped |= push_escaped(&mut self.out, s, self.text);
     }
 
     /// Markup written as it is: declarations, comments, content the caller
     /// has checked is well-formed.
     pub fn raw(&mut self, s: &str) {
         self.out.push_str(s);
+    }
+
+    /// Whether text or an attribute value written since the last call held
+    /// a character XML cannot carry (left out); resets the answer. A writer
+    /// that asks after each node checks every string it wrote in the same
+    /// pass that escaped it, and looks for the field only when one did.
+    pub fn take_dropped(&mut self) -> bool {
+        std::mem::take(&mut self.dropped)
     }
 
     /// What has been written since the last [`XmlWriter::clear`].
