@@ -5,12 +5,15 @@
 //! icon attributes, a lost line for an application without a date) is not
 //! repeated.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::io::Write;
 
+use chrono::{Datelike, Timelike};
+
 use markport_model::{
     bookmark_fields, document_fields, Application, Bookmark, DateValue, Document, Error, Field,
-    LossReport, Node, NodeId, Timestamp, WriteOptions,
+    LossReport, Node, NodeId, Precision, Timestamp, WriteOptions,
 };
 
 use markport_markup::xml::{is_xml_char, Escaping, Indent, XmlWriter};
@@ -24,30 +27,105 @@ const HEADER: &str = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xbel version=
 /// microseconds only when not zero, `Z` or the offset as `+02` / `-05:30`.
 /// Also whether anything finer than a microsecond was dropped.
 pub fn glib_date(t: &Timestamp) -> (String, bool) {
+    let mut s = String::with_capacity(32);
+    let rounded = push_glib_date(&mut s, t);
+    (s, rounded)
+}
+
+/// [`glib_date`] appended to `out`, without `fmt`: the desktop writer
+/// formats several dates per item.
+fn push_glib_date(out: &mut String, t: &Timestamp) -> bool {
     let dt = t.to_datetime();
-    let mut s = dt.format("%Y-%m-%dT%H:%M:%S").to_string();
+    match u32::try_from(dt.year()) {
+        Ok(y @ 0..=9999) => push_digits(out, y, 4),
+        _ => out.push_str(&dt.format("%Y").to_string()),
+    }
+    for (sep, n) in [
+        ('-', dt.month()),
+        ('-', dt.day()),
+        ('T', dt.hour()),
+        (':', dt.minute()),
+        (':', dt.second()),
+    ] {
+        out.push(sep);
+        push_digits(out, n, 2);
+    }
     let micros = t.subsec_nanos() / 1000;
     if micros != 0 {
-        s.push_str(&format!(".{micros:06}"));
+        out.push('.');
+        push_digits(out, micros, 6);
     }
     match t.offset_seconds().unwrap_or(0) {
-        0 => s.push('Z'),
+        0 => out.push('Z'),
         off => {
-            let sign = if off < 0 { '-' } else { '+' };
+            out.push(if off < 0 { '-' } else { '+' });
             let a = off.unsigned_abs();
-            s.push_str(&format!("{sign}{:02}", a / 3600));
+            push_digits(out, a / 3600, 2);
             if !a.is_multiple_of(3600) {
-                s.push_str(&format!(":{:02}", (a % 3600) / 60));
+                out.push(':');
+                push_digits(out, (a % 3600) / 60, 2);
             }
         }
     }
-    (s, !t.subsec_nanos().is_multiple_of(1000))
+    !t.subsec_nanos().is_multiple_of(1000)
+}
+
+/// The offset GLib's text reads back as: its hours and minutes.
+fn written_offset(t: &Timestamp) -> i32 {
+    let off = t.offset_seconds().unwrap_or(0);
+    off.signum() * (off.unsigned_abs() / 60 * 60) as i32
+}
+
+/// `n` in `width` digits, zero-padded (`n` has no more digits than that).
+fn push_digits(out: &mut String, n: u32, width: u32) {
+    for place in (0..width).rev() {
+        out.push(char::from(b'0' + (n / 10u32.pow(place) % 10) as u8));
+    }
+}
+
+/// `n` in decimal.
+fn push_number(out: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+/// Whether `t` reads back from [`glib_date`]'s text with the precision and
+/// offset it has, answered without reading the text where that is sure:
+/// GLib's text has a zone, and second or microsecond precision.
+fn form_kept(t: &Timestamp, text: &str) -> bool {
+    let precision = if t.subsec_nanos() / 1000 != 0 {
+        Precision::Fraction(6)
+    } else {
+        Precision::Second
+    };
+    if t.offset_seconds() == Some(written_offset(t)) && t.precision() == precision {
+        return true;
+    }
+    crate::iso::parse(text)
+        .is_none_or(|back| DateValue::Instant(back).same_form(&DateValue::Instant(*t)))
 }
 
 /// Whether a value reads back unchanged: text turns CR into LF, attributes
 /// turn TAB, LF and CR into spaces, and NUL, U+FFFE and U+FFFF have no
 /// form XML (or GLib) reads; other control characters go as references.
 fn survives(s: &str, attribute: bool) -> bool {
+    // Only control bytes and 0xEF (which starts U+FFFE and U+FFFF) can
+    // start such a character: most values are ruled out by one pass over bytes.
+    if !s.bytes().any(|b| b < 0x20 || b == 0xEF) {
+        return true;
+    }
     s.chars().all(|c| match c {
         '\t' | '\n' => !attribute,
         '\r' => false,
@@ -59,6 +137,8 @@ struct Writer<'d> {
     doc: &'d Document,
     /// GLib's escaping ([`XmlWriter::gmarkup`]).
     out: XmlWriter,
+    /// The date being written, kept to reuse its buffer.
+    date: String,
     loss: LossReport,
 }
 
@@ -96,15 +176,16 @@ impl Writer<'_> {
         self.out.attr(name, value);
     }
 
-    fn date_attr(&mut self, name: &str, d: &Option<DateValue>, node: Option<NodeId>, field: Field) {
+    fn date_attr(&mut self, name: &str, d: Option<&DateValue>, node: Option<NodeId>, field: Field) {
         match d {
             None => {}
             Some(DateValue::Instant(t)) => {
-                let (s, rounded) = glib_date(t);
+                self.date.clear();
+                let rounded = push_glib_date(&mut self.date, t);
                 if rounded {
                     self.lose(node, field, "desktop bookmarks keep microseconds");
-                } else if let (Some(back), Some(form)) = (crate::iso::parse(&s), field.form()) {
-                    if !DateValue::Instant(back).same_form(&DateValue::Instant(*t)) {
+                } else if let Some(form) = field.form() {
+                    if !form_kept(t, &self.date) {
                         self.lose(
                             node,
                             form,
@@ -112,7 +193,9 @@ impl Writer<'_> {
                         );
                     }
                 }
-                self.attr(name, &s, node, field);
+                // Digits, `-`, `:`, `T`, `.`, `+` and `Z`: nothing to escape or lose.
+                let date = &self.date;
+                self.out.attr_with(name, |out| out.push_str(date));
             }
             Some(DateValue::Raw(_)) => {
                 self.lose(
@@ -177,26 +260,28 @@ pub(crate) fn write(
     let mut w = Writer {
         doc,
         out: XmlWriter::gmarkup(),
+        date: String::new(),
         loss: LossReport::new(),
     };
-    // One flat list, one item per URI.
-    let mut items: Vec<(NodeId, Bookmark)> = Vec::new();
-    let mut by_uri: HashMap<String, usize> = HashMap::new();
+    // One flat list, one item per URI. Items borrow their bookmark from the
+    // document; only one whose link or registrations change is copied.
+    let mut items: Vec<(NodeId, Cow<'_, Bookmark>)> = Vec::new();
+    let mut by_uri: HashMap<Cow<'_, str>, usize> = HashMap::with_capacity(doc.len());
     for id in doc.preorder() {
         match doc.node(id) {
             Node::Bookmark(b) => {
-                let mut b = b.clone();
+                let mut b = Cow::Borrowed(b);
                 if b.href.starts_with('/') {
-                    b.href = path_to_file_uri(b.href.as_bytes());
+                    b.to_mut().href = path_to_file_uri(b.href.as_bytes());
                     w.lose(
                         Some(id),
                         Field::BookmarkHref,
                         "a local path is written as a file: URI",
                     );
                 }
-                match by_uri.get(&b.href) {
+                match by_uri.get(b.href.as_str()) {
                     Some(&i) => {
-                        for field in merge(&mut items[i].1, &b) {
+                        for field in merge(items[i].1.to_mut(), &b) {
                             w.lose(
                                 Some(items[i].0),
                                 field,
@@ -210,7 +295,11 @@ pub(crate) fn write(
                         );
                     }
                     None => {
-                        by_uri.insert(b.href.clone(), items.len());
+                        let uri = match &b {
+                            Cow::Borrowed(b) => Cow::Borrowed(b.href.as_str()),
+                            Cow::Owned(b) => Cow::Owned(b.href.clone()),
+                        };
+                        by_uri.insert(uri, items.len());
                         items.push((id, b));
                     }
                 }
@@ -278,9 +367,9 @@ impl Writer<'_> {
         let n = Some(id);
         self.out.open(Indent::of(1), "bookmark");
         self.attr("href", &b.href, n, Field::BookmarkHref);
-        self.date_attr("added", &b.added, n, Field::BookmarkAdded);
-        self.date_attr("modified", &b.modified, n, Field::BookmarkModified);
-        self.date_attr("visited", &more.visited, n, Field::BookmarkVisited);
+        self.date_attr("added", b.added.as_ref(), n, Field::BookmarkAdded);
+        self.date_attr("modified", b.modified.as_ref(), n, Field::BookmarkModified);
+        self.date_attr("visited", more.visited.as_ref(), n, Field::BookmarkVisited);
         self.out.end_start_tag();
         if let Some(t) = &b.title {
             self.text_element(Indent::of(2), "title", t, n, Field::BookmarkTitle);
@@ -293,18 +382,18 @@ impl Writer<'_> {
         self.out.attr("owner", markport_xbel::FREEDESKTOP_OWNER);
         self.out.end_start_tag();
         let mime = match &more.mime_type {
-            Some(m) => m.clone(),
+            Some(m) => m.as_str(),
             None => {
                 self.lose(
                     n,
                     Field::BookmarkMimeType,
                     "every desktop bookmark has a MIME type: one is given from the file name",
                 );
-                mime_for(&b.href).to_owned()
+                mime_for(&b.href)
             }
         };
         self.out.open(Indent::of(4), "mime:mime-type");
-        self.attr("type", &mime, n, Field::BookmarkMimeType);
+        self.attr("type", mime, n, Field::BookmarkMimeType);
         self.out.end_empty();
         if !more.groups.is_empty() {
             self.out.start_tag(Indent::of(4), "bookmark:groups");
@@ -344,10 +433,10 @@ impl Writer<'_> {
             self.out.open(Indent::of(5), "bookmark:application");
             self.attr("name", &a.name, n, Field::BookmarkApplications);
             self.attr("exec", &a.exec, n, Field::BookmarkApplications);
-            let stamp = a.modified.clone().or_else(|| a.timestamp.clone());
-            self.date_attr("modified", &stamp, n, Field::BookmarkApplications);
-            let count = a.count.unwrap_or(1).to_string();
-            self.attr("count", &count, n, Field::BookmarkApplications);
+            let stamp = a.modified.as_ref().or(a.timestamp.as_ref());
+            self.date_attr("modified", stamp, n, Field::BookmarkApplications);
+            let count = a.count.unwrap_or(1);
+            self.out.attr_with("count", |out| push_number(out, count));
             self.out.end_empty();
         }
         self.out.end_tag(Indent::of(4), "bookmark:applications");
@@ -399,5 +488,83 @@ impl Writer<'_> {
             crate::support,
             "GLib rejects it or has no place for it",
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// GLib's form as chrono's `strftime` writes it: the reference the
+    /// hand-made formatting must match.
+    fn by_strftime(t: &Timestamp) -> String {
+        let dt = t.to_datetime();
+        let mut s = dt.format("%Y-%m-%dT%H:%M:%S").to_string();
+        let micros = t.subsec_nanos() / 1000;
+        if micros != 0 {
+            s.push_str(&format!(".{micros:06}"));
+        }
+        match t.offset_seconds().unwrap_or(0) {
+            0 => s.push('Z'),
+            off => {
+                let a = off.unsigned_abs();
+                s.push_str(&format!(
+                    "{}{:02}",
+                    if off < 0 { '-' } else { '+' },
+                    a / 3600
+                ));
+                if a % 3600 != 0 {
+                    s.push_str(&format!(":{:02}", (a % 3600) / 60));
+                }
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn dates_are_written_as_strftime_would_and_the_form_check_agrees_with_reading_back() {
+        let mut secs = -61_000_000_000i64;
+        while secs < 253_000_000_000 {
+            for offset in [
+                None,
+                Some(0),
+                Some(3600),
+                Some(-19_800),
+                Some(30),
+                Some(-3_630),
+            ] {
+                for nanos in [0, 5_000, 123_456_000, 123_456_789] {
+                    for precision in [
+                        Precision::Second,
+                        Precision::Minute,
+                        Precision::Fraction(6),
+                        Precision::Fraction(3),
+                    ] {
+                        let t = Timestamp::from_unix(secs, nanos)
+                            .unwrap()
+                            .with_offset(offset)
+                            .unwrap()
+                            .with_precision(precision);
+                        let (text, rounded) = glib_date(&t);
+                        assert_eq!(text, by_strftime(&t));
+                        assert_eq!(rounded, nanos % 1000 != 0);
+                        let by_reading = crate::iso::parse(&text).is_none_or(|back| {
+                            DateValue::Instant(back).same_form(&DateValue::Instant(t))
+                        });
+                        assert_eq!(form_kept(&t, &text), by_reading, "{text} {t:?}");
+                    }
+                }
+            }
+            secs += 9_973_317_777;
+        }
+    }
+
+    #[test]
+    fn numbers_are_written_in_decimal() {
+        for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
+            let mut s = String::new();
+            push_number(&mut s, n);
+            assert_eq!(s, n.to_string());
+        }
     }
 }
