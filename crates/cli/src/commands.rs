@@ -234,9 +234,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     // not part of the peak while the output is made.
     drop(input);
     let diagnostics = read.diagnostics;
-    // Never dropped: freeing every string of a large collection one by one
-    // takes longer than the process's exit, which gives the memory back at once.
-    let mut doc = std::mem::ManuallyDrop::new(read.document);
+    let mut doc = files::never_dropped(read.document);
     let changes = markport::ops::apply(&mut doc, &operations)
         .map_err(|e| Failure::in_file(display_name(&a.input), &e.message))?;
     let doc = &*doc;
@@ -343,6 +341,7 @@ pub(crate) fn info(a: InfoArgs) -> u8 {
 
 fn try_info(a: &InfoArgs) -> Result<u8, Failure> {
     let (format, read) = load(&a.file, a.from.as_deref(), &a.read.options())?;
+    let read = files::never_dropped(read);
     let mut out = files::stdout()?;
     let census = read.document.census();
     let name = display_name(&a.file);

@@ -158,6 +158,13 @@ pub(crate) fn finish_stdout(mut w: impl Write) -> Result<(), Failure> {
         .map_err(|e| Failure::in_file("<stdout>", format_args!("cannot write: {e}")))
 }
 
+/// A collection the command uses to its end, kept from being dropped:
+/// freeing every string of a large collection one by one takes longer than
+/// the process's exit, which gives all the memory back at once.
+pub(crate) fn never_dropped<T>(value: T) -> std::mem::ManuallyDrop<T> {
+    std::mem::ManuallyDrop::new(value)
+}
+
 /// Where output goes: standard output or a file, made visible or abandoned
 /// by [`Output::finish`].
 pub(crate) struct Output {

@@ -270,6 +270,11 @@ impl Bookmark {
         self.details.as_deref().unwrap_or(&NO_DETAILS)
     }
 
+    /// Whether the rarely set fields were ever allocated (they may still be empty).
+    pub fn has_details(&self) -> bool {
+        self.details.is_some()
+    }
+
     /// The rarely set fields, to change them; allocates them on first use.
     pub fn details_mut(&mut self) -> &mut BookmarkDetails {
         self.details.get_or_insert_with(Box::default)

@@ -43,7 +43,12 @@ impl<'a> Holder<'a> {
 
     /// The fields that have a value here (present, not empty), in [`Field::ALL`] order.
     pub fn present(self) -> impl Iterator<Item = Field> + 'a {
-        Field::of(self.scope()).filter(move |f| f.get(self).is_some_and(|v| v.is_present()))
+        // Most bookmarks have no details: their fields are not asked for
+        // (the census asks this of every node).
+        let skip_details = matches!(self, Holder::Bookmark(b) if !b.has_details());
+        Field::of(self.scope())
+            .filter(move |f| !(skip_details && f.in_bookmark_details()))
+            .filter(move |f| f.get(self).is_some_and(|v| v.is_present()))
     }
 }
 
@@ -201,6 +206,30 @@ impl<'a> Value<'a> {
 }
 
 impl Field {
+    /// Whether a bookmark keeps this field in its [`crate::BookmarkDetails`],
+    /// so that a bookmark without them does not have it.
+    pub(crate) fn in_bookmark_details(self) -> bool {
+        matches!(
+            self,
+            Field::BookmarkId
+                | Field::BookmarkVisited
+                | Field::BookmarkIcon
+                | Field::BookmarkFaviconUri
+                | Field::BookmarkKeyword
+                | Field::BookmarkPostData
+                | Field::BookmarkFeedUrl
+                | Field::BookmarkCharset
+                | Field::BookmarkMimeType
+                | Field::BookmarkGroups
+                | Field::BookmarkApplications
+                | Field::BookmarkDesktopIcon
+                | Field::BookmarkMetadata
+                | Field::BookmarkExtra
+                | Field::BookmarkGuid
+                | Field::BookmarkMetaInfo
+        )
+    }
+
     /// The field's value on `on`; `None` when the field is not one of that
     /// holder's, or has no value of its own (the presence fields such as
     /// [`Field::Bookmark`], and the `.form` fields, which are part of their date).
@@ -314,6 +343,53 @@ mod tests {
             [Field::BookmarkHref]
         );
         assert_eq!(Field::of(Scope::Separator).count(), 4);
+    }
+
+    /// The fields `present` skips on a bookmark without details are exactly
+    /// those a bookmark loses when its details are emptied.
+    #[test]
+    fn the_details_fields_are_those_kept_in_the_details() {
+        let date = || Some(DateValue::from_w3c("2001-02-03"));
+        let mut b = Bookmark::new("x").with_title("t");
+        b.desc = Some("d".into());
+        b.added = date();
+        b.modified = date();
+        b.favicon = Some("data:,".into());
+        b.tags = vec!["t".into()];
+        b.private = Some(true);
+        b.to_read = Some(true);
+        let more = b.details_mut();
+        more.id = Some("i".into());
+        more.visited = date();
+        more.icon = Some("i".into());
+        more.favicon_uri = Some("u".into());
+        more.keyword = Some("k".into());
+        more.post_data = Some("p".into());
+        more.feed_url = Some("f".into());
+        more.charset = Some("c".into());
+        more.mime_type = Some("m".into());
+        more.groups = vec!["g".into()];
+        more.applications = vec![crate::Application::new("a", "a %u")];
+        more.desktop_icon = Some(crate::DesktopIcon::default());
+        more.desktop_icon.as_mut().unwrap().href = Some("h".into());
+        more.metadata = vec![crate::Metadata::new("o", "")];
+        more.extra = vec![crate::Attribute::new("n", "v")];
+        more.guid = Some("g".into());
+        more.meta_info = vec![crate::Attribute::new("n", "v")];
+        let valued: Vec<Field> = Field::of(Scope::Bookmark)
+            .filter(|f| f.get(&b).is_some())
+            .collect();
+        assert_eq!(
+            Holder::from(&b).present().collect::<Vec<_>>(),
+            valued,
+            "this test sets every bookmark field"
+        );
+        let mut without = b.clone();
+        *without.details_mut() = Default::default();
+        for f in valued {
+            let kept = f.get(&without).is_some_and(|v| v.is_present());
+            assert_eq!(kept, !f.in_bookmark_details(), "{f}");
+        }
     }
 
     #[test]

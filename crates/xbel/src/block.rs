@@ -31,37 +31,41 @@ pub(crate) struct Element<'a> {
     pub(crate) ns: Option<Cow<'a, str>>,
     pub(crate) local: Cow<'a, str>,
     attrs: Vec<Attr<'a>>,
-    pub(crate) text: String,
+    /// Borrowed from the file when it is one run of text without references.
+    pub(crate) text: Cow<'a, str>,
     pub(crate) offset: usize,
     /// The enclosing element's local name, when nested (group in groups).
     pub(crate) parent: Option<Cow<'a, str>>,
 }
 
-/// Flatten a block into its elements, in document order. Blocks are shallow
-/// by design (at most two levels), so deeper content is only walked, not kept.
-pub(crate) fn elements<'a>(
-    scope: &'a Scope,
-    inner: &'a str,
-    base: usize,
-) -> Result<Vec<Element<'a>>, ReadError> {
-    let mut reader = Reader::from_str(inner);
+/// Flatten a block into its elements, in document order, reading `reader`
+/// from just after the block's start tag through its end tag: the block is
+/// read in the same pass as the rest of the file. `Ok(None)`: the file
+/// ended inside the block. Blocks are shallow by design (at most two
+/// levels), so deeper content is only walked, not kept.
+pub(crate) fn elements<'t: 'a, 's: 'a, 'a>(
+    reader: &mut Reader<&'t [u8]>,
+    inner: &'t str,
+    scope: &'s Scope,
+) -> Result<Option<Vec<Element<'a>>>, ReadError> {
     let mut out: Vec<Element<'a>> = Vec::new();
     // Indexes in `out` of open elements.
     let mut open: Vec<usize> = Vec::new();
     // Namespaces the block itself declares: (depth, prefix, URI).
     let mut local_scope: Vec<(usize, Cow<'a, str>, Cow<'a, str>)> = Vec::new();
     loop {
-        let offset = base + reader.buffer_position() as usize;
+        let offset = reader.buffer_position() as usize;
         let event = reader.read_event().map_err(|e| {
             ReadError::syntax(
-                base + reader.error_position() as usize,
+                reader.error_position() as usize,
                 format!("not well-formed XML: {e}"),
             )
         })?;
         let (e, empty) = match event {
-            Event::Eof => break,
+            Event::Eof => return Ok(None),
             Event::Start(e) => (e, false),
             Event::Empty(e) => (e, true),
+            Event::End(_) if open.is_empty() => return Ok(Some(out)),
             Event::End(_) => {
                 open.pop();
                 let depth = open.len();
@@ -70,15 +74,19 @@ pub(crate) fn elements<'a>(
             }
             Event::Text(t) => {
                 if let Some(&i) = open.last() {
-                    let raw = text_of(inner, &t, offset)?;
-                    let text = decode_text(&raw, offset, "metadata")?;
-                    out[i].text.push_str(&text);
+                    let text = match text_of(inner, &t, offset)? {
+                        Cow::Borrowed(raw) => decode_text(raw, offset, "metadata")?,
+                        Cow::Owned(raw) => {
+                            Cow::Owned(decode_text(&raw, offset, "metadata")?.into_owned())
+                        }
+                    };
+                    append(&mut out[i].text, text);
                 }
                 continue;
             }
             Event::CData(t) => {
                 if let Some(&i) = open.last() {
-                    out[i].text.push_str(&text_of(inner, &t, offset)?);
+                    append(&mut out[i].text, text_of(inner, &t, offset)?);
                 }
                 continue;
             }
@@ -113,7 +121,7 @@ pub(crate) fn elements<'a>(
             ns,
             local,
             attrs,
-            text: String::new(),
+            text: Cow::Borrowed(""),
             offset,
             parent: open.last().map(|&i| out[i].local.clone()),
         });
@@ -121,7 +129,15 @@ pub(crate) fn elements<'a>(
             open.push(out.len() - 1);
         }
     }
-    Ok(out)
+}
+
+/// Add `piece` to an element's text, which stays borrowed while it is one piece.
+fn append<'a>(text: &mut Cow<'a, str>, piece: Cow<'a, str>) {
+    if text.is_empty() {
+        *text = piece;
+    } else {
+        text.to_mut().push_str(&piece);
+    }
 }
 
 /// The namespace a prefix stands for: the block's own declarations first,

@@ -31,7 +31,7 @@ pub(crate) fn read(
             );
         } else if el.is(BOOKMARK_NS, "groups") || el.is(BOOKMARK_NS, "applications") {
         } else if el.is(BOOKMARK_NS, "group") && el.parent.as_deref() == Some("groups") {
-            b.details_mut().groups.push(el.text);
+            b.details_mut().groups.push(el.text.into_owned());
         } else if el.is(BOOKMARK_NS, "application") && el.parent.as_deref() == Some("applications")
         {
             let count = el

@@ -41,7 +41,7 @@ pub(crate) fn read(doc: &mut Document, owner: Owner, elements: Vec<Element>, out
                 "attr" => {
                     doc.header.extra.push(Attribute::new(
                         el.attr("name").unwrap_or_default(),
-                        el.text.clone(),
+                        el.text.to_string(),
                     ));
                     true
                 }
@@ -58,7 +58,7 @@ pub(crate) fn read(doc: &mut Document, owner: Owner, elements: Vec<Element>, out
                         if ok {
                             a.extra.push(Attribute::new(
                                 el.attr("name").unwrap_or_default(),
-                                el.text.clone(),
+                                el.text.to_string(),
                             ));
                         }
                         ok
@@ -87,9 +87,9 @@ fn bookmark_field(
     date: &mut impl FnMut(&Element) -> DateValue,
     bool_of: impl Fn(&Element) -> bool,
 ) -> bool {
-    let text = || Some(el.text.clone());
+    let text = || Some(el.text.to_string());
     match &*el.local {
-        "tag" => b.tags.push(el.text.clone()),
+        "tag" => b.tags.push(el.text.to_string()),
         "keyword" => b.details_mut().keyword = text(),
         "favicon" => b.favicon = text(),
         "favicon-uri" => b.details_mut().favicon_uri = text(),
@@ -103,12 +103,12 @@ fn bookmark_field(
         "modified" => b.modified = Some(date(el)),
         "attr" => b.details_mut().extra.push(Attribute::new(
             el.attr("name").unwrap_or_default(),
-            el.text.clone(),
+            el.text.to_string(),
         )),
         "guid" => b.details_mut().guid = text(),
         "meta" => b.details_mut().meta_info.push(Attribute::new(
             el.attr("name").unwrap_or_default(),
-            el.text.clone(),
+            el.text.to_string(),
         )),
         _ => return false,
     }
@@ -122,20 +122,20 @@ fn folder_field(
 ) -> bool {
     match &*el.local {
         "modified" => f.modified = Some(date(el)),
-        "icon" => f.icon = Some(el.text.clone()),
-        "id" => f.id = Some(el.text.clone()),
+        "icon" => f.icon = Some(el.text.to_string()),
+        "id" => f.id = Some(el.text.to_string()),
         "role" => match role_from(&el.text) {
             Some(r) => f.role = Some(r),
             None => return false,
         },
         "attr" => f.extra.push(Attribute::new(
             el.attr("name").unwrap_or_default(),
-            el.text.clone(),
+            el.text.to_string(),
         )),
-        "guid" => f.guid = Some(el.text.clone()),
+        "guid" => f.guid = Some(el.text.to_string()),
         "meta" => f.meta_info.push(Attribute::new(
             el.attr("name").unwrap_or_default(),
-            el.text.clone(),
+            el.text.to_string(),
         )),
         _ => return false,
     }
@@ -144,10 +144,10 @@ fn folder_field(
 
 fn separator_field(s: &mut Separator, el: &Element) -> bool {
     match &*el.local {
-        "title" => s.title = Some(el.text.clone()),
+        "title" => s.title = Some(el.text.to_string()),
         "attr" => s.extra.push(Attribute::new(
             el.attr("name").unwrap_or_default(),
-            el.text.clone(),
+            el.text.to_string(),
         )),
         _ => return false,
     }

@@ -387,7 +387,8 @@ impl<'t> Parser<'t> {
         Ok(())
     }
 
-    /// A `<metadata>` block inside `<info>`, read whole.
+    /// A `<metadata>` block inside `<info>`: one markport interprets is read
+    /// element by element as the parser goes on; any other is kept whole.
     fn metadata(
         &mut self,
         state: &mut State<'_>,
@@ -398,27 +399,48 @@ impl<'t> Parser<'t> {
         mut attrs: Attrs<'_>,
     ) -> Result<(), ReadError> {
         let owner_uri = attrs.take_string("owner").unwrap_or_default();
-        let inner = if empty {
-            ""
-        } else {
-            let span = self.reader.read_to_end(e.name()).map_err(|err| {
-                ReadError::syntax(
-                    self.reader.error_position() as usize,
-                    format!("not well-formed XML: {err}"),
-                )
-            })?;
-            &self.text[span.start as usize..span.end as usize]
-        };
         let inner_offset = offset + (e.len() + 2).min(self.text.len() - offset);
-        read_metadata(
-            state,
-            &self.scope,
-            owner,
-            owner_uri,
-            attrs,
-            inner,
-            inner_offset,
-        )?;
+        if let Some(read_block) = interpreted(state, &owner_uri, owner) {
+            let elements = if empty {
+                Vec::new()
+            } else {
+                block::elements(&mut self.reader, self.text, &self.scope)?.ok_or_else(|| {
+                    ReadError::syntax(
+                        self.text.len(),
+                        format!(
+                            "the file ends inside <metadata> (opened at {}): it is truncated",
+                            state.locate(offset)
+                        ),
+                    )
+                })?
+            };
+            let mut warnings = Vec::new();
+            read_block(&mut state.doc, owner, elements, &mut warnings);
+            for (at, w) in warnings {
+                state.warn(at, w);
+            }
+        } else {
+            let inner = if empty {
+                ""
+            } else {
+                let span = self.reader.read_to_end(e.name()).map_err(|err| {
+                    ReadError::syntax(
+                        self.reader.error_position() as usize,
+                        format!("not well-formed XML: {err}"),
+                    )
+                })?;
+                &self.text[span.start as usize..span.end as usize]
+            };
+            foreign_metadata(
+                state,
+                &self.scope,
+                owner,
+                owner_uri,
+                attrs,
+                inner,
+                inner_offset,
+            );
+        }
         self.scope.pop_to(self.stack.len());
         Ok(())
     }
@@ -608,7 +630,21 @@ fn bookmark(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) -> Bookm
     b
 }
 
-fn read_metadata(
+/// The reader of a block markport interprets, if `owner_uri`'s is one.
+fn interpreted(state: &State<'_>, owner_uri: &str, owner: Owner) -> Option<BlockReader> {
+    match (owner_uri, owner) {
+        (MARKPORT_OWNER, _) => Some(markport_block::read),
+        (FREEDESKTOP_OWNER, Owner::Node(id)) if state.doc.node(id).as_bookmark().is_some() => {
+            Some(freedesktop::read)
+        }
+        _ => None,
+    }
+}
+
+type BlockReader = fn(&mut Document, Owner, Vec<block::Element>, &mut block::Warnings);
+
+/// A block of another owner, kept as it is with the namespaces it uses.
+fn foreign_metadata(
     state: &mut State<'_>,
     scope: &Scope,
     owner: Owner,
@@ -616,24 +652,7 @@ fn read_metadata(
     attrs: Attrs<'_>,
     inner: &str,
     inner_offset: usize,
-) -> Result<(), ReadError> {
-    type BlockReader = fn(&mut Document, Owner, Vec<block::Element>, &mut block::Warnings);
-    let interpreted: Option<BlockReader> = match (owner_uri.as_str(), owner) {
-        (MARKPORT_OWNER, _) => Some(markport_block::read),
-        (FREEDESKTOP_OWNER, Owner::Node(id)) if state.doc.node(id).as_bookmark().is_some() => {
-            Some(freedesktop::read)
-        }
-        _ => None,
-    };
-    if let Some(read_block) = interpreted {
-        let elements = block::elements(scope, inner, inner_offset)?;
-        let mut warnings = Vec::new();
-        read_block(&mut state.doc, owner, elements, &mut warnings);
-        for (at, w) in warnings {
-            state.warn(at, w);
-        }
-        return Ok(());
-    }
+) {
     if !attrs.list.is_empty() {
         state.warn(
             inner_offset,
@@ -667,5 +686,4 @@ fn read_metadata(
             _ => {}
         },
     }
-    Ok(())
 }

@@ -67,6 +67,32 @@ fn malformed_xml_is_an_error_with_line_and_column() {
 }
 
 #[test]
+fn a_file_that_ends_inside_a_metadata_block_says_where_the_block_opened() {
+    for owner in ["https://markport.dev/ns/1", "http://freedesktop.org"] {
+        let text = format!(
+            "<xbel version=\"1.0\">\n<bookmark href=\"x\"><info>\n  <metadata owner=\"{owner}\">\n    <a>1</a>\n"
+        );
+        let err = read(&text).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Syntax);
+        assert!(
+            err.message
+                .contains("ends inside <metadata> (opened at 3:3)"),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.location.unwrap().line, 5);
+    }
+}
+
+#[test]
+fn a_wrong_end_tag_inside_a_metadata_block_is_located() {
+    let text = "<xbel version=\"1.0\">\n<bookmark href=\"x\"><info>\n  <metadata owner=\"https://markport.dev/ns/1\" xmlns:mp=\"https://markport.dev/ns/1\">\n    <mp:tag>a</mp:gat>\n  </metadata></info></bookmark></xbel>";
+    let err = read(text).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Syntax);
+    assert_eq!(err.location.unwrap().line, 4);
+}
+
+#[test]
 fn a_file_that_is_not_xbel_says_so() {
     let err = read("<html><body>hi</body></html>").unwrap_err();
     assert_eq!(err.kind, ErrorKind::WrongFormat);
