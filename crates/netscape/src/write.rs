@@ -321,6 +321,23 @@ impl Writer<'_> {
     }
 
     fn date_attr(&mut self, node: Option<NodeId>, field: Field, name: &str, value: &DateValue) {
+        if let DateValue::Instant(t) = value {
+            // The common case, a date read from seconds: whole seconds in
+            // UTC, which the format keeps as they are.
+            let plain = t.subsec_nanos() == 0
+                && t.offset_seconds() == Some(0)
+                && t.precision() == markport_model::Precision::Second
+                && t.unix_seconds() > 0
+                && t.unix_seconds() < dates::SECONDS_LIMIT;
+            if plain {
+                self.out.push(' ');
+                self.out.push_str(name);
+                self.out.push_str("=\"");
+                push_number(&mut self.out, t.unix_seconds().unsigned_abs());
+                self.out.push('"');
+                return;
+            }
+        }
         let (text, rounded) = dates::format(value);
         if rounded {
             self.lose(
@@ -603,8 +620,14 @@ impl Writer<'_> {
                     "TAGS is comma-separated: a tag with a comma splits, an empty one is dropped, spaces around one are trimmed",
                 );
             }
-            let joined = b.tags.join(",");
-            self.attr("TAGS", &joined);
+            self.out.push_str(" TAGS=\"");
+            for (i, t) in b.tags.iter().enumerate() {
+                if i > 0 {
+                    self.out.push(',');
+                }
+                escape_into(&mut self.out, t);
+            }
+            self.out.push('"');
         }
         if let Some(p) = b.private {
             self.attr("PRIVATE", if p { "1" } else { "0" });
@@ -652,5 +675,23 @@ impl Writer<'_> {
         }
         self.loss
             .record_unsupported(self.doc, n, bookmark_fields(b), crate::support, NO_PLACE);
+    }
+}
+
+/// `n` in decimal, without `fmt`.
+fn push_number(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
