@@ -251,11 +251,12 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         markport::ErrorKind::Io => Failure::in_file(name, format_args!("cannot write: {e}")),
         _ => Failure::new(format_args!("writing {}: {}", to.name, e)),
     };
-    // A temporary file is written as the output is made (no copy of it in
-    // memory) and kept or dropped once the loss is known; standard output
-    // and devices get it only after --fail-on-loss has decided.
+    // The output goes where it is going as it is made (no copy of it in
+    // memory): a temporary file is kept or dropped once the loss is known;
+    // standard output and devices get it only after --fail-on-loss and
+    // --fail-on-extension have decided, when they are given.
     let name = out.name().to_string();
-    let (mut loss, held) = match out.revocable() {
+    let (mut loss, held) = match out.streaming(a.fail_on_loss || a.fail_on_extension) {
         Some(sink) => (
             write(doc, &write_opts, sink).map_err(|e| write_failure(e, &name))?,
             None,

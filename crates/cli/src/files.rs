@@ -203,14 +203,21 @@ impl Output {
         })
     }
 
-    /// Where the output can be written as it is made, to be kept or dropped
-    /// afterwards: a temporary file that replaces the destination only when
-    /// finished. `None` for standard output and devices, where what is
-    /// written cannot be taken back.
-    pub(crate) fn revocable(&mut self) -> Option<&mut dyn Write> {
+    /// Where the output can be written as it is made. A temporary file
+    /// (replacing the destination only when finished) can always be
+    /// dropped afterwards; standard output and devices cannot take back
+    /// what they were given, so with `undecided` (the caller may still
+    /// abandon the output) they get `None` and the caller holds the output
+    /// until it has decided.
+    pub(crate) fn streaming(&mut self, undecided: bool) -> Option<&mut dyn Write> {
+        let replaced = matches!(&self.sink,
+            Sink::File(f) if f.destination().mode == markport::output::Mode::Replace);
+        if undecided && !replaced {
+            return None;
+        }
         match &mut self.sink {
-            Sink::File(f) if f.destination().mode == markport::output::Mode::Replace => Some(f),
-            _ => None,
+            Sink::File(f) => Some(f),
+            Sink::Stdout(w) => Some(w),
         }
     }
 

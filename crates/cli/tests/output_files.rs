@@ -225,13 +225,26 @@ fn fail_on_loss_writes_nothing_and_keeps_the_old_output() {
         .stderr(predicate::str::contains("nothing written"));
     assert_eq!(std::fs::read(&out).unwrap(), b"previous");
     assert_eq!(names_in(dir.path()), ["strict.xbel"]);
-    // Standard output gets nothing either.
+    // Standard output gets nothing either: it is held until the decision.
     markport()
         .args(["convert", "--xbel-strict", "--fail-on-loss", "--to", "xbel"])
         .arg(corpus("xbel/markport-block.xbel"))
         .assert()
         .code(1)
         .stdout(predicate::str::is_empty());
+    markport()
+        .args(["convert", "--fail-on-extension", "--to", "xbel"])
+        .arg(corpus("xbel/markport-block.xbel"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty());
+    // Without either flag it streams, and everything arrives.
+    markport()
+        .args(["convert", "--to", "xbel"])
+        .arg(corpus("xbel/markport-block.xbel"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::ends_with("</xbel>\n"));
 }
 
 #[test]
