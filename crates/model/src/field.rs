@@ -176,6 +176,11 @@ pub enum Scope {
 impl Field {
     /// The fields of `scope`, in [`Field::ALL`] order.
     pub fn of(scope: Scope) -> impl Iterator<Item = Field> {
+        Field::table(scope).iter().copied()
+    }
+
+    /// The fields of `scope`, as [`Field::of`] gives them.
+    pub(crate) fn table(scope: Scope) -> &'static [Field] {
         // Asked for every node of every census and report: filter once.
         static BY_SCOPE: std::sync::OnceLock<[Vec<Field>; 5]> = std::sync::OnceLock::new();
         let table = BY_SCOPE.get_or_init(|| {
@@ -194,7 +199,7 @@ impl Field {
                     .collect()
             })
         });
-        table[scope as usize].iter().copied()
+        &table[scope as usize]
     }
 }
 

@@ -45,9 +45,18 @@ impl<'a> Holder<'a> {
     pub fn present(self) -> impl Iterator<Item = Field> + 'a {
         // Most bookmarks have no details: their fields are not asked for
         // (the census asks this of every node).
-        let skip_details = matches!(self, Holder::Bookmark(b) if !b.has_details());
-        Field::of(self.scope())
-            .filter(move |f| !(skip_details && f.in_bookmark_details()))
+        static CORE: std::sync::OnceLock<Vec<Field>> = std::sync::OnceLock::new();
+        let fields: &'static [Field] = match self {
+            Holder::Bookmark(b) if !b.has_details() => CORE.get_or_init(|| {
+                Field::of(Scope::Bookmark)
+                    .filter(|f| !f.in_bookmark_details())
+                    .collect()
+            }),
+            _ => Field::table(self.scope()),
+        };
+        fields
+            .iter()
+            .copied()
             .filter(move |f| f.get(self).is_some_and(|v| v.is_present()))
     }
 }

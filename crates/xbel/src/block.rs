@@ -36,6 +36,8 @@ pub(crate) struct Element<'a> {
     pub(crate) offset: usize,
     /// The enclosing element's local name, when nested (group in groups).
     pub(crate) parent: Option<Cow<'a, str>>,
+    /// The enclosing element's index among the block's elements.
+    up: Option<usize>,
 }
 
 /// Flatten a block into its elements, in document order, reading `reader`
@@ -46,11 +48,14 @@ pub(crate) struct Element<'a> {
 pub(crate) fn elements<'t: 'a, 's: 'a, 'a>(
     reader: &mut Reader<&'t [u8]>,
     inner: &'t str,
-    scope: &'s Scope,
+    scope: &'s Scope<'t>,
 ) -> Result<Option<Vec<Element<'a>>>, ReadError> {
     let mut out: Vec<Element<'a>> = Vec::new();
-    // Indexes in `out` of open elements.
-    let mut open: Vec<usize> = Vec::new();
+    // The innermost open element (its index in `out`) and how many are
+    // open; each element knows the one around it, so the open ones need no
+    // stack of their own (one allocation less per block).
+    let mut current: Option<usize> = None;
+    let mut open = 0usize;
     // Namespaces the block itself declares: (depth, prefix, URI).
     let mut local_scope: Vec<(usize, Cow<'a, str>, Cow<'a, str>)> = Vec::new();
     loop {
@@ -65,15 +70,15 @@ pub(crate) fn elements<'t: 'a, 's: 'a, 'a>(
             Event::Eof => return Ok(None),
             Event::Start(e) => (e, false),
             Event::Empty(e) => (e, true),
-            Event::End(_) if open.is_empty() => return Ok(Some(out)),
+            Event::End(_) if open == 0 => return Ok(Some(out)),
             Event::End(_) => {
-                open.pop();
-                let depth = open.len();
-                local_scope.retain(|d| d.0 <= depth);
+                current = current.and_then(|i| out[i].up);
+                open -= 1;
+                local_scope.retain(|d| d.0 <= open);
                 continue;
             }
             Event::Text(t) => {
-                if let Some(&i) = open.last() {
+                if let Some(i) = current {
                     let text = match text_of(inner, &t, offset)? {
                         Cow::Borrowed(raw) => decode_text(raw, offset, "metadata")?,
                         Cow::Owned(raw) => {
@@ -85,7 +90,7 @@ pub(crate) fn elements<'t: 'a, 's: 'a, 'a>(
                 continue;
             }
             Event::CData(t) => {
-                if let Some(&i) = open.last() {
+                if let Some(i) = current {
                     append(&mut out[i].text, text_of(inner, &t, offset)?);
                 }
                 continue;
@@ -94,7 +99,7 @@ pub(crate) fn elements<'t: 'a, 's: 'a, 'a>(
         };
         let qname = text_of(inner, e.name().as_ref(), offset)?;
         let mut attrs = attributes(inner, &e, offset)?;
-        let depth = open.len() + 1;
+        let depth = open + 1;
         attrs.retain(|(n, v)| {
             if n == "xmlns" {
                 local_scope.push((depth, Cow::Borrowed(""), v.clone()));
@@ -123,10 +128,12 @@ pub(crate) fn elements<'t: 'a, 's: 'a, 'a>(
             attrs,
             text: Cow::Borrowed(""),
             offset,
-            parent: open.last().map(|&i| out[i].local.clone()),
+            parent: current.map(|i| out[i].local.clone()),
+            up: current,
         });
         if !empty {
-            open.push(out.len() - 1);
+            current = Some(out.len() - 1);
+            open += 1;
         }
     }
 }
@@ -144,7 +151,7 @@ fn append<'a>(text: &mut Cow<'a, str>, piece: Cow<'a, str>) {
 /// innermost winning, then those in scope around the block.
 fn scope_prefix<'a>(
     local_scope: &[(usize, Cow<'a, str>, Cow<'a, str>)],
-    scope: &'a Scope,
+    scope: &'a Scope<'_>,
     prefix: &str,
 ) -> Option<Cow<'a, str>> {
     local_scope

@@ -13,7 +13,7 @@ use markport_model::{
 
 use crate::block::{self, Owner};
 use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
-use crate::syntax::{attributes, decode_text, text_of, Attr, ReadError, Scope};
+use crate::syntax::{attributes_into, decode_text, text_of, Attr, ReadError, Scope};
 use crate::{freedesktop, markport_block};
 
 #[derive(Debug)]
@@ -92,10 +92,22 @@ struct Attrs<'t> {
 }
 
 impl<'t> Attrs<'t> {
-    fn parse(text: &'t str, e: &BytesStart<'_>, offset: usize) -> Result<Attrs<'t>, ReadError> {
-        Ok(Attrs {
-            list: attributes(text, e, offset)?,
-        })
+    /// The attributes of `e`, in `list` (a vector kept from the element
+    /// before, see [`Attrs::recycle`]).
+    fn parse(
+        text: &'t str,
+        e: &BytesStart<'_>,
+        offset: usize,
+        mut list: Vec<Attr<'t>>,
+    ) -> Result<Attrs<'t>, ReadError> {
+        attributes_into(&mut list, text, e, offset)?;
+        Ok(Attrs { list })
+    }
+
+    /// The vector, emptied, for the next element's attributes.
+    fn recycle(mut self) -> Vec<Attr<'t>> {
+        self.list.clear();
+        self.list
     }
 
     fn take(&mut self, name: &str) -> Option<Cow<'t, str>> {
@@ -108,13 +120,17 @@ impl<'t> Attrs<'t> {
     }
 
     /// Declare this element's namespaces, and take their attributes out.
-    fn declare(&mut self, scope: &mut Scope, depth: usize) {
+    fn declare(&mut self, scope: &mut Scope<'t>, depth: usize) {
         self.list.retain(|(name, value)| {
             if name == "xmlns" {
-                scope.push(depth, "", value.to_string());
+                scope.push(depth, Cow::Borrowed(""), value.clone());
                 false
-            } else if let Some(p) = name.strip_prefix("xmlns:") {
-                scope.push(depth, p, value.to_string());
+            } else if name.starts_with("xmlns:") {
+                let prefix = match name {
+                    Cow::Borrowed(n) => Cow::Borrowed(&n["xmlns:".len()..]),
+                    Cow::Owned(n) => Cow::Owned(n["xmlns:".len()..].to_owned()),
+                };
+                scope.push(depth, prefix, value.clone());
                 false
             } else {
                 true
@@ -122,9 +138,10 @@ impl<'t> Attrs<'t> {
         });
     }
 
-    fn into_extra(self) -> Vec<Attribute> {
+    /// The attributes left, as a node's extra attributes.
+    fn take_extra(&mut self) -> Vec<Attribute> {
         self.list
-            .into_iter()
+            .drain(..)
             .map(|(n, v)| Attribute::new(n.into_owned(), v.into_owned()))
             .collect()
     }
@@ -208,6 +225,10 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
 }
 
 fn check_aliases(state: &mut State<'_>) {
+    let doc = &state.doc;
+    if !doc.ids().any(|n| matches!(doc.node(n), Node::Alias(_))) {
+        return;
+    }
     let ids: std::collections::HashSet<&str> = state
         .doc
         .ids()
@@ -280,11 +301,14 @@ struct Parser<'t> {
     text: &'t str,
     reader: Reader<&'t [u8]>,
     stack: Vec<Ctx>,
-    scope: Scope,
+    scope: Scope<'t>,
     buf: String,
     seen_root: bool,
     /// Open element names and where they start, for truncation errors.
     open_tags: Vec<(Cow<'t, str>, usize)>,
+    /// The vector the next element's attributes are read into: one
+    /// allocation for the whole file rather than one per element.
+    attr_pool: Vec<Attr<'t>>,
 }
 
 impl<'t> Parser<'t> {
@@ -299,6 +323,7 @@ impl<'t> Parser<'t> {
             buf: String::new(),
             seen_root: false,
             open_tags: Vec::new(),
+            attr_pool: Vec::new(),
         }
     }
 
@@ -327,7 +352,12 @@ impl<'t> Parser<'t> {
             Some(Ctx::Title(_) | Ctx::Desc(_)) => {
                 self.buf.push_str(&decode_text(raw, offset, "text")?);
             }
-            _ if raw.trim().is_empty() => {}
+            // The indentation between elements, on every line of a file:
+            // looked at as bytes before `trim` decodes characters.
+            _ if raw
+                .bytes()
+                .all(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+                || raw.trim().is_empty() => {}
             Some(Ctx::Skip) => {}
             _ => {
                 let shown: String = raw.trim().chars().take(30).collect();
@@ -357,7 +387,23 @@ impl<'t> Parser<'t> {
         offset: usize,
     ) -> Result<(), ReadError> {
         let name = text_of(self.text, e.name().as_ref(), offset)?;
-        let mut attrs = Attrs::parse(self.text, e, offset)?;
+        let pool = std::mem::take(&mut self.attr_pool);
+        let mut attrs = Attrs::parse(self.text, e, offset, pool)?;
+        let done = self.element(state, e, empty, offset, name, &mut attrs);
+        self.attr_pool = attrs.recycle();
+        done
+    }
+
+    /// [`Parser::start`] once the attributes are read.
+    fn element(
+        &mut self,
+        state: &mut State<'_>,
+        e: &BytesStart<'_>,
+        empty: bool,
+        offset: usize,
+        name: Cow<'t, str>,
+        attrs: &mut Attrs<'t>,
+    ) -> Result<(), ReadError> {
         attrs.declare(&mut self.scope, self.stack.len());
         if !self.seen_root {
             if name != "xbel" {
@@ -396,7 +442,7 @@ impl<'t> Parser<'t> {
         empty: bool,
         offset: usize,
         owner: Owner,
-        mut attrs: Attrs<'_>,
+        attrs: &mut Attrs<'_>,
     ) -> Result<(), ReadError> {
         let owner_uri = attrs.take_string("owner").unwrap_or_default();
         let inner_offset = offset + (e.len() + 2).min(self.text.len() - offset);
@@ -494,7 +540,7 @@ fn open(
     state: &mut State<'_>,
     stack: &[Ctx],
     name: &str,
-    mut attrs: Attrs<'_>,
+    attrs: &mut Attrs<'_>,
     offset: usize,
 ) -> Result<Ctx, ReadError> {
     let parent_ctx = stack.last();
@@ -535,7 +581,7 @@ fn open(
         }
         ("separator", _, _, Some(parent)) => {
             let mut s = Separator::default();
-            s.extra = attrs.into_extra();
+            s.extra = attrs.take_extra();
             Ctx::Separator(state.doc.push(parent, s))
         }
         ("alias", _, _, Some(parent)) => {
@@ -544,7 +590,7 @@ fn open(
                 String::new()
             });
             let mut a = Alias::new(target);
-            a.extra = attrs.into_extra();
+            a.extra = attrs.take_extra();
             Ctx::Alias(state.doc.push(parent, a))
         }
         (other, Some(inside), _, _) => {
@@ -568,7 +614,7 @@ fn open(
 }
 
 /// The root's attributes, which are the document's.
-fn open_xbel(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) {
+fn open_xbel(state: &mut State<'_>, attrs: &mut Attrs<'_>, offset: usize) {
     if let Some(v) = attrs.take("version") {
         if v != "1.0" && v != "1.1" {
             state.note(offset, format!("XBEL version {v:?}; read as 1.0"));
@@ -578,11 +624,11 @@ fn open_xbel(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) {
     if let Some(a) = attrs.take("added") {
         state.doc.header.added = Some(state.date(offset, "added", &a));
     }
-    state.doc.header.extra = attrs.into_extra();
+    state.doc.header.extra = attrs.take_extra();
 }
 
 /// A folder from its start tag's attributes.
-fn folder(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) -> Folder {
+fn folder(state: &mut State<'_>, attrs: &mut Attrs<'_>, offset: usize) -> Folder {
     let mut f = Folder::new();
     f.id = attrs.take_string("id");
     if let Some(a) = attrs.take("added") {
@@ -597,12 +643,12 @@ fn folder(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) -> Folder 
             f.role = Some(Role::Toolbar);
         }
     }
-    f.extra = attrs.into_extra();
+    f.extra = attrs.take_extra();
     f
 }
 
 /// A bookmark from its start tag's attributes.
-fn bookmark(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) -> Bookmark {
+fn bookmark(state: &mut State<'_>, attrs: &mut Attrs<'_>, offset: usize) -> Bookmark {
     let href = attrs.take_string("href").unwrap_or_else(|| {
         state.warn(offset, "<bookmark> without href; read with an empty href");
         String::new()
@@ -623,7 +669,7 @@ fn bookmark(state: &mut State<'_>, mut attrs: Attrs<'_>, offset: usize) -> Bookm
     if let Some(a) = attrs.take("visited") {
         b.details_mut().visited = Some(state.date(offset, "visited", &a));
     }
-    let extra = attrs.into_extra();
+    let extra = attrs.take_extra();
     if !extra.is_empty() {
         b.details_mut().extra = extra;
     }
@@ -646,10 +692,10 @@ type BlockReader = fn(&mut Document, Owner, Vec<block::Element>, &mut block::War
 /// A block of another owner, kept as it is with the namespaces it uses.
 fn foreign_metadata(
     state: &mut State<'_>,
-    scope: &Scope,
+    scope: &Scope<'_>,
     owner: Owner,
     owner_uri: String,
-    attrs: Attrs<'_>,
+    attrs: &Attrs<'_>,
     inner: &str,
     inner_offset: usize,
 ) {

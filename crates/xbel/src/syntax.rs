@@ -9,19 +9,20 @@ use quick_xml::events::BytesStart;
 
 use markport_model::ErrorKind;
 
-/// Namespace declarations seen so far: (element depth, prefix, URI).
+/// Namespace declarations seen so far: (element depth, prefix, URI),
+/// borrowed from the file (a block per bookmark declares its own).
 #[derive(Default)]
-pub(crate) struct Scope {
-    decls: Vec<(usize, String, String)>,
+pub(crate) struct Scope<'t> {
+    decls: Vec<(usize, Cow<'t, str>, Cow<'t, str>)>,
 }
 
-impl Scope {
+impl<'t> Scope<'t> {
     pub(crate) fn resolve(&self, prefix: &str) -> Option<&str> {
         self.decls
             .iter()
             .rev()
             .find(|d| d.1 == prefix)
-            .map(|d| d.2.as_str())
+            .map(|d| &*d.2)
     }
 
     /// Every declaration in scope, innermost winning, sorted by prefix.
@@ -31,15 +32,15 @@ impl Scope {
         let mut seen: Vec<(String, String)> = Vec::new();
         for (_, p, u) in self.decls.iter().rev() {
             if prefixes.insert(p) {
-                seen.push((p.clone(), u.clone()));
+                seen.push((p.to_string(), u.to_string()));
             }
         }
         seen.sort();
         seen
     }
 
-    pub(crate) fn push(&mut self, depth: usize, prefix: &str, uri: String) {
-        self.decls.push((depth, prefix.to_owned(), uri));
+    pub(crate) fn push(&mut self, depth: usize, prefix: Cow<'t, str>, uri: Cow<'t, str>) {
+        self.decls.push((depth, prefix, uri));
     }
 
     pub(crate) fn pop_to(&mut self, depth: usize) {
@@ -165,7 +166,20 @@ pub(crate) fn attributes<'t>(
     e: &BytesStart<'_>,
     offset: usize,
 ) -> Result<Vec<Attr<'t>>, ReadError> {
-    let mut list: Vec<Attr<'t>> = Vec::new();
+    let mut list = Vec::new();
+    attributes_into(&mut list, text, e, offset)?;
+    Ok(list)
+}
+
+/// [`attributes`] into `list` (emptied first), so a caller that reads
+/// element after element can keep one allocation for all of them.
+pub(crate) fn attributes_into<'t>(
+    list: &mut Vec<Attr<'t>>,
+    text: &'t str,
+    e: &BytesStart<'_>,
+    offset: usize,
+) -> Result<(), ReadError> {
+    list.clear();
     let mut names: HashSet<Cow<'t, str>> = HashSet::new();
     for a in e.attributes().with_checks(false) {
         let a = a.map_err(|err| ReadError::syntax(offset, format!("bad attribute: {err}")))?;
@@ -188,5 +202,5 @@ pub(crate) fn attributes<'t>(
         let value = decode_attr(text, &a.value, offset)?;
         list.push((name, value));
     }
-    Ok(list)
+    Ok(())
 }

@@ -42,3 +42,41 @@ fn unwritable_characters_are_reported_on_every_field() {
     let folder = back.node(back.children(None)[0]).as_folder().unwrap();
     assert_eq!(folder.guid.as_deref(), Some("guid"));
 }
+
+/// The writer finds these characters where it escapes the strings, and
+/// looks for the field only then: a field it does not write as text (a
+/// foreign block left out, an alias's target, a raw date, a tag in
+/// markport's block) is still reported, and a clean node is not.
+#[test]
+fn unwritable_characters_are_found_where_they_are_escaped_and_where_they_are_left_out() {
+    use markport_model::{Alias, DateValue, Metadata};
+    let mut doc = Document::new();
+    let mut b = Bookmark::new("https://example.org/a");
+    b.tags = vec!["ok".into(), "bad\u{FFFE}".into()];
+    b.added = Some(DateValue::Raw("soon\u{7}".into()));
+    let mut foreign = Metadata::new("https://other.example/", "<x:y/>");
+    foreign.namespaces = vec![("x".into(), "urn:x\u{8}".into())];
+    b.details_mut().metadata = vec![foreign];
+    b.details_mut().id = Some("a".into());
+    doc.push(None, b);
+    doc.push(None, Alias::new("a\u{b}"));
+    doc.push(
+        None,
+        Bookmark::new("https://example.org/clean").with_title("Clean"),
+    );
+
+    let mut out = Vec::new();
+    let loss = markport_xbel::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    let mut lost: Vec<(Field, usize)> = loss.losses.iter().map(|l| (l.field, l.count)).collect();
+    lost.sort();
+    assert_eq!(
+        lost,
+        [
+            (Field::BookmarkAdded, 1),
+            (Field::BookmarkTags, 1),
+            (Field::BookmarkMetadata, 1),
+            (Field::Alias, 1),
+        ]
+    );
+    assert!(markport_xbel::read(&out, &Default::default()).is_ok());
+}
