@@ -135,70 +135,6 @@ const SCOPE_LIMITS: &[&str] = &[
     "applet", "caption", "html", "table", "td", "th", "marquee", "object", "template",
 ];
 
-/// HTML5's special elements: an end tag of an ordinary element is ignored
-/// when one of these is open inside it.
-const SPECIAL: &[&str] = &[
-    "address",
-    "applet",
-    "article",
-    "aside",
-    "blockquote",
-    "button",
-    "caption",
-    "center",
-    "colgroup",
-    "dd",
-    "details",
-    "dir",
-    "div",
-    "dl",
-    "dt",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "header",
-    "hgroup",
-    "iframe",
-    "li",
-    "listing",
-    "main",
-    "marquee",
-    "menu",
-    "nav",
-    "noembed",
-    "noframes",
-    "noscript",
-    "object",
-    "ol",
-    "p",
-    "plaintext",
-    "pre",
-    "search",
-    "section",
-    "select",
-    "summary",
-    "table",
-    "tbody",
-    "td",
-    "template",
-    "textarea",
-    "tfoot",
-    "th",
-    "thead",
-    "title",
-    "tr",
-    "ul",
-    "xmp",
-];
-
 const HEADINGS: &[&str] = &["h1", "h2", "h3", "h4", "h5", "h6"];
 
 /// What comes next from the walker besides the scanner's tokens.
@@ -243,10 +179,11 @@ pub struct Walker<'a> {
     src: &'a str,
     scan: Scanner<'a>,
     attrs: Vec<RawAttr<'a>>,
-    /// The open elements: name as written, and its name in lower case.
-    stack: Vec<(&'a str, Box<str>)>,
+    /// The open elements: name as written, and its name in lower case
+    /// (the name itself when written in lower case, as nearly every one is).
+    stack: Vec<(&'a str, Cow<'a, str>)>,
     /// For each lower-case name, the stack positions of its open elements.
-    open: HashMap<Box<str>, Vec<usize>>,
+    open: HashMap<Cow<'a, str>, Vec<usize>>,
     /// Stack positions of open special elements and of scope limits.
     special: Vec<usize>,
     limits: Vec<usize>,
@@ -258,7 +195,77 @@ pub struct Walker<'a> {
 
 fn lower_into(key: &mut String, name: &str) {
     key.clear();
-    key.extend(name.chars().map(|c| c.to_ascii_lowercase()));
+    key.push_str(name);
+    key.make_ascii_lowercase();
+}
+
+/// Whether `key` is one of HTML5's special elements: an end tag of an
+/// ordinary element is ignored when one of these is open inside it. Asked at
+/// every start tag and for each open element an end tag passes: a `match`
+/// (a switch on the length, then a few byte compares), not a list searched.
+fn is_special(key: &str) -> bool {
+    matches!(
+        key,
+        "address"
+            | "applet"
+            | "article"
+            | "aside"
+            | "blockquote"
+            | "button"
+            | "caption"
+            | "center"
+            | "colgroup"
+            | "dd"
+            | "details"
+            | "dir"
+            | "div"
+            | "dl"
+            | "dt"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "hgroup"
+            | "iframe"
+            | "li"
+            | "listing"
+            | "main"
+            | "marquee"
+            | "menu"
+            | "nav"
+            | "noembed"
+            | "noframes"
+            | "noscript"
+            | "object"
+            | "ol"
+            | "p"
+            | "plaintext"
+            | "pre"
+            | "search"
+            | "section"
+            | "select"
+            | "summary"
+            | "table"
+            | "tbody"
+            | "td"
+            | "template"
+            | "textarea"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "title"
+            | "tr"
+            | "ul"
+            | "xmp"
+    )
 }
 
 impl<'a> Walker<'a> {
@@ -396,7 +403,7 @@ impl<'a> Walker<'a> {
                 Self::within(self.top(key), self.top("table"))
             }
             "table" | "template" => self.top(key),
-            _ if SPECIAL.contains(&key) || is_formatting(key) => {
+            _ if is_special(key) || is_formatting(key) => {
                 Self::within(self.top(key), self.limit(key))
             }
             _ => Self::within(self.top(key), self.special.last().copied()),
@@ -404,9 +411,13 @@ impl<'a> Walker<'a> {
     }
 
     fn push(&mut self, name: &'a str) {
-        let key: Box<str> = self.key.as_str().into();
+        let key: Cow<'a, str> = if name == self.key {
+            Cow::Borrowed(name)
+        } else {
+            Cow::Owned(self.key.clone())
+        };
         let at = self.stack.len();
-        if SPECIAL.contains(&&*key) {
+        if is_special(&key) {
             self.special.push(at);
         }
         if SCOPE_LIMITS.contains(&&*key) {
@@ -415,7 +426,7 @@ impl<'a> Walker<'a> {
         if matches!(&*key, "svg" | "math") {
             self.foreign.push(at);
         }
-        match self.open.get_mut(&key) {
+        match self.open.get_mut(&*key) {
             Some(v) => v.push(at),
             None => {
                 self.open.insert(key.clone(), vec![at]);
@@ -432,7 +443,7 @@ impl<'a> Walker<'a> {
                 v.pop();
             }
         }
-        if let Some(v) = self.open.get_mut(&key) {
+        if let Some(v) = self.open.get_mut(&*key) {
             v.pop();
         }
         Some(name)
@@ -610,6 +621,16 @@ fn is_formatting(key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn special_elements_are_told_apart() {
+        for n in ["address", "p", "li", "table", "xmp", "dd", "ul"] {
+            assert!(is_special(n), "{n}");
+        }
+        for n in ["span", "a", "b", "time", "P", ""] {
+            assert!(!is_special(n), "{n}");
+        }
+    }
 
     /// The walk as markup: every element explicitly closed.
     fn walked(src: &str) -> String {

@@ -34,7 +34,9 @@ struct Entry {
 enum Found {
     Folder {
         parent: Option<usize>,
-        folder: Folder,
+        /// Boxed: a page has few folders and many entries, and every
+        /// element of the list is as large as its largest kind.
+        folder: Box<Folder>,
     },
     Entry {
         folder: Option<usize>,
@@ -211,15 +213,16 @@ impl Resolver {
     /// An absolute link stays exactly as written; a relative one is resolved
     /// against the page's base when there is one.
     fn resolve(&self, href: &str) -> String {
+        // Without a base every link stays as written, absolute or not: no
+        // need to parse it (a URL parse per link was a tenth of reading).
+        let Some(base) = &self.base else {
+            return href.to_owned();
+        };
         if Url::parse(href).is_ok() {
             return href.to_owned();
         }
-        match &self.base {
-            Some(b) => b
-                .join(href.trim())
-                .map_or_else(|_| href.to_owned(), String::from),
-            None => href.to_owned(),
-        }
+        base.join(href.trim())
+            .map_or_else(|_| href.to_owned(), String::from)
     }
 }
 
@@ -245,6 +248,8 @@ struct Reader<'a> {
     found: Vec<Found>,
     stack: Vec<Frame>,
     gatherers: Vec<Gatherer>,
+    /// Gatherers finished, whose places are free.
+    free_gatherers: Vec<usize>,
     folder_index: HashMap<String, usize>,
     h1: Option<String>,
     intro: Option<String>,
@@ -262,13 +267,28 @@ impl<'a> Reader<'a> {
     }
 
     fn gatherer(&mut self, frame: &mut Frame, slot: usize, goal: Goal, marked: bool) {
-        let g = self.gatherers.len();
-        self.gatherers.push(Gatherer {
-            goal,
-            marked,
-            text: String::new(),
-            alt: None,
-        });
+        let g = match self.free_gatherers.pop() {
+            Some(g) => {
+                // Its text buffer, emptied when it finished, is kept.
+                let text = std::mem::take(&mut self.gatherers[g].text);
+                self.gatherers[g] = Gatherer {
+                    goal,
+                    marked,
+                    text,
+                    alt: None,
+                };
+                g
+            }
+            None => {
+                self.gatherers.push(Gatherer {
+                    goal,
+                    marked,
+                    text: String::new(),
+                    alt: None,
+                });
+                self.gatherers.len() - 1
+            }
+        };
         frame.gather[slot] = Some(g);
         frame.owns[slot] = Some(g);
     }
@@ -454,7 +474,10 @@ impl<'a> Reader<'a> {
             .or(folder);
         let mut f = Folder::new();
         f.id = v.data_id.clone();
-        self.found.push(Found::Folder { parent, folder: f });
+        self.found.push(Found::Folder {
+            parent,
+            folder: Box::new(f),
+        });
         if let Some(k) = key {
             self.folder_index.insert(k, self.found.len() - 1);
         }
@@ -490,9 +513,9 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        for g in frame.owns.into_iter().flatten() {
-            let g = &mut self.gatherers[g];
-            let text = std::mem::take(&mut g.text);
+        for index in frame.owns.into_iter().flatten() {
+            let g = &mut self.gatherers[index];
+            let mut text = std::mem::take(&mut g.text);
             match &mut g.goal {
                 Goal::Title { entry, attr } => {
                     if let Found::Entry { entry: e, .. } = &mut self.found[*entry] {
@@ -529,6 +552,12 @@ impl<'a> Reader<'a> {
                 Goal::PageHeading => self.h1 = Some(collapse(&text)),
                 Goal::Intro => self.intro = Some(blocks(&text)),
             }
+            // Nothing refers to a finished gatherer (the frames that did
+            // are closed): its slot and buffer serve the next one, so the
+            // list is as long as the deepest nesting, not the page.
+            text.clear();
+            self.gatherers[index].text = text;
+            self.free_gatherers.push(index);
         }
     }
 }
@@ -562,6 +591,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         found: Vec::new(),
         stack: Vec::new(),
         gatherers: Vec::new(),
+        free_gatherers: Vec::new(),
         folder_index: HashMap::new(),
         h1: None,
         intro: None,
@@ -613,7 +643,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         match ev {
             Found::Folder { parent, folder } => {
                 let p = parent.and_then(|i| ids[i]);
-                ids.push(Some(doc.push(p, folder)));
+                ids.push(Some(doc.push(p, *folder)));
             }
             Found::Entry { folder, entry } => {
                 let Some(href) = entry.href else {

@@ -11,6 +11,9 @@ pub(crate) fn tag_of(href: &str) -> Option<String> {
     if segment.is_empty() {
         return None;
     }
+    if !segment.contains(['+', '%']) {
+        return Some(segment.to_owned());
+    }
     // `+` first, so that `%2B` stays a plus (`C%2B%2B` is "C++").
     let spaced = segment.replace('+', " ");
     let bytes: Vec<u8> = percent_decode_str(&spaced).collect();
