@@ -16,6 +16,7 @@ use markport_model::{
     LossReport, Node, NodeId, Precision, Timestamp, WriteOptions,
 };
 
+use markport_markup::decimal::push_decimal;
 use markport_markup::xml::{is_xml_char, Escaping, Indent, XmlWriter};
 
 use crate::mime::mime_for;
@@ -80,24 +81,6 @@ fn written_offset(t: &Timestamp) -> i32 {
 fn push_digits(out: &mut String, n: u32, width: u32) {
     for place in (0..width).rev() {
         out.push(char::from(b'0' + (n / 10u32.pow(place) % 10) as u8));
-    }
-}
-
-/// `n` in decimal.
-fn push_number(out: &mut String, n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
     }
 }
 
@@ -436,7 +419,8 @@ impl Writer<'_> {
             let stamp = a.modified.as_ref().or(a.timestamp.as_ref());
             self.date_attr("modified", stamp, n, Field::BookmarkApplications);
             let count = a.count.unwrap_or(1);
-            self.out.attr_with("count", |out| push_number(out, count));
+            self.out
+                .attr_with("count", |out| push_decimal(out, u64::from(count)));
             self.out.end_empty();
         }
         self.out.end_tag(Indent::of(4), "bookmark:applications");
@@ -556,15 +540,6 @@ mod tests {
                 }
             }
             secs += 9_973_317_777;
-        }
-    }
-
-    #[test]
-    fn numbers_are_written_in_decimal() {
-        for n in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
-            let mut s = String::new();
-            push_number(&mut s, n);
-            assert_eq!(s, n.to_string());
         }
     }
 }

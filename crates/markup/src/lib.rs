@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod charset;
+pub mod decimal;
 pub mod entities;
 pub mod html;
 pub mod json;

@@ -19,6 +19,7 @@ use markport_model::{
 use crate::dates;
 use crate::UNTITLED;
 use crate::{H1_EXTRA, READING_LIST_ID};
+use markport_markup::decimal::push_decimal;
 use markport_markup::entities::{escape_into, trim_html};
 
 /// Deeper levels are written at this indent, so output size stays linear
@@ -333,7 +334,7 @@ impl Writer<'_> {
                 self.out.push(' ');
                 self.out.push_str(name);
                 self.out.push_str("=\"");
-                push_number(&mut self.out, t.unix_seconds().unsigned_abs());
+                push_decimal(&mut self.out, t.unix_seconds().unsigned_abs());
                 self.out.push('"');
                 return;
             }
@@ -675,23 +676,5 @@ impl Writer<'_> {
         }
         self.loss
             .record_unsupported(self.doc, n, bookmark_fields(b), crate::support, NO_PLACE);
-    }
-}
-
-/// `n` in decimal, without `fmt`.
-fn push_number(out: &mut String, n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
     }
 }
