@@ -782,7 +782,11 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
     // `roots`: the standard ones, the other roots, the kept non-object members.
     let mut roots: Vec<(String, String)> = Vec::new();
     for i in 0..3 {
-        let mut text = String::new();
+        let subtree = match p.roots[i] {
+            Some(r) => vec![r],
+            None => children_of_root(doc, &p, i),
+        };
+        let mut text = String::with_capacity(text_size(doc, subtree));
         match p.roots[i] {
             Some(r) => node(doc, r, &p, Some(i), 2, &mut text, &mut loss),
             None => made_root(doc, &p, i, &mut text, &mut loss),
@@ -860,34 +864,64 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
         top.push(("version".into(), "1".into()));
     }
     roots.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut roots_text = String::from("{");
-    for (i, (k, v)) in roots.iter().enumerate() {
-        roots_text.push_str(if i > 0 { ",\n" } else { "\n" });
-        indent(&mut roots_text, 2);
-        write_string(k, &mut roots_text);
-        roots_text.push_str(": ");
-        roots_text.push_str(v);
-    }
-    roots_text.push_str("\n   }");
-    top.push(("roots".into(), roots_text));
+    // `roots` is the one key no extra member can have (those are refused
+    // above): its place in the sorted keys is marked by an empty text, and
+    // its object is written from the roots' own texts, so the output is not
+    // copied into one string (twice) before it is written.
+    top.push(("roots".into(), String::new()));
     top.sort_by(|a, b| a.0.cmp(&b.0));
-    let mut text = String::from("{");
+    let mut glue = String::from("{");
     for (i, (k, v)) in top.iter().enumerate() {
-        text.push_str(if i > 0 { ",\n" } else { "\n" });
-        indent(&mut text, 1);
-        write_string(k, &mut text);
-        text.push_str(": ");
-        text.push_str(v);
+        glue.push_str(if i > 0 { ",\n" } else { "\n" });
+        indent(&mut glue, 1);
+        write_string(k, &mut glue);
+        glue.push_str(": ");
+        if k != "roots" {
+            glue.push_str(v);
+            continue;
+        }
+        glue.push('{');
+        for (j, (rk, rv)) in roots.iter().enumerate() {
+            glue.push_str(if j > 0 { ",\n" } else { "\n" });
+            indent(&mut glue, 2);
+            write_string(rk, &mut glue);
+            glue.push_str(": ");
+            out.write_all(glue.as_bytes()).map_err(Error::io)?;
+            glue.clear();
+            out.write_all(rv.as_bytes()).map_err(Error::io)?;
+        }
+        glue.push_str("\n   }");
     }
-    text.push_str("\n}\n");
-    out.write_all(text.as_bytes()).map_err(Error::io)?;
+    glue.push_str("\n}\n");
+    out.write_all(glue.as_bytes()).map_err(Error::io)?;
     Ok(loss)
+}
+
+/// About how many bytes the JSON of the nodes `from` and everything in them
+/// takes, so that a root's text is allocated once: grown by doubling, the
+/// text of a root holding most of a collection left its smaller copies
+/// behind in the heap.
+fn text_size(doc: &Document, from: Vec<NodeId>) -> usize {
+    // A node's keys, dates, guid, id and indentation; then its strings.
+    const PER_NODE: usize = 256;
+    let mut size = 0usize;
+    let mut todo = from;
+    while let Some(id) = todo.pop() {
+        size = size.saturating_add(PER_NODE);
+        if let Some(b) = doc.node(id).as_bookmark() {
+            size = size.saturating_add(b.href.len() + b.title.as_ref().map_or(0, String::len));
+        }
+        todo.extend_from_slice(doc.children(Some(id)));
+    }
+    size
 }
 
 /// A standard root the model does not have: empty unless loose nodes go in it.
 fn made_root(doc: &Document, p: &Plan, i: usize, out: &mut String, loss: &mut LossReport) {
     let kids = children_of_root(doc, p, i);
-    let mut out_text = String::from("{");
+    // Written where it goes: a root holding most of a collection is most of
+    // the output, and a copy of it doubled the peak memory.
+    out.push('{');
     let mut m: Vec<(String, String)> = Vec::new();
     let w = |slot| writes(&p.policy, Kind::Folder, slot);
     for (slot, key) in DATE_KEYS.iter().enumerate() {
@@ -903,7 +937,7 @@ fn made_root(doc: &Document, p: &Plan, i: usize, out: &mut String, loss: &mut Lo
     m.push(("name".into(), name));
     m.push(("type".into(), "\"folder\"".into()));
     // `children` sorts first; write it through a node frame of its own.
-    out_text.push_str("\n         \"children\": [ ");
+    out.push_str("\n         \"children\": [ ");
     let mut any = false;
     for &c in &kids {
         if !is_written(doc.node(c)) {
@@ -916,22 +950,21 @@ fn made_root(doc: &Document, p: &Plan, i: usize, out: &mut String, loss: &mut Lo
             continue;
         }
         if any {
-            out_text.push_str(", ");
+            out.push_str(", ");
         }
         any = true;
-        node(doc, c, p, None, 3, &mut out_text, loss);
+        node(doc, c, p, None, 3, out, loss);
     }
     // After `[ `, so an empty list is `[  ]`, as Chromium writes it.
-    out_text.push_str(" ]");
+    out.push_str(" ]");
     m.sort();
     for (k, v) in m {
-        out_text.push_str(",\n         \"");
-        out_text.push_str(&k);
-        out_text.push_str("\": ");
-        out_text.push_str(&v);
+        out.push_str(",\n         \"");
+        out.push_str(&k);
+        out.push_str("\": ");
+        out.push_str(&v);
     }
-    out_text.push_str("\n      }");
-    out.push_str(&out_text);
+    out.push_str("\n      }");
 }
 
 /// Opera's `custom_root`: an object of root folders keyed by name.
