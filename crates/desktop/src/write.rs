@@ -16,7 +16,7 @@ use markport_model::{
     LossReport, Node, NodeId, Precision, Timestamp, WriteOptions,
 };
 
-use markport_markup::decimal::push_decimal;
+use markport_markup::decimal::{push_decimal, push_padded};
 use markport_markup::xml::{is_xml_char, Escaping, Indent, XmlWriter};
 
 use crate::mime::mime_for;
@@ -38,7 +38,7 @@ pub fn glib_date(t: &Timestamp) -> (String, bool) {
 fn push_glib_date(out: &mut String, t: &Timestamp) -> bool {
     let dt = t.to_datetime();
     match u32::try_from(dt.year()) {
-        Ok(y @ 0..=9999) => push_digits(out, y, 4),
+        Ok(y @ 0..=9999) => push_padded(out, u64::from(y), 4),
         _ => out.push_str(&dt.format("%Y").to_string()),
     }
     for (sep, n) in [
@@ -49,22 +49,22 @@ fn push_glib_date(out: &mut String, t: &Timestamp) -> bool {
         (':', dt.second()),
     ] {
         out.push(sep);
-        push_digits(out, n, 2);
+        push_padded(out, u64::from(n), 2);
     }
     let micros = t.subsec_nanos() / 1000;
     if micros != 0 {
         out.push('.');
-        push_digits(out, micros, 6);
+        push_padded(out, u64::from(micros), 6);
     }
     match t.offset_seconds().unwrap_or(0) {
         0 => out.push('Z'),
         off => {
             out.push(if off < 0 { '-' } else { '+' });
             let a = off.unsigned_abs();
-            push_digits(out, a / 3600, 2);
+            push_padded(out, u64::from(a / 3600), 2);
             if !a.is_multiple_of(3600) {
                 out.push(':');
-                push_digits(out, (a % 3600) / 60, 2);
+                push_padded(out, u64::from((a % 3600) / 60), 2);
             }
         }
     }
@@ -75,13 +75,6 @@ fn push_glib_date(out: &mut String, t: &Timestamp) -> bool {
 fn written_offset(t: &Timestamp) -> i32 {
     let off = t.offset_seconds().unwrap_or(0);
     off.signum() * (off.unsigned_abs() / 60 * 60) as i32
-}
-
-/// `n` in `width` digits, zero-padded (`n` has no more digits than that).
-fn push_digits(out: &mut String, n: u32, width: u32) {
-    for place in (0..width).rev() {
-        out.push(char::from(b'0' + (n / 10u32.pow(place) % 10) as u8));
-    }
 }
 
 /// Whether `t` reads back from [`glib_date`]'s text with the precision and

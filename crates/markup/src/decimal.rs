@@ -26,6 +26,14 @@ pub fn push_decimal(out: &mut String, n: u64) {
     }
 }
 
+/// Append the last `width` digits of `n` to `out`, zero-padded: `push_padded(out, 7, 2)`
+/// writes `07`, as `{n:0width$}` does for a number with no more digits.
+pub fn push_padded(out: &mut String, n: u64, width: u32) {
+    for place in (0..width).rev() {
+        out.push(char::from(b'0' + (n / 10u64.pow(place) % 10) as u8));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -36,6 +44,23 @@ mod tests {
             let mut s = String::new();
             push_decimal(&mut s, n);
             assert_eq!(s, n.to_string());
+        }
+    }
+
+    #[test]
+    fn padded_numbers_are_written_as_format_pads_them() {
+        for (n, width) in [
+            (0, 2),
+            (7, 2),
+            (42, 2),
+            (5, 6),
+            (123_456, 6),
+            (2026, 4),
+            (999, 4),
+        ] {
+            let mut s = String::new();
+            push_padded(&mut s, n, width);
+            assert_eq!(s, format!("{n:0width$}", width = width as usize));
         }
     }
 }

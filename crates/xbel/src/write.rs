@@ -117,8 +117,7 @@ impl<'a> Writer<'a> {
             Node::Separator(s) => &s.metadata[..],
             _ => &[],
         };
-        let foreign_unwritable = || Value::Metadata(foreign).any_string(has_unwritable);
-        if dropped || foreign_unwritable() {
+        if dropped || holds_unwritable(foreign) {
             self.check_node(Some(id), on);
             if let Node::Alias(a) = node {
                 if has_unwritable(&a.target) {
@@ -436,14 +435,17 @@ fn write_info(
     s.end_tag(pad, "info");
 }
 
+/// Whether the owner or namespaces of any of `blocks` hold characters XML
+/// cannot carry (such a block is left out, so escaping never sees them).
+fn holds_unwritable(blocks: &[Metadata]) -> bool {
+    Value::Metadata(blocks).any_string(has_unwritable)
+}
+
 /// Whether a foreign block can be written so that it reads back as itself:
 /// its owner and namespaces must be writable exactly, and its owner must not
 /// be one the reader interprets (it would come back as typed fields).
 fn foreign_writable(m: &Metadata, interprets_freedesktop: bool) -> bool {
-    Value::Metadata(std::slice::from_ref(m))
-        .strings()
-        .into_iter()
-        .all(|s| !has_unwritable(s))
+    !holds_unwritable(std::slice::from_ref(m))
         && m.owner != MARKPORT_OWNER
         && !(interprets_freedesktop && m.owner == FREEDESKTOP_OWNER)
         && content_writable(m)
