@@ -269,7 +269,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     };
     loss.extend(changes);
     let failed =
-        (a.fail_on_loss && !loss.is_empty()) || (a.fail_on_extension && loss.has_extensions());
+        (a.fail_on_loss && !loss.arrives_whole()) || (a.fail_on_extension && loss.has_extensions());
     if let (false, Some(held)) = (failed, held) {
         out.write(&held)?;
     }
@@ -291,11 +291,12 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         extensions: &loss.extensions,
         extended: loss.has_extensions(),
         changes: &loss.changes,
+        destination: &loss.destination,
     };
     let json = a.json || a.report == ReportStyle::Json;
     let mut text = if json { report.json() } else { report.text() };
     if failed && !json {
-        let flag = if a.fail_on_loss && !loss.is_empty() {
+        let flag = if a.fail_on_loss && !loss.arrives_whole() {
             "--fail-on-loss"
         } else {
             "--fail-on-extension"
@@ -307,7 +308,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
             f.write(text.as_bytes())?;
             f.finish(true)?;
         }
-        None if crate::say::quiet() && loss.is_empty() && !json => {}
+        None if crate::say::quiet() && loss.arrives_whole() && !json => {}
         None => crate::say::err(format_args!("{text}")),
     }
     Ok(if failed { exit::DIFFERENT } else { exit::OK })

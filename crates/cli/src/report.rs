@@ -24,6 +24,10 @@ pub(crate) struct Report<'a> {
     /// What the user asked to change (`--dedupe`, ...): not a loss.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     pub changes: &'a [markport::model::Loss],
+    /// What the destination program drops or changes on import although
+    /// the file carries it (measured with the real browser).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub destination: &'a [markport::model::Loss],
 }
 
 impl Report<'_> {
@@ -35,6 +39,7 @@ impl Report<'_> {
         let mut loss = LossReport::new();
         loss.losses = self.losses.to_vec();
         loss.extensions = self.extensions.to_vec();
+        loss.destination = self.destination.to_vec();
         if self.losses.is_empty() {
             s.push_str(&format!("{} -> {}: nothing lost\n", self.from, self.to));
         } else {
@@ -54,6 +59,16 @@ impl Report<'_> {
                 self.to,
                 fields.len(),
                 self.to
+            ));
+        }
+        if !self.destination.is_empty() {
+            let fields: std::collections::BTreeSet<_> =
+                self.destination.iter().map(|l| l.field).collect();
+            s.push_str(&format!(
+                "{} -> {}: {} field(s) written but not kept where the bookmarks go\n",
+                self.from,
+                self.to,
+                fields.len(),
             ));
         }
         s.push_str(&loss.to_string());

@@ -45,6 +45,15 @@ pub struct LossReport {
     /// does not count them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<Loss>,
+    /// What the destination program drops or changes when it takes in what
+    /// was written, although the file carries it: a browser store's fields
+    /// that Firefox's restore or Chromium's next save does not keep, as
+    /// measured with the real browser (docs/formats/). One entry per (field,
+    /// reason), the reason naming the program ("Firefox drops this on
+    /// restore"). Not counted by [`LossReport::is_empty`], which holds to what
+    /// a markport round trip loses; [`LossReport::arrives_whole`] counts both.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub destination: Vec<Loss>,
 }
 
 /// Add one node to the entry for (field, reason) of `list`.
@@ -111,6 +120,19 @@ impl LossReport {
         reason: &str,
     ) {
         add(&mut self.extensions, doc, node, field, reason);
+    }
+
+    /// Record that the destination program drops or changes `field` of
+    /// `node` when it takes in the output, although the file carries it (see
+    /// [`LossReport::destination`]). Call once per node and reason.
+    pub fn record_destination(
+        &mut self,
+        doc: &Document,
+        node: Option<NodeId>,
+        field: Field,
+        reason: &str,
+    ) {
+        add(&mut self.destination, doc, node, field, reason);
     }
 
     /// Record the differences of one requested change: each field of `diff`
@@ -191,9 +213,20 @@ impl LossReport {
         }
     }
 
-    /// Whether nothing was lost.
+    /// Whether nothing was lost by the writer.
     pub fn is_empty(&self) -> bool {
         self.losses.is_empty()
+    }
+
+    /// Whether nothing was lost by the writer and the destination program
+    /// keeps everything the file carries.
+    pub fn arrives_whole(&self) -> bool {
+        self.losses.is_empty() && self.destination.is_empty()
+    }
+
+    /// Whether the destination program drops or changes anything.
+    pub fn has_destination(&self) -> bool {
+        !self.destination.is_empty()
     }
 
     /// The fields that were lost.
@@ -206,6 +239,7 @@ impl LossReport {
         merge(&mut self.losses, other.losses);
         merge(&mut self.extensions, other.extensions);
         merge(&mut self.changes, other.changes);
+        merge(&mut self.destination, other.destination);
     }
 }
 
@@ -219,6 +253,7 @@ impl fmt::Display for LossReport {
             .iter()
             .map(|l| ("lost", l))
             .chain(self.extensions.iter().map(|l| ("only in an extension:", l)))
+            .chain(self.destination.iter().map(|l| ("at the destination:", l)))
             .chain(self.changes.iter().map(|l| ("changed", l)));
         for (what, l) in lines {
             let nodes = if l.count == 1 { "node" } else { "nodes" };
