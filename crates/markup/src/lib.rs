@@ -2,8 +2,9 @@
 //!
 //! What every reader and writer of a markup format needs and none should own:
 //! HTML tokenizing, JSON pull parsing, charset detection, character
-//! references, escaping, and XML's character classes and element writing; and [`output`], the one
-//! writer of every file markport replaces. The format crates sit on
+//! references, escaping, and XML's character classes and element writing; [`output`], the one
+//! writer of every file markport replaces; and [`private`], the owner-only
+//! temporary directories that hold a reader's copy of a user's data. The format crates sit on
 //! this one floor above it, as pandoc keeps `Text.Pandoc.XML` apart from its
 //! readers.
 //!
@@ -25,5 +26,6 @@ pub mod entities;
 pub mod html;
 pub mod json;
 pub mod output;
+pub mod private;
 pub mod walk;
 pub mod xml;

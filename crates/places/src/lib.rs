@@ -13,9 +13,17 @@
 //! - [`read_path`] opens the file itself with SQLite's `immutable=1` (no
 //!   lock, no `-wal`/`-shm` created) when no `-wal` is beside it; when one is
 //!   (Firefox is running, or crashed; even an empty one), the database and
-//!   its `-wal` (and a hot `-journal`) are copied to a temporary directory
-//!   and the copy is opened, so the pending frames are read and nothing of
-//!   the user's is touched.
+//!   its `-wal` (and a hot `-journal`, which SQLite rolls back in the copy,
+//!   so another program's uncommitted rows are not read) are copied to a
+//!   temporary directory and the copy is opened, so the pending frames are
+//!   read and nothing of the user's is touched. A path that is not a regular
+//!   file (a pipe, as `<(cat places.sqlite)` gives) is copied as it is read.
+//!
+//! Every copy is made in a [`markport_markup::private::PrivateDir`]: the
+//! directory is the owner's alone (0700, its files 0600), and it is removed
+//! when the read ends, however it ends; a program that handles SIGINT,
+//! SIGTERM or SIGHUP removes it with
+//! [`remove_all`](markport_markup::private::remove_all) before exiting.
 //!
 //! ```no_run
 //! let parsed = markport_places::read_path(

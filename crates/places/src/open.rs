@@ -3,9 +3,10 @@
 //! an `immutable=1` open.
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
+use markport_markup::private::PrivateDir;
 use markport_model::{Error, ErrorKind};
 use rusqlite::{Connection, OpenFlags};
 
@@ -14,11 +15,11 @@ pub const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";
 
 const HEADER_LEN: usize = 100;
 
-/// An open database and the temporary directory its copy lives in (removed
-/// when this is dropped, after the connection closes).
+/// An open database and the private directory its copy lives in (removed
+/// when this is dropped, after the connection closes: fields drop in order).
 pub(crate) struct Opened {
     pub(crate) conn: Connection,
-    _dir: Option<tempfile::TempDir>,
+    _dir: Option<PrivateDir>,
 }
 
 /// Check the 100-byte SQLite header against the file's length: not SQLite
@@ -102,21 +103,43 @@ pub(crate) fn sqlite_error(e: rusqlite::Error) -> Error {
     Error::new(kind, message, None)
 }
 
+/// A private directory for a copy of the user's database: owner-only,
+/// removed when the connection is done or the process is interrupted
+/// ([`markport_markup::private`]).
+fn private_dir() -> Result<PrivateDir, Error> {
+    PrivateDir::new().map_err(|e| io("cannot make a private temporary copy", e))
+}
+
+/// Copy everything `from` holds into the new file `name` in `dir`.
+fn copy_into(dir: &PrivateDir, name: &str, from: &mut impl Read, what: &str) -> Result<(), Error> {
+    let mut copy = dir
+        .create_file(name)
+        .map_err(|e| io("cannot make a private temporary copy", e))?;
+    std::io::copy(from, &mut copy).map_err(|e| io(what, e))?;
+    copy.flush()
+        .map_err(|e| io("cannot make a private temporary copy", e))
+}
+
 /// Open a private copy of `bytes`. The copy is ours, so it is opened
 /// read-write: SQLite may need to build a `-shm` beside it.
 pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Opened, Error> {
     check_header(bytes, bytes.len() as u64)?;
-    let dir = tempfile::tempdir().map_err(|e| io("cannot make a temporary copy", e))?;
-    let copy = dir.path().join("places.sqlite");
-    File::create(&copy)
-        .and_then(|mut f| f.write_all(bytes))
-        .map_err(|e| io("cannot make a temporary copy", e))?;
-    open_copy(&copy, dir)
+    let dir = private_dir()?;
+    copy_into(
+        &dir,
+        COPY,
+        &mut &*bytes,
+        "cannot make a private temporary copy",
+    )?;
+    open_copy(dir)
 }
 
-fn open_copy(copy: &Path, dir: tempfile::TempDir) -> Result<Opened, Error> {
+/// The name of the copy in its private directory.
+const COPY: &str = "places.sqlite";
+
+fn open_copy(dir: PrivateDir) -> Result<Opened, Error> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(copy, flags).map_err(sqlite_error)?;
+    let conn = Connection::open_with_flags(dir.path().join(COPY), flags).map_err(sqlite_error)?;
     Ok(Opened {
         conn,
         _dir: Some(dir),
@@ -133,11 +156,17 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 /// user's: `immutable=1` when no `-wal` (or `-journal`) is beside it, else
 /// a copy of the database and its `-wal`/`-journal` (the `-shm` is not
 /// copied: SQLite rebuilds it from the `-wal`, and Firefox's exclusive
-/// locking mode keeps none on disk).
+/// locking mode keeps none on disk). A path that is not a regular file (a
+/// pipe: `<(cat places.sqlite)`, `/dev/stdin`) can be read only once and
+/// has no companions: what it gives is copied and the copy opened.
 pub(crate) fn from_path(path: &Path) -> Result<Opened, Error> {
     let name = path.display().to_string();
     let mut file = File::open(path).map_err(|e| io(&name, e))?;
-    let len = file.metadata().map_err(|e| io(&name, e))?.len();
+    let meta = file.metadata().map_err(|e| io(&name, e))?;
+    if !meta.is_file() {
+        return from_stream(&mut file, &name);
+    }
+    let len = meta.len();
     let mut header = Vec::with_capacity(HEADER_LEN);
     (&mut file)
         .take(HEADER_LEN as u64)
@@ -160,14 +189,32 @@ pub(crate) fn from_path(path: &Path) -> Result<Opened, Error> {
             return Ok(Opened { conn, _dir: None });
         }
     }
-    let dir = tempfile::tempdir().map_err(|e| io("cannot make a temporary copy", e))?;
-    let copy = dir.path().join("places.sqlite");
-    std::fs::copy(path, &copy).map_err(|e| io(&name, e))?;
+    let dir = private_dir()?;
+    file.rewind().map_err(|e| io(&name, e))?;
+    copy_into(&dir, COPY, &mut file, &name)?;
     for (companion, suffix) in &companions {
-        std::fs::copy(companion, sibling(&copy, suffix))
-            .map_err(|e| io(&companion.display().to_string(), e))?;
+        let what = companion.display().to_string();
+        let mut from = File::open(companion).map_err(|e| io(&what, e))?;
+        copy_into(&dir, &format!("{COPY}{suffix}"), &mut from, &what)?;
     }
-    open_copy(&copy, dir)
+    open_copy(dir)
+}
+
+/// Copy a pipe's bytes into a private directory as they arrive (no second
+/// copy in memory), check the copy's header, and open it.
+fn from_stream(stream: &mut File, name: &str) -> Result<Opened, Error> {
+    let dir = private_dir()?;
+    copy_into(&dir, COPY, stream, name)?;
+    let copy = dir.path().join(COPY);
+    let mut header = Vec::with_capacity(HEADER_LEN);
+    let mut file = File::open(&copy).map_err(|e| io(name, e))?;
+    let len = file.metadata().map_err(|e| io(name, e))?.len();
+    (&mut file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut header)
+        .map_err(|e| io(name, e))?;
+    check_header(&header, len)?;
+    open_copy(dir)
 }
 
 /// `file:PATH?immutable=1`, with the characters a URI path cannot hold

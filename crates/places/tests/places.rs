@@ -438,3 +438,20 @@ fn an_empty_wal_still_means_a_copy_and_the_profile_stays_untouched() {
     assert_eq!(bookmarks(&doc).len(), 4);
     assert_eq!(snapshot(dir.path()), before);
 }
+
+/// `<(cat places.sqlite)`: a path that is a pipe, readable once, with no
+/// companions; its bytes are copied privately and read.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pipe_path_as_process_substitution_gives_is_read() {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    let bytes = db_bytes(sample);
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let feeder = std::thread::spawn(move || writer.write_all(&bytes).unwrap());
+    let path = std::path::PathBuf::from(format!("/dev/fd/{}", reader.as_raw_fd()));
+    let doc = markport_places::read_path(&path, &opts()).unwrap().document;
+    feeder.join().unwrap();
+    assert_eq!(bookmarks(&doc).len(), 4);
+    drop(reader);
+}
