@@ -218,74 +218,75 @@ fn check_report_file(a: &ConvertArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The flags of `convert` as the library's options.
+fn convert_options(a: &ConvertArgs) -> Result<markport::ConvertOptions, Failure> {
+    let mut opts = markport::ConvertOptions::default();
+    opts.from = a
+        .from
+        .as_deref()
+        .map(|name| markport::format(name).expect("clap checked the name"));
+    opts.read = a.read.options();
+    opts.operations = a.operations.operations()?;
+    opts.write = markport::options_for_path(a.write.options(), a.output.as_deref());
+    opts.fail_on_loss = a.fail_on_loss;
+    opts.fail_on_extension = a.fail_on_extension;
+    Ok(opts)
+}
+
+/// `convert` is the library's one pipeline ([`markport::convert`]): this
+/// maps the flags, prepares the destinations, and prints the report.
 fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     check_report_file(a)?;
-    let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
-    let operations = a.operations.operations()?;
     // A read-only target is refused before the input is read.
-    let write = to
-        .writer()
-        .map_err(|e| Failure::new(format_args!("writing {}: {}", to.name, e)))?;
-    let input = files::read_input(&a.input)?;
-    let from = files::input_format(a.from.as_deref(), &a.input, &input)?;
-    let read = markport::read(&input, from, &a.read.options())
-        .map_err(|e| files::located(&a.input, from, &e))?;
-    // The input's bytes are not needed once read: dropped now, they are
-    // not part of the peak while the output is made.
-    drop(input);
-    let diagnostics = read.diagnostics;
-    let mut doc = files::never_dropped(read.document);
-    let changes = markport::ops::apply(&mut doc, &operations)
-        .map_err(|e| Failure::in_file(display_name(&a.input), &e.message))?;
-    let doc = &*doc;
-    let write_opts = markport::options_for_path(a.write.options(), a.output.as_deref());
+    let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
+    let opts = convert_options(a)?;
+    // A file is given by its path, so a format whose file has companions
+    // (places.sqlite's -wal) reads them; standard input is its bytes.
+    let input = if is_std(&a.input) {
+        markport::Input::Bytes(files::read_input(&a.input)?)
+    } else {
+        markport::Input::Path(a.input.clone())
+    };
     // Both destinations are prepared (temporary files made, devices opened,
     // permissions checked) before either is written, so a report that cannot
     // be written never leaves a replaced output behind.
-    let mut out = Output::open(a.output.as_deref(), &[&a.input])?;
+    let out = Output::open(a.output.as_deref(), &[&a.input])?;
+    let output_name = out.name().to_string();
     let report_out = match &a.report_file {
         Some(path) => Some(Output::open(Some(path), &[&a.input])?),
         None => None,
     };
-    let write_failure = |e: markport::Error, name: &str| match e.kind {
-        markport::ErrorKind::Io => Failure::in_file(name, format_args!("cannot write: {e}")),
-        _ => Failure::new(format_args!("writing {}: {}", to.name, e)),
-    };
-    // The output goes where it is going as it is made (no copy of it in
-    // memory): a temporary file is kept or dropped once the loss is known;
-    // standard output and devices get it only after --fail-on-loss and
-    // --fail-on-extension have decided, when they are given.
-    let name = out.name().to_string();
-    let (mut loss, held) = match out.streaming(a.fail_on_loss || a.fail_on_extension) {
-        Some(sink) => (
-            write(doc, &write_opts, sink).map_err(|e| write_failure(e, &name))?,
-            None,
-        ),
-        None => {
-            let mut held = Vec::new();
-            let loss = write(doc, &write_opts, &mut held).map_err(|e| write_failure(e, &name))?;
-            (loss, Some(held))
-        }
-    };
-    loss.extend(changes);
-    let failed =
-        (a.fail_on_loss && !loss.arrives_whole()) || (a.fail_on_extension && loss.has_extensions());
-    if let (false, Some(held)) = (failed, held) {
-        out.write(&held)?;
-    }
-    out.finish(!failed)?;
     let input_name = display_name(&a.input);
-    let output_name = match a.output.as_deref().filter(|o| !is_std(o)) {
-        Some(o) => o.to_string_lossy(),
-        None => "<stdout>".into(),
-    };
+    let done = out
+        .convert_into(|target| markport::convert(input, to, &opts, target))
+        .map_err(|e| match (e.stage, e.from) {
+            (markport::Stage::Read, Some(from)) => files::located(&a.input, from, &e.error),
+            (markport::Stage::Read | markport::Stage::Operate, _) => {
+                Failure::in_file(&input_name, &e.error.message)
+            }
+            (markport::Stage::Write, _) if e.error.kind == markport::ErrorKind::Io => {
+                Failure::in_file(&output_name, &e.error.message)
+            }
+            (markport::Stage::Write, _) => {
+                Failure::new(format_args!("writing {}: {}", to.name, e.error))
+            }
+        })?;
+    // The document is used to the end of the process: freeing it string by
+    // string would take longer than the exit.
+    let done = files::never_dropped(done);
+    crate::say::verbose(format_args!(
+        "markport: reading {input_name} as {} ({})\n",
+        done.from.format.name,
+        files::how(&done.from.chosen)
+    ));
+    let loss = &done.loss;
     let report = Report {
         markport_report: REPORT_VERSION,
         input: &input_name,
-        from: from.name,
+        from: done.from.format.name,
         output: &output_name,
         to: to.name,
-        diagnostics: &diagnostics,
+        diagnostics: &done.diagnostics,
         losses: &loss.losses,
         lost: !loss.is_empty(),
         extensions: &loss.extensions,
@@ -295,11 +296,10 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     };
     let json = a.json || a.report == ReportStyle::Json;
     let mut text = if json { report.json() } else { report.text() };
-    if failed && !json {
-        let flag = if a.fail_on_loss && !loss.arrives_whole() {
-            "--fail-on-loss"
-        } else {
-            "--fail-on-extension"
+    if let (Some(refused), false) = (done.refused, json) {
+        let flag = match refused {
+            markport::Refusal::Loss => "--fail-on-loss",
+            markport::Refusal::Extension => "--fail-on-extension",
         };
         text.push_str(&format!("nothing written: {flag}\n"));
     }
@@ -311,7 +311,11 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         None if crate::say::quiet() && loss.arrives_whole() && !json => {}
         None => crate::say::err(format_args!("{text}")),
     }
-    Ok(if failed { exit::DIFFERENT } else { exit::OK })
+    Ok(if done.refused.is_some() {
+        exit::DIFFERENT
+    } else {
+        exit::OK
+    })
 }
 
 #[derive(Args)]

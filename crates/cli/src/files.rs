@@ -41,47 +41,9 @@ pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
             .map_err(|e| Failure::in_file("<stdin>", format_args!("cannot read: {e}")))?;
         return Ok(buf);
     }
-    read_whole(path).map_err(|e| Failure::in_file(path.display(), format_args!("cannot read: {e}")))
+    markport::read_bytes(path)
+        .map_err(|e| Failure::in_file(path.display(), format_args!("cannot read: {e}")))
 }
-
-/// A file's bytes, in a buffer the size of the file whose memory the kernel
-/// is asked to back with huge pages: readers borrow from the whole input,
-/// and faulting it in 4 KiB at a time was a tenth of reading a large file.
-fn read_whole(path: &Path) -> io::Result<Vec<u8>> {
-    let mut file = std::fs::File::open(path)?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-    let mut buf = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
-    advise_huge_pages(&buf);
-    file.read_to_end(&mut buf)?;
-    Ok(buf)
-}
-
-/// Ask for huge pages under `buf`'s allocation (nothing for a small one).
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(buf: &Vec<u8>) {
-    const HUGE: usize = 2 << 20;
-    if buf.capacity() < 2 * HUGE {
-        return;
-    }
-    let start = buf.as_ptr() as usize;
-    let Some(first) = start.checked_next_multiple_of(HUGE) else {
-        return;
-    };
-    let end = (start + buf.capacity()) / HUGE * HUGE;
-    if end > first {
-        // SAFETY: MADV_HUGEPAGE is advice about how to back a range of
-        // this process's own memory: [first, end) lies inside the vector's
-        // allocation (rounded inward to 2 MiB boundaries, which are page
-        // boundaries). It changes no byte and no mapping's validity, and
-        // when the kernel declines (no THP, an old kernel) it only fails.
-        unsafe {
-            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_: &Vec<u8>) {}
 
 /// The format to read `bytes` as: `--from`, else sniffed from content, else
 /// from the extension ([`markport::resolve_format`]).
@@ -122,7 +84,8 @@ pub(crate) fn output_format(
     Ok(resolved.format)
 }
 
-fn how(chosen: &markport::Chosen) -> &'static str {
+/// Why a format was chosen, for `--verbose`.
+pub(crate) fn how(chosen: &markport::Chosen) -> &'static str {
     match chosen {
         markport::Chosen::Named => "as asked",
         markport::Chosen::Content => "detected from the content",
@@ -241,21 +204,13 @@ impl Output {
         })
     }
 
-    /// Where the output can be written as it is made. A temporary file
-    /// (replacing the destination only when finished) can always be
-    /// dropped afterwards; standard output and devices cannot take back
-    /// what they were given, so with `undecided` (the caller may still
-    /// abandon the output) they get `None` and the caller holds the output
-    /// until it has decided.
-    pub(crate) fn streaming(&mut self, undecided: bool) -> Option<&mut dyn Write> {
-        let replaced = matches!(&self.sink,
-            Sink::File(f) if f.destination().mode == markport::output::Mode::Replace);
-        if undecided && !replaced {
-            return None;
-        }
-        match &mut self.sink {
-            Sink::File(f) => Some(f),
-            Sink::Stdout(w) => Some(w),
+    /// Hand the destination to the library's convert, which decides
+    /// whether the output can go there as it is made or must be held until
+    /// the `fail-on` decisions, and commits or abandons it.
+    pub(crate) fn convert_into<R>(self, convert: impl FnOnce(markport::Target<'_>) -> R) -> R {
+        match self.sink {
+            Sink::File(file) => convert(markport::Target::File(file)),
+            Sink::Stdout(mut w) => convert(markport::Target::Stream(&mut w)),
         }
     }
 

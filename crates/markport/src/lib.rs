@@ -11,7 +11,7 @@
 //! reported fields.
 //!
 //! ```
-//! use markport::{convert, format, ReadOptions, WriteOptions};
+//! use markport::{convert, format, ConvertOptions, Input, Target};
 //!
 //! let xbel = br#"<?xml version="1.0"?>
 //! <xbel version="1.0">
@@ -21,18 +21,21 @@
 //! </xbel>"#;
 //! let mut out = Vec::new();
 //! let done = convert(
-//!     xbel,
-//!     format("xbel").unwrap(),
-//!     &ReadOptions::default(),
+//!     Input::Bytes(xbel.to_vec()),
 //!     format("json").unwrap(),
-//!     &WriteOptions::default(),
-//!     &mut out,
+//!     &ConvertOptions::default(),
+//!     Target::Stream(&mut out),
 //! )
 //! .unwrap();
 //! assert!(done.loss.is_empty());
 //! let json = String::from_utf8(out).unwrap();
 //! assert!(json.contains(r#""href": "https://www.bbc.co.uk/""#));
 //! ```
+//!
+//! [`convert`] is the one pipeline: the `markport` command's `convert` is
+//! this function with its flags mapped onto [`ConvertOptions`]. A file is
+//! given by its path ([`Input::Path`]), so a format whose file has
+//! companions (places.sqlite's `-wal`) reads them too.
 //!
 //! Programs that migrate collections read into a [`Document`], change its
 //! tree, and write it out; [`read_path`] and [`write_path`] choose formats
@@ -68,6 +71,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod convert;
 pub mod json;
 pub mod matrix;
 pub mod ops;
@@ -77,8 +81,9 @@ mod registry;
 mod resolve;
 mod values;
 
-use std::io::Write;
-
+pub use convert::{
+    convert, read_bytes, ConvertError, ConvertOptions, Converted, Input, Refusal, Stage, Target,
+};
 /// The desktop-bookmark format's own API (and the spec's operations).
 pub use markport_desktop as desktop;
 pub use markport_markup as markup;
@@ -128,152 +133,24 @@ pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed,
 
 /// Read `input`, the content of the file at `path` (`None`: not a file,
 /// e.g. standard input), as `format`. A format whose file has companions the
-/// bytes do not hold (places.sqlite and its `-wal`) reads the file itself;
-/// every other format reads the bytes, as [`read`] does.
+/// bytes do not hold (places.sqlite and its `-wal`) reads the file itself
+/// when it is a regular file; every other format, and any format given a
+/// pipe, reads the bytes, as [`read`] does.
 pub fn read_file(
     input: &[u8],
     path: Option<&std::path::Path>,
     format: &Format,
     opts: &ReadOptions,
 ) -> Result<Parsed, Error> {
-    match (path, format.read_path) {
+    // A pipe (`<(cat places.sqlite)`) cannot be read again by its path:
+    // its bytes are all there is.
+    match (
+        path.filter(|p| convert::is_regular_file(p)),
+        format.read_path,
+    ) {
         (Some(path), Some(read_path)) => read_path(path, opts),
         _ => read(input, format, opts),
     }
-}
-
-/// What [`convert`] did.
-#[derive(Debug, Default)]
-pub struct Converted {
-    /// What the reader noticed.
-    pub diagnostics: Vec<Diagnostic>,
-    /// What the writer could not carry.
-    pub loss: LossReport,
-}
-
-/// Which half of a conversion failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
-    /// Reading the input: the error's location is in the input.
-    Read,
-    /// Writing the output.
-    Write,
-    /// Applying a requested operation ([`ops`]): it refused the document.
-    Operate,
-}
-
-/// Why [`convert`] failed, and in which half: a reader's error points into
-/// the input, a writer's does not, and a program says the two differently.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConvertError {
-    /// Reading or writing.
-    pub stage: Stage,
-    /// What went wrong.
-    pub error: Error,
-}
-
-impl std::fmt::Display for ConvertError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.stage {
-            Stage::Read => write!(f, "reading: {}", self.error),
-            Stage::Write => write!(f, "writing: {}", self.error),
-            Stage::Operate => write!(f, "{}", self.error),
-        }
-    }
-}
-
-impl std::error::Error for ConvertError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.error)
-    }
-}
-
-/// Read `input` as `from`, write it as `to` into `out`. Nothing is written
-/// when the input cannot be read.
-///
-/// ```
-/// use markport::{convert, format, ReadOptions, Stage, WriteOptions};
-///
-/// let mut out = Vec::new();
-/// let failed = convert(
-///     b"<xbel version=\"1.0\"><folder>",
-///     format("xbel").unwrap(),
-///     &ReadOptions::default(),
-///     format("json").unwrap(),
-///     &WriteOptions::default(),
-///     &mut out,
-/// )
-/// .unwrap_err();
-/// assert_eq!(failed.stage, Stage::Read);
-/// assert!(failed.error.location.is_some() && out.is_empty());
-/// ```
-pub fn convert(
-    input: &[u8],
-    from: &Format,
-    read_opts: &ReadOptions,
-    to: &Format,
-    write_opts: &WriteOptions,
-    out: &mut dyn Write,
-) -> Result<Converted, ConvertError> {
-    convert_with(input, from, read_opts, &[], to, write_opts, out)
-}
-
-/// [`convert`] with operations applied between reading and writing: the
-/// report's [`LossReport::changes`] say what each operation changed, its
-/// `losses` what the writer could not carry of the changed document.
-///
-/// ```
-/// use markport::ops::Operation;
-/// use markport::{convert_with, format, ReadOptions, WriteOptions};
-///
-/// let html = br#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
-/// <DL><DT><A HREF="https://example.org/">One</A>
-///     <DT><A HREF="https://EXAMPLE.org">Two</A></DL>"#;
-/// let mut out = Vec::new();
-/// let done = convert_with(
-///     html,
-///     format("netscape").unwrap(),
-///     &ReadOptions::default(),
-///     &[Operation::Dedupe],
-///     format("xbel").unwrap(),
-///     &WriteOptions::default(),
-///     &mut out,
-/// )
-/// .unwrap();
-/// assert_eq!(done.loss.changes[0].reason, "removed by --dedupe");
-/// assert!(done.loss.is_empty());
-/// ```
-pub fn convert_with(
-    input: &[u8],
-    from: &Format,
-    read_opts: &ReadOptions,
-    operations: &[ops::Operation],
-    to: &Format,
-    write_opts: &WriteOptions,
-    out: &mut dyn Write,
-) -> Result<Converted, ConvertError> {
-    // A read-only target is refused before the input is read.
-    let write = to.writer().map_err(|error| ConvertError {
-        stage: Stage::Write,
-        error,
-    })?;
-    let mut read = read(input, from, read_opts).map_err(|error| ConvertError {
-        stage: Stage::Read,
-        error,
-    })?;
-    let changes = ops::apply(&mut read.document, operations).map_err(|error| ConvertError {
-        stage: Stage::Operate,
-        error,
-    })?;
-    let mut loss = write(&read.document, write_opts, out).map_err(|error| ConvertError {
-        stage: Stage::Write,
-        error,
-    })?;
-    loss.extend(changes);
-    Ok(Converted {
-        diagnostics: read.diagnostics,
-        loss,
-    })
 }
 
 /// Write `doc` as `format` into memory; returns the bytes and what could

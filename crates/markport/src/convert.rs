@@ -1,0 +1,399 @@
+//! The one convert pipeline: an input (a file by its path, or bytes) read
+//! into the model, the requested operations applied, the output written,
+//! and the `fail-on` decisions taken — for the `markport` command and every
+//! program built on the library alike.
+//!
+//! A file is read by the path reader of a format that has one (places.sqlite
+//! and its `-wal` and `-journal`), and by the bytes reader otherwise. The
+//! input's bytes are dropped as soon as the document is read, so they are
+//! not part of the peak while the output is made. The output goes where it
+//! is going as it is made: into a file that is renamed into place only when
+//! the report allows it, or into a stream directly — unless a `fail-on`
+//! decision is pending and the stream cannot take back what it is given,
+//! in which case the output is held in memory until the decision.
+
+use std::io::{self, Read as _, Write};
+use std::path::{Path, PathBuf};
+
+use markport_model::{
+    Diagnostic, Document, Error, ErrorKind, LossReport, ReadOptions, WriteOptions,
+};
+
+use crate::ops::{self, Operation};
+use crate::output::{Mode, OutputFile};
+use crate::registry::Format;
+use crate::resolve::{resolve_format, Chosen, Resolved};
+
+/// What to convert. Owned, so the pipeline can drop the bytes as soon as
+/// they are read.
+#[derive(Debug)]
+pub enum Input {
+    /// A file, read by its path: the format's path reader when it has one
+    /// (a database whose pending changes live beside it), else its bytes.
+    /// The extension helps choose the format when the content does not.
+    Path(PathBuf),
+    /// Bytes already in memory (standard input, a download).
+    Bytes(Vec<u8>),
+}
+
+/// Where the output goes.
+pub enum Target<'a> {
+    /// A file prepared under [`output`](crate::output)'s rules: committed
+    /// when the conversion succeeds and the report allows it, abandoned
+    /// otherwise (a replaced file then stays as it was).
+    File(OutputFile),
+    /// A stream that keeps whatever it is given (standard output, a
+    /// socket, memory): flushed at the end.
+    Stream(&'a mut dyn Write),
+}
+
+/// How to convert: everything but the input, the target format and the
+/// destination.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct ConvertOptions {
+    /// The input's format; `None`: detected from the content, failing that
+    /// from a path's extension ([`resolve_format`]).
+    pub from: Option<&'static Format>,
+    /// How to read.
+    pub read: ReadOptions,
+    /// What to change between reading and writing ([`ops`]); their changes
+    /// are reported in [`LossReport::changes`].
+    pub operations: Vec<Operation>,
+    /// How to write.
+    pub write: WriteOptions,
+    /// Write nothing when anything would not arrive whole
+    /// ([`LossReport::arrives_whole`]).
+    pub fail_on_loss: bool,
+    /// Write nothing when anything is carried only in an extension other
+    /// readers of the format ignore ([`LossReport::has_extensions`]).
+    pub fail_on_extension: bool,
+}
+
+/// Why a conversion wrote nothing although it could have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// [`ConvertOptions::fail_on_loss`]: something would not arrive whole.
+    Loss,
+    /// [`ConvertOptions::fail_on_extension`]: something rides in an extension.
+    Extension,
+}
+
+/// What [`convert`] did.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Converted {
+    /// The format the input was read as, and how it was chosen.
+    pub from: Resolved,
+    /// The document as written (after the operations).
+    pub document: Document,
+    /// What the reader noticed.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the writer could not carry, and what the operations changed.
+    pub loss: LossReport,
+    /// `Some`: nothing was written, and why.
+    pub refused: Option<Refusal>,
+}
+
+/// Which half of a conversion failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Reading the input: the error's location is in the input.
+    Read,
+    /// Writing the output.
+    Write,
+    /// Applying a requested operation ([`ops`]): it refused the document.
+    Operate,
+}
+
+/// Why [`convert`] failed, and in which half: a reader's error points into
+/// the input, a writer's does not, and a program says the two differently.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ConvertError {
+    /// Reading or writing.
+    pub stage: Stage,
+    /// What went wrong. A writing error of kind [`ErrorKind::Io`] is about
+    /// the destination, and says so (`cannot write: ...`).
+    pub error: Error,
+    /// The format the input was being read as, once chosen.
+    pub from: Option<&'static Format>,
+}
+
+impl ConvertError {
+    fn new(stage: Stage, error: Error) -> ConvertError {
+        ConvertError {
+            stage,
+            error,
+            from: None,
+        }
+    }
+}
+
+impl std::fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.stage {
+            Stage::Read => write!(f, "reading: {}", self.error),
+            Stage::Write => write!(f, "writing: {}", self.error),
+            Stage::Operate => write!(f, "{}", self.error),
+        }
+    }
+}
+
+impl std::error::Error for ConvertError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Convert `input` to `to` into `target`, as `opts` says. Nothing is
+/// written when the input cannot be read, an operation refuses the
+/// document, or a `fail-on` option refuses the result ([`Converted::refused`]).
+///
+/// ```
+/// use markport::{convert, format, ConvertOptions, Input, Target};
+///
+/// let xbel = br#"<?xml version="1.0"?>
+/// <xbel version="1.0">
+///   <folder><title>News</title>
+///     <bookmark href="https://www.bbc.co.uk/"><title>BBC</title></bookmark>
+///   </folder>
+/// </xbel>"#;
+/// let mut out = Vec::new();
+/// let done = convert(
+///     Input::Bytes(xbel.to_vec()),
+///     format("json").unwrap(),
+///     &ConvertOptions::default(),
+///     Target::Stream(&mut out),
+/// )
+/// .unwrap();
+/// assert_eq!(done.from.format.name, "xbel");
+/// assert!(done.loss.is_empty());
+/// assert!(String::from_utf8(out).unwrap().contains(r#""href": "https://www.bbc.co.uk/""#));
+/// ```
+///
+/// A file is read by its path, and `fail_on_loss` keeps a stream empty:
+///
+/// ```
+/// use markport::{convert, format, ConvertOptions, Input, Refusal, Stage, Target};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("tagged.html");
+/// std::fs::write(&path, r#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
+/// <DL><DT><A HREF="https://example.org/" TAGS="demo">Example</A></DL>"#).unwrap();
+/// let mut opts = ConvertOptions::default();
+/// opts.write.xbel.strict = true;
+/// opts.fail_on_loss = true;
+/// let mut out = Vec::new();
+/// let done = convert(Input::Path(path), format("xbel").unwrap(), &opts, Target::Stream(&mut out)).unwrap();
+/// assert_eq!(done.refused, Some(Refusal::Loss));
+/// assert!(out.is_empty());
+///
+/// let failed = convert(
+///     Input::Bytes(b"<xbel version=\"1.0\"><folder>".to_vec()),
+///     format("json").unwrap(),
+///     &ConvertOptions::default(),
+///     Target::Stream(&mut out),
+/// )
+/// .unwrap_err();
+/// assert_eq!(failed.stage, Stage::Read);
+/// assert!(failed.error.location.is_some() && out.is_empty());
+/// ```
+pub fn convert(
+    input: Input,
+    to: &Format,
+    opts: &ConvertOptions,
+    target: Target<'_>,
+) -> Result<Converted, ConvertError> {
+    // A read-only target is refused before the input is read.
+    let write = to
+        .writer()
+        .map_err(|error| ConvertError::new(Stage::Write, error))?;
+    let (from, read) = read_input(input, opts)?;
+    let diagnostics = read.diagnostics;
+    let mut document = read.document;
+    let changes = ops::apply(&mut document, &opts.operations)
+        .map_err(|error| ConvertError::new(Stage::Operate, error))?;
+    let write_failed = |mut error: Error| {
+        if error.kind == ErrorKind::Io && !error.message.starts_with("cannot write: ") {
+            error.message = format!("cannot write: {}", error.message);
+        }
+        ConvertError::new(Stage::Write, error)
+    };
+    let undecided = opts.fail_on_loss || opts.fail_on_extension;
+    let decide = |loss: &LossReport| {
+        if opts.fail_on_loss && !loss.arrives_whole() {
+            Some(Refusal::Loss)
+        } else if opts.fail_on_extension && loss.has_extensions() {
+            Some(Refusal::Extension)
+        } else {
+            None
+        }
+    };
+    let (loss, refused) = match target {
+        Target::File(mut file) => {
+            // A file that is replaced can always be abandoned afterwards;
+            // a device or FIFO written through cannot take back a byte.
+            let held = undecided && file.destination().mode == Mode::Through;
+            let (mut loss, held) =
+                write_held_or_streamed(write, &document, &opts.write, &mut file, held)
+                    .map_err(write_failed)?;
+            loss.extend(changes);
+            let refused = decide(&loss);
+            if refused.is_none() {
+                if let Some(bytes) = held {
+                    file.write_all(&bytes)
+                        .map_err(|e| write_failed(Error::io(e)))?;
+                }
+                file.commit().map_err(|e| write_failed(Error::io(e)))?;
+            }
+            (loss, refused)
+        }
+        Target::Stream(stream) => {
+            let (mut loss, held) =
+                write_held_or_streamed(write, &document, &opts.write, stream, undecided)
+                    .map_err(write_failed)?;
+            loss.extend(changes);
+            let refused = decide(&loss);
+            if refused.is_none() {
+                if let Some(bytes) = held {
+                    stream
+                        .write_all(&bytes)
+                        .map_err(|e| write_failed(Error::io(e)))?;
+                }
+                stream.flush().map_err(|e| write_failed(Error::io(e)))?;
+            }
+            (loss, refused)
+        }
+    };
+    Ok(Converted {
+        from,
+        document,
+        diagnostics,
+        loss,
+        refused,
+    })
+}
+
+/// Write `doc` into `out`, or with `hold` into memory (returned).
+fn write_held_or_streamed(
+    write: crate::WriteFn,
+    doc: &Document,
+    opts: &WriteOptions,
+    out: &mut dyn Write,
+    hold: bool,
+) -> Result<(LossReport, Option<Vec<u8>>), Error> {
+    if hold {
+        let mut held = Vec::new();
+        let loss = write(doc, opts, &mut held)?;
+        Ok((loss, Some(held)))
+    } else {
+        Ok((write(doc, opts, out)?, None))
+    }
+}
+
+/// Read the input into the model: the format chosen, the path reader used
+/// for a file whose format has one, the bytes dropped once read.
+fn read_input(
+    input: Input,
+    opts: &ConvertOptions,
+) -> Result<(Resolved, markport_model::Parsed), ConvertError> {
+    let read_failed = |from: &'static Format| {
+        move |error| ConvertError {
+            stage: Stage::Read,
+            error,
+            from: Some(from),
+        }
+    };
+    let named = |format| Resolved {
+        format,
+        chosen: Chosen::Named,
+    };
+    let (path, bytes) = match input {
+        Input::Path(path) => {
+            // A named format that reads paths needs no bytes here: a
+            // database is opened where it is, a pipe copied as it is read.
+            if let Some(format) = opts.from {
+                if let Some(read_path) = format.read_path {
+                    let read = read_path(&path, &opts.read).map_err(read_failed(format))?;
+                    return Ok((named(format), read));
+                }
+            }
+            let bytes = read_bytes(&path).map_err(|e| {
+                let mut err = Error::io(e);
+                err.message = format!("cannot read: {}", err.message);
+                ConvertError::new(Stage::Read, err)
+            })?;
+            (Some(path), bytes)
+        }
+        Input::Bytes(bytes) => (None, bytes),
+    };
+    let resolved = match opts.from {
+        Some(format) => named(format),
+        None => resolve_format(None, path.as_deref(), Some(&bytes))
+            .map_err(|error| ConvertError::new(Stage::Read, error))?,
+    };
+    let format = resolved.format;
+    let read = match (
+        path.as_deref().filter(|p| is_regular_file(p)),
+        format.read_path,
+    ) {
+        (Some(path), Some(read_path)) => {
+            drop(bytes);
+            read_path(path, &opts.read)
+        }
+        _ => {
+            let read = (format.read)(&bytes, &opts.read);
+            drop(bytes);
+            read
+        }
+    }
+    .map_err(read_failed(format))?;
+    Ok((resolved, read))
+}
+
+/// Whether `path` is a regular file, which can be read again by its path
+/// (a pipe's bytes are gone once read).
+pub(crate) fn is_regular_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// All of the file at `path`, in one buffer the size of the file whose
+/// memory the kernel is asked to back with huge pages: readers borrow from
+/// the whole input, and faulting it in 4 KiB at a time was a tenth of
+/// reading a large file.
+pub fn read_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = std::fs::File::open(path)?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let mut buf = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
+    advise_huge_pages(&buf);
+    file.read_to_end(&mut buf)?;
+    Ok(buf)
+}
+
+/// Ask for huge pages under `buf`'s allocation (nothing for a small one).
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(buf: &Vec<u8>) {
+    const HUGE: usize = 2 << 20;
+    if buf.capacity() < 2 * HUGE {
+        return;
+    }
+    let start = buf.as_ptr() as usize;
+    let Some(first) = start.checked_next_multiple_of(HUGE) else {
+        return;
+    };
+    let end = (start + buf.capacity()) / HUGE * HUGE;
+    if end > first {
+        // SAFETY: MADV_HUGEPAGE is advice about how to back a range of
+        // this process's own memory: [first, end) lies inside the vector's
+        // allocation (rounded inward to 2 MiB boundaries, which are page
+        // boundaries). It changes no byte and no mapping's validity, and
+        // when the kernel declines (no THP, an old kernel) it only fails.
+        unsafe {
+            libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_: &Vec<u8>) {}
