@@ -101,7 +101,8 @@ fn main() -> ExitCode {
 /// the user interrupts: a closed pipe ends the process quietly (Rust ignores
 /// SIGPIPE, which turns `markport formats | head -1` into a panic), and
 /// SIGINT, SIGTERM or SIGHUP remove the temporary file of an unfinished
-/// output before exiting with 128 + the signal's number.
+/// output and every private copy of user data (a places.sqlite being read)
+/// before exiting with 128 + the signal's number.
 fn handle_signals() {
     #[cfg(unix)]
     {
@@ -114,7 +115,7 @@ fn handle_signals() {
         if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
             std::thread::spawn(move || {
                 if let Some(signal) = signals.forever().next() {
-                    markport::output::remove_unfinished();
+                    markport::remove_temporaries();
                     std::process::exit(128 + signal);
                 }
             });

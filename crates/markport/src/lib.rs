@@ -153,6 +153,17 @@ pub fn read_file(
     }
 }
 
+/// Remove every temporary file and directory this process has made and
+/// not yet finished with: unfinished outputs ([`output::remove_unfinished`])
+/// and the private copies of user data a reader made
+/// ([`markup::private::remove_all`]), after which no new copy is made.
+/// Meant for a SIGINT, SIGTERM or SIGHUP handler running in a normal thread
+/// just before the process exits, as the `markport` command's does.
+pub fn remove_temporaries() {
+    markport_markup::private::remove_all();
+    output::remove_unfinished();
+}
+
 /// Write `doc` as `format` into memory; returns the bytes and what could
 /// not be carried.
 ///
