@@ -128,3 +128,39 @@ fn convert_leaves_out_the_rows_of_an_unfinished_transaction() {
     assert_eq!(info_count(&hot), 6);
     assert_eq!(converted_count(&hot), 6, "no uncommitted row is exported");
 }
+
+/// `markport convert <(cat places.sqlite)`: the path is a pipe, which can
+/// be read only once and has no `-wal` beside it; its bytes are read
+/// (into a private copy) instead of being called "not an SQLite database".
+#[cfg(unix)]
+#[test]
+fn a_database_through_a_pipe_path_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("places.sqlite");
+    let conn = Connection::open(&path).unwrap();
+    places(&conn);
+    bookmarks(&conn, 0, 3);
+    drop(conn);
+    let bytes = std::fs::read(&path).unwrap();
+    for (command, flags) in [
+        ("convert", &["--to", "json"][..]),
+        ("convert", &["--from", "places", "--to", "json"][..]),
+        ("info", &["--json"][..]),
+    ] {
+        // /dev/stdin on a pipe is what `<(...)` gives: /dev/fd/N, a pipe.
+        let out = markport()
+            .arg(command)
+            .arg("/dev/stdin")
+            .args(flags)
+            .write_stdin(bytes.clone())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command} {flags:?}: {out:?}");
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let count = match command {
+            "info" => json["bookmarks"].as_u64().unwrap(),
+            _ => json.to_string().matches("https://example.org/").count() as u64,
+        };
+        assert_eq!(count, 3, "{command} {flags:?}");
+    }
+}
