@@ -38,7 +38,8 @@ struct Cli {
     /// Say less: no "nothing lost" line, no notes.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     quiet: bool,
-    /// Say more: which format was chosen for each file and why.
+    /// Say more: which format was chosen for each file and why, and every
+    /// place `profiles` looked.
     #[arg(short, long, global = true)]
     verbose: bool,
     #[command(subcommand)]

@@ -35,7 +35,27 @@ pub(crate) fn run(a: ProfilesArgs) -> u8 {
 }
 
 fn try_run(a: &ProfilesArgs) -> Result<u8, Failure> {
-    let found = markport::profiles::find(&home()?);
+    let home = home()?;
+    let config =
+        markport::profiles::config_home(&home, std::env::var_os("XDG_CONFIG_HOME").as_deref());
+    let search = markport::profiles::search(&home, &config);
+    for l in &search.looked {
+        let browser = match l.variant {
+            Some(v) => format!("{} ({v})", l.browser),
+            None => l.browser.to_string(),
+        };
+        let found = match (l.exists, l.profiles) {
+            (false, _) => "not there".to_string(),
+            (true, 0) => "no profiles".to_string(),
+            (true, 1) => "1 profile".to_string(),
+            (true, n) => format!("{n} profiles"),
+        };
+        crate::say::verbose(format_args!(
+            "markport: looked for {browser} in {}: {found}\n",
+            l.dir.display()
+        ));
+    }
+    let found = search.profiles;
     let mut out = files::stdout()?;
     if let Some(browser) = &a.path {
         let Some(p) = markport::profiles::default_for(&found, browser) else {

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 fn markport(home: &Path) -> Command {
     let mut c = Command::cargo_bin("markport").unwrap();
-    c.env("HOME", home);
+    c.env("HOME", home).env_remove("XDG_CONFIG_HOME");
     c
 }
 
@@ -171,4 +171,108 @@ fn path_of_a_browser_not_found_fails_naming_what_was_found() {
         .assert()
         .success()
         .stdout("no browser profiles with bookmarks found\n");
+}
+
+/// A Firefox profile directory (`profiles.ini` and one profile) in `dir`.
+fn firefox_in(dir: &Path, profile: &str) {
+    std::fs::create_dir_all(dir.join(profile)).unwrap();
+    std::fs::copy(places(), dir.join(profile).join("places.sqlite")).unwrap();
+    std::fs::write(
+        dir.join("profiles.ini"),
+        format!("[Profile0]\nName={profile}\nIsRelative=1\nPath={profile}\nDefault=1\n"),
+    )
+    .unwrap();
+}
+
+/// The default profile's file of `browser`, as `--path` prints it.
+fn path_of(c: &mut Command, browser: &str) -> String {
+    let out = c
+        .args(["profiles", "--path", browser])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn firefox_in_the_xdg_config_directory_is_found_and_xdg_config_home_is_honoured() {
+    // Firefox 153 on a fresh install: ~/.config/mozilla/firefox.
+    let home = tempfile::tempdir().unwrap();
+    firefox_in(
+        &home.path().join(".config/mozilla/firefox"),
+        "x.default-release",
+    );
+    let path = path_of(&mut markport(home.path()), "firefox");
+    assert!(
+        path.ends_with(".config/mozilla/firefox/x.default-release/places.sqlite\n"),
+        "{path}"
+    );
+    // $XDG_CONFIG_HOME moves it, and the Chromium family with it.
+    let config = tempfile::tempdir().unwrap();
+    firefox_in(&config.path().join("mozilla/firefox"), "moved.default");
+    let chrome = config.path().join("google-chrome/Default");
+    std::fs::create_dir_all(&chrome).unwrap();
+    std::fs::write(chrome.join("Bookmarks"), CHROMIUM).unwrap();
+    let xdg = || {
+        let mut c = markport(home.path());
+        c.env("XDG_CONFIG_HOME", config.path());
+        c
+    };
+    let firefox = path_of(&mut xdg(), "firefox");
+    assert_eq!(
+        firefox,
+        format!(
+            "{}\n",
+            config
+                .path()
+                .join("mozilla/firefox/moved.default/places.sqlite")
+                .display()
+        )
+    );
+    let chrome_path = path_of(&mut xdg(), "chrome");
+    assert_eq!(
+        chrome_path,
+        format!("{}\n", chrome.join("Bookmarks").display())
+    );
+    // A relative $XDG_CONFIG_HOME is invalid (the XDG spec): ~/.config.
+    let mut relative = markport(home.path());
+    relative.env("XDG_CONFIG_HOME", "relative/config");
+    assert!(path_of(&mut relative, "firefox").contains("x.default-release"));
+}
+
+#[test]
+fn verbose_says_every_place_it_looked() {
+    let home = fake_home();
+    let h = home.path().display().to_string();
+    let out = markport(home.path())
+        .args(["profiles", "-v"])
+        .assert()
+        .success()
+        .get_output()
+        .stderr
+        .clone();
+    let said = String::from_utf8(out).unwrap();
+    for line in [
+        format!("looked for firefox in {h}/.mozilla/firefox: 2 profiles"),
+        format!("looked for firefox in {h}/.config/mozilla/firefox: not there"),
+        format!("looked for firefox (snap) in {h}/snap/firefox/common/.mozilla/firefox: 1 profile"),
+        format!("looked for firefox (flatpak) in {h}/.var/app/org.mozilla.firefox/.mozilla/firefox: not there"),
+        format!("looked for google-chrome in {h}/.config/google-chrome: not there"),
+        format!("looked for chromium in {h}/.config/chromium: 2 profiles"),
+        format!("looked for opera in {h}/.config/opera: 1 profile"),
+    ] {
+        assert!(said.contains(&line), "{line:?} not in:\n{said}");
+    }
+    let empty = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(empty.path().join(".mozilla/firefox")).unwrap();
+    markport(empty.path())
+        .args(["profiles", "--verbose"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "looked for firefox in {}/.mozilla/firefox: no profiles",
+            empty.path().display()
+        )));
 }

@@ -1,6 +1,10 @@
 //! The browser profiles on this machine and their bookmark files: the
-//! Chromium family's `Bookmarks` under `~/.config`, Firefox's `places.sqlite`
-//! from `profiles.ini` (the usual, snap and flatpak locations).
+//! Chromium family's `Bookmarks` under the XDG config directory
+//! (`$XDG_CONFIG_HOME`, by default `~/.config`), Firefox's `places.sqlite`
+//! from `profiles.ini` (`~/.mozilla/firefox`, the XDG config directory's
+//! `mozilla/firefox` that Firefox 147 and later use on a fresh install, and
+//! the snap and flatpak locations). [`search`] also says every place it
+//! looked, found or not.
 //!
 //! ```
 //! let home = tempfile::tempdir().unwrap();
@@ -42,26 +46,98 @@ pub struct Profile {
     pub error: Option<String>,
 }
 
-/// Chromium-family browsers: name and config directory under `$HOME`.
-const CHROMIUM: &[(&str, Option<&str>, &str)] = &[
-    ("google-chrome", None, ".config/google-chrome"),
-    ("chromium", None, ".config/chromium"),
-    ("chromium", Some("snap"), "snap/chromium/common/chromium"),
-    ("microsoft-edge", None, ".config/microsoft-edge"),
-    ("brave", None, ".config/BraveSoftware/Brave-Browser"),
-    ("vivaldi", None, ".config/vivaldi"),
-    ("opera", None, ".config/opera"),
+/// What a browser's directory is relative to.
+#[derive(Clone, Copy)]
+enum Base {
+    /// `$HOME`.
+    Home,
+    /// The XDG config directory (`$XDG_CONFIG_HOME`, by default `~/.config`).
+    Config,
+}
+
+/// Chromium-family browsers: name, variant, and config directory.
+const CHROMIUM: &[(&str, Option<&str>, Base, &str)] = &[
+    ("google-chrome", None, Base::Config, "google-chrome"),
+    ("chromium", None, Base::Config, "chromium"),
+    (
+        "chromium",
+        Some("snap"),
+        Base::Home,
+        "snap/chromium/common/chromium",
+    ),
+    ("microsoft-edge", None, Base::Config, "microsoft-edge"),
+    ("brave", None, Base::Config, "BraveSoftware/Brave-Browser"),
+    ("vivaldi", None, Base::Config, "vivaldi"),
+    ("opera", None, Base::Config, "opera"),
 ];
 
-/// Firefox's profile directories (holding profiles.ini) under `$HOME`.
-const FIREFOX: &[(Option<&str>, &str)] = &[
-    (None, ".mozilla/firefox"),
-    (Some("snap"), "snap/firefox/common/.mozilla/firefox"),
+/// Firefox's profile directories (holding profiles.ini). The older place
+/// first: Firefox keeps using `~/.mozilla` where it exists.
+const FIREFOX: &[(Option<&str>, Base, &str)] = &[
+    (None, Base::Home, ".mozilla/firefox"),
+    (None, Base::Config, "mozilla/firefox"),
+    (
+        Some("snap"),
+        Base::Home,
+        "snap/firefox/common/.mozilla/firefox",
+    ),
     (
         Some("flatpak"),
+        Base::Home,
         ".var/app/org.mozilla.firefox/.mozilla/firefox",
     ),
+    (
+        Some("flatpak"),
+        Base::Home,
+        ".var/app/org.mozilla.firefox/config/mozilla/firefox",
+    ),
 ];
+
+/// One place [`search`] looked for a browser's profiles.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct Looked {
+    /// The browser, as in [`Profile::browser`].
+    pub browser: &'static str,
+    /// How it is installed, as in [`Profile::variant`].
+    pub variant: Option<&'static str>,
+    /// The directory looked in.
+    pub dir: PathBuf,
+    /// Whether the directory exists.
+    pub exists: bool,
+    /// How many profiles with a bookmark file it holds.
+    pub profiles: usize,
+}
+
+/// What [`search`] found, and everywhere it looked.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Search {
+    /// Every profile found, Firefox first, each browser's default first.
+    pub profiles: Vec<Profile>,
+    /// Every directory looked in, found or not, in the order looked.
+    pub looked: Vec<Looked>,
+}
+
+/// The XDG config directory: `xdg_config_home` (the value of
+/// `$XDG_CONFIG_HOME`) when it is an absolute path, else `home/.config`
+/// (the XDG Base Directory rule: unset, empty or relative is ignored).
+///
+/// ```
+/// use std::path::Path;
+/// use markport::profiles::config_home;
+///
+/// let home = Path::new("/home/me");
+/// assert_eq!(config_home(home, None), Path::new("/home/me/.config"));
+/// assert_eq!(config_home(home, Some("/cfg".as_ref())), Path::new("/cfg"));
+/// assert_eq!(config_home(home, Some("cfg".as_ref())), Path::new("/home/me/.config"));
+/// ```
+pub fn config_home(home: &Path, xdg_config_home: Option<&std::ffi::OsStr>) -> PathBuf {
+    match xdg_config_home.map(Path::new) {
+        Some(dir) if dir.is_absolute() => dir.to_path_buf(),
+        _ => home.join(".config"),
+    }
+}
 
 /// Other names `--path` accepts for a browser.
 const ALIASES: &[(&str, &str)] = &[
@@ -78,21 +154,61 @@ pub fn browser_name(name: &str) -> &str {
         .map_or(name, |(_, browser)| browser)
 }
 
-/// Every profile under `home`, Firefox first, each browser's default first;
-/// bookmarks are counted by reading each file as its format (a format not
-/// registered yet is said in `error`).
+/// Every profile under `home` (the XDG config directory taken as
+/// `home/.config`), Firefox first, each browser's default first; bookmarks
+/// are counted by reading each file as its format (a format not registered
+/// yet is said in `error`). [`search`] takes the config directory and says
+/// where it looked.
 pub fn find(home: &Path) -> Vec<Profile> {
-    let mut found = Vec::new();
-    for (variant, dir) in FIREFOX {
-        found.extend(firefox(&home.join(dir), *variant));
+    search(home, &home.join(".config")).profiles
+}
+
+/// Every profile under `home` and `config` (the XDG config directory, see
+/// [`config_home`]), as [`find`], and every directory looked in.
+///
+/// ```
+/// let home = tempfile::tempdir().unwrap();
+/// let config = tempfile::tempdir().unwrap();
+/// let profile = config.path().join("chromium/Default");
+/// std::fs::create_dir_all(&profile).unwrap();
+/// std::fs::write(profile.join("Bookmarks"), "{}").unwrap();
+/// let found = markport::profiles::search(home.path(), config.path());
+/// assert_eq!(found.profiles[0].path, profile.join("Bookmarks"));
+/// let chromium = found.looked.iter().find(|l| l.dir == config.path().join("chromium")).unwrap();
+/// assert_eq!((chromium.exists, chromium.profiles), (true, 1));
+/// assert!(found.looked.iter().any(|l| l.dir == config.path().join("mozilla/firefox") && !l.exists));
+/// ```
+pub fn search(home: &Path, config: &Path) -> Search {
+    let base = |b: Base| match b {
+        Base::Home => home,
+        Base::Config => config,
+    };
+    let mut profiles = Vec::new();
+    let mut looked = Vec::new();
+    let mut look = |browser, variant, dir: PathBuf, found: Vec<Profile>| {
+        looked.push(Looked {
+            browser,
+            variant,
+            exists: dir.is_dir(),
+            dir,
+            profiles: found.len(),
+        });
+        profiles.extend(found);
+    };
+    for (variant, b, dir) in FIREFOX {
+        let dir = base(*b).join(dir);
+        let found = firefox(&dir, *variant);
+        look("firefox", *variant, dir, found);
     }
-    for (browser, variant, dir) in CHROMIUM {
-        found.extend(chromium(browser, *variant, &home.join(dir)));
+    for (browser, variant, b, dir) in CHROMIUM {
+        let dir = base(*b).join(dir);
+        let found = chromium(browser, *variant, &dir);
+        look(browser, *variant, dir, found);
     }
-    for p in &mut found {
+    for p in &mut profiles {
         count(p);
     }
-    found
+    Search { profiles, looked }
 }
 
 /// The default profile of `browser` (or an alias) among `profiles`, else
