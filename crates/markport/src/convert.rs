@@ -230,42 +230,36 @@ pub fn convert(
             None
         }
     };
-    let (loss, refused) = match target {
-        Target::File(mut file) => {
-            // A file that is replaced can always be abandoned afterwards;
-            // a device or FIFO written through cannot take back a byte.
-            let held = undecided && file.destination().mode == Mode::Through;
-            let (mut loss, held) =
-                write_held_or_streamed(write, &document, &opts.write, &mut file, held)
-                    .map_err(write_failed)?;
-            loss.extend(changes);
-            let refused = decide(&loss);
-            if refused.is_none() {
-                if let Some(bytes) = held {
-                    file.write_all(&bytes)
-                        .map_err(|e| write_failed(Error::io(e)))?;
-                }
-                file.commit().map_err(|e| write_failed(Error::io(e)))?;
-            }
-            (loss, refused)
-        }
-        Target::Stream(stream) => {
-            let (mut loss, held) =
-                write_held_or_streamed(write, &document, &opts.write, stream, undecided)
-                    .map_err(write_failed)?;
-            loss.extend(changes);
-            let refused = decide(&loss);
-            if refused.is_none() {
-                if let Some(bytes) = held {
-                    stream
-                        .write_all(&bytes)
-                        .map_err(|e| write_failed(Error::io(e)))?;
-                }
-                stream.flush().map_err(|e| write_failed(Error::io(e)))?;
-            }
-            (loss, refused)
-        }
+    // A file that is replaced can always be abandoned afterwards; standard
+    // output, a device or a FIFO cannot take back a byte, so while a
+    // decision is pending their output is held.
+    let mut target = target;
+    let abandonable = matches!(&target, Target::File(f) if f.destination().mode == Mode::Replace);
+    let sink: &mut dyn Write = match &mut target {
+        Target::File(file) => file,
+        Target::Stream(stream) => &mut **stream,
     };
+    let (mut loss, held) = write_held_or_streamed(
+        write,
+        &document,
+        &opts.write,
+        sink,
+        undecided && !abandonable,
+    )
+    .map_err(write_failed)?;
+    loss.extend(changes);
+    let refused = decide(&loss);
+    if refused.is_none() {
+        if let Some(bytes) = held {
+            sink.write_all(&bytes)
+                .map_err(|e| write_failed(Error::io(e)))?;
+        }
+        match target {
+            Target::File(file) => file.commit(),
+            Target::Stream(stream) => stream.flush(),
+        }
+        .map_err(|e| write_failed(Error::io(e)))?;
+    }
     Ok(Converted {
         from,
         document,
