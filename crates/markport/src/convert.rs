@@ -10,9 +10,12 @@
 //! is going as it is made: into a file that is renamed into place only when
 //! the report allows it, or into a stream directly — unless a `fail-on`
 //! decision is pending and the stream cannot take back what it is given,
-//! in which case the output is held in memory until the decision.
+//! in which case the output is held until the decision: in an unnamed
+//! temporary file (owner-only, and gone with the process however it ends),
+//! so that holding it does not add the output's size to the peak memory; in
+//! memory only when no temporary file can be made.
 
-use std::io::{self, Read as _, Write};
+use std::io::{self, Read as _, Seek as _, Write};
 use std::path::{Path, PathBuf};
 
 use markport_model::{
@@ -215,7 +218,7 @@ pub fn convert(
     let changes = ops::apply(&mut document, &opts.operations)
         .map_err(|error| ConvertError::new(Stage::Operate, error))?;
     let write_failed = |mut error: Error| {
-        if error.kind == ErrorKind::Io && !error.message.starts_with("cannot write: ") {
+        if error.kind == ErrorKind::Io && !error.message.starts_with("cannot ") {
             error.message = format!("cannot write: {}", error.message);
         }
         ConvertError::new(Stage::Write, error)
@@ -250,9 +253,8 @@ pub fn convert(
     loss.extend(changes);
     let refused = decide(&loss);
     if refused.is_none() {
-        if let Some(bytes) = held {
-            sink.write_all(&bytes)
-                .map_err(|e| write_failed(Error::io(e)))?;
+        if let Some(held) = held {
+            held.copy_to(sink).map_err(|e| write_failed(Error::io(e)))?;
         }
         match target {
             Target::File(file) => file.commit(),
@@ -269,20 +271,61 @@ pub fn convert(
     })
 }
 
-/// Write `doc` into `out`, or with `hold` into memory (returned).
+/// An output held until the `fail-on` decisions.
+enum Held {
+    /// In an unnamed temporary file.
+    File(std::fs::File),
+    /// In memory, when no temporary file could be made.
+    Memory(Vec<u8>),
+}
+
+impl Held {
+    /// Give the held output to `out`.
+    fn copy_to(self, out: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Held::File(mut file) => {
+                file.seek(io::SeekFrom::Start(0))?;
+                io::copy(&mut file, out).map(drop)
+            }
+            Held::Memory(bytes) => out.write_all(&bytes),
+        }
+    }
+}
+
+/// Write `doc` into `out`, or with `hold` into a [`Held`] (returned).
 fn write_held_or_streamed(
     write: crate::WriteFn,
     doc: &Document,
     opts: &WriteOptions,
     out: &mut dyn Write,
     hold: bool,
-) -> Result<(LossReport, Option<Vec<u8>>), Error> {
-    if hold {
-        let mut held = Vec::new();
-        let loss = write(doc, opts, &mut held)?;
-        Ok((loss, Some(held)))
-    } else {
-        Ok((write(doc, opts, out)?, None))
+) -> Result<(LossReport, Option<Held>), Error> {
+    if !hold {
+        return Ok((write(doc, opts, out)?, None));
+    }
+    // tempfile() makes the file with no name (O_TMPFILE where the system
+    // has it, else unlinked at once) and mode 0600: nothing to clean up.
+    match tempfile::tempfile() {
+        Ok(file) => {
+            // A failure here is the temporary file's, not the output's.
+            let held = |mut e: Error| {
+                if e.kind == ErrorKind::Io {
+                    e.message = format!("cannot hold the output in a temporary file until --fail-on-loss decides (TMPDIR): {}", e.message);
+                }
+                e
+            };
+            let mut buffered = io::BufWriter::with_capacity(1 << 16, file);
+            let loss = write(doc, opts, &mut buffered).map_err(held)?;
+            let file = buffered
+                .into_inner()
+                .map_err(|e| held(Error::io(e.into_error())))?;
+            Ok((loss, Some(Held::File(file))))
+        }
+        Err(_) => {
+            let mut held = Vec::new();
+            let loss = write(doc, opts, &mut held)?;
+            Ok((loss, Some(Held::Memory(held))))
+        }
     }
 }
 
@@ -391,3 +434,41 @@ fn advise_huge_pages(buf: &Vec<u8>) {
 
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_: &Vec<u8>) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_held_output_arrives_whole_once_the_decision_allows_it() {
+        let mut xbel = String::from("<xbel version=\"1.0\">");
+        for i in 0..5_000 {
+            xbel.push_str(&format!(
+                "<bookmark href=\"https://example.org/{i}\"><title>t{i}</title></bookmark>"
+            ));
+        }
+        xbel.push_str("</xbel>");
+        let json = crate::format("json").unwrap();
+        let run = |opts: &ConvertOptions| {
+            let mut out = Vec::new();
+            let done = convert(
+                Input::Bytes(xbel.clone().into_bytes()),
+                json,
+                opts,
+                Target::Stream(&mut out),
+            )
+            .unwrap();
+            (done.refused, out)
+        };
+        let (_, streamed) = run(&ConvertOptions::default());
+        let opts = ConvertOptions {
+            fail_on_loss: true,
+            fail_on_extension: true,
+            ..ConvertOptions::default()
+        };
+        let (refused, held) = run(&opts);
+        assert_eq!(refused, None);
+        assert!(streamed.len() > 100_000);
+        assert!(held == streamed, "the held output is the streamed one");
+    }
+}
