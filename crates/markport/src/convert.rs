@@ -348,19 +348,21 @@ fn read_input(
     };
     let (path, bytes) = match input {
         Input::Path(path) => {
+            let cannot_read = |e: io::Error| {
+                let mut err = Error::io(e);
+                err.message = format!("cannot read: {}", err.message);
+                ConvertError::new(Stage::Read, err)
+            };
             // A named format that reads paths needs no bytes here: a
             // database is opened where it is, a pipe copied as it is read.
             if let Some(format) = opts.from {
                 if let Some(read_path) = format.read_path {
+                    std::fs::metadata(&path).map_err(cannot_read)?;
                     let read = read_path(&path, &opts.read).map_err(read_failed(format))?;
                     return Ok((named(format), read));
                 }
             }
-            let bytes = read_bytes(&path).map_err(|e| {
-                let mut err = Error::io(e);
-                err.message = format!("cannot read: {}", err.message);
-                ConvertError::new(Stage::Read, err)
-            })?;
+            let bytes = read_bytes(&path).map_err(cannot_read)?;
             (Some(path), bytes)
         }
         Input::Bytes(bytes) => (None, bytes),
