@@ -221,10 +221,7 @@ fn check_report_file(a: &ConvertArgs) -> Result<(), Failure> {
 /// The flags of `convert` as the library's options.
 fn convert_options(a: &ConvertArgs) -> Result<markport::ConvertOptions, Failure> {
     let mut opts = markport::ConvertOptions::default();
-    opts.from = a
-        .from
-        .as_deref()
-        .map(|name| markport::format(name).expect("clap checked the name"));
+    opts.from = files::named_format(a.from.as_deref())?;
     opts.read = a.read.options();
     opts.operations = a.operations.operations()?;
     opts.write = markport::options_for_path(a.write.options(), a.output.as_deref());
@@ -242,11 +239,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     let opts = convert_options(a)?;
     // A file is given by its path, so a format whose file has companions
     // (places.sqlite's -wal) reads them; standard input is its bytes.
-    let input = if is_std(&a.input) {
-        markport::Input::Bytes(files::read_input(&a.input)?)
-    } else {
-        markport::Input::Path(a.input.clone())
-    };
+    let input = files::input(&a.input)?;
     // Both destinations are prepared (temporary files made, devices opened,
     // permissions checked) before either is written, so a report that cannot
     // be written never leaves a replaced output behind.
@@ -259,26 +252,19 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     let input_name = display_name(&a.input);
     let done = out
         .convert_into(|target| markport::convert(input, to, &opts, target))
-        .map_err(|e| match (e.stage, e.from) {
-            (markport::Stage::Read, Some(from)) => files::located(&a.input, from, &e.error),
-            (markport::Stage::Read | markport::Stage::Operate, _) => {
-                Failure::in_file(&input_name, &e.error.message)
-            }
-            (markport::Stage::Write, _) if e.error.kind == markport::ErrorKind::Io => {
+        .map_err(|e| match e.stage {
+            markport::Stage::Read | markport::Stage::Operate => files::read_failure(&a.input, &e),
+            markport::Stage::Write if e.error.kind == markport::ErrorKind::Io => {
                 Failure::in_file(&output_name, &e.error.message)
             }
-            (markport::Stage::Write, _) => {
+            markport::Stage::Write => {
                 Failure::new(format_args!("writing {}: {}", to.name, e.error))
             }
         })?;
     // The document is used to the end of the process: freeing it string by
     // string would take longer than the exit.
     let done = files::never_dropped(done);
-    crate::say::verbose(format_args!(
-        "markport: reading {input_name} as {} ({})\n",
-        done.from.format.name,
-        files::how(&done.from.chosen)
-    ));
+    files::said_read(&a.input, &done.from);
     let loss = &done.loss;
     let report = Report {
         markport_report: REPORT_VERSION,

@@ -45,25 +45,6 @@ pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
         .map_err(|e| Failure::in_file(path.display(), format_args!("cannot read: {e}")))
 }
 
-/// The format to read `bytes` as: `--from`, else sniffed from content, else
-/// from the extension ([`markport::resolve_format`]).
-pub(crate) fn input_format(
-    from: Option<&str>,
-    path: &Path,
-    bytes: &[u8],
-) -> Result<&'static Format, Failure> {
-    let name = (!is_std(path)).then_some(path);
-    let resolved = markport::resolve_format(from, name, Some(bytes))
-        .map_err(|e| Failure::in_file(display_name(path), e.message))?;
-    crate::say::verbose(format_args!(
-        "markport: reading {} as {} ({})\n",
-        display_name(path),
-        resolved.format.name,
-        how(&resolved.chosen)
-    ));
-    Ok(resolved.format)
-}
-
 /// The format to write: `--to`, else the output's extension; an extension
 /// several formats write gets the usual one, said on standard error.
 pub(crate) fn output_format(
@@ -93,18 +74,58 @@ pub(crate) fn how(chosen: &markport::Chosen) -> &'static str {
     }
 }
 
-/// Read and parse `path` as a document, with errors located as `FILE:LINE:COL`.
+/// What to read for `path`: standard input's bytes for `-`, else the file
+/// by its path (so a format whose file has companions reads them).
+pub(crate) fn input(path: &Path) -> Result<markport::Input, Failure> {
+    Ok(if is_std(path) {
+        markport::Input::Bytes(read_input(path)?)
+    } else {
+        markport::Input::Path(path.to_path_buf())
+    })
+}
+
+/// The format `--from` names (clap has checked the name; an unknown one is
+/// refused with the list all the same).
+pub(crate) fn named_format(from: Option<&str>) -> Result<Option<&'static Format>, Failure> {
+    from.map(|name| {
+        markport::resolve_format(Some(name), None, Some(&[]))
+            .map(|r| r.format)
+            .map_err(|e| Failure::new(e.message))
+    })
+    .transpose()
+}
+
+/// A failure of the library's reading, in the command's words: located in
+/// the input as `FILE:LINE:COL`, naming the format it was read as.
+pub(crate) fn read_failure(path: &Path, e: &markport::ConvertError) -> Failure {
+    match e.from {
+        Some(from) if e.stage == markport::Stage::Read => located(path, from, &e.error),
+        _ => Failure::in_file(display_name(path), &e.error.message),
+    }
+}
+
+/// Say (`--verbose`) what `path` was read as and why.
+pub(crate) fn said_read(path: &Path, from: &markport::Resolved) {
+    crate::say::verbose(format_args!(
+        "markport: reading {} as {} ({})\n",
+        display_name(path),
+        from.format.name,
+        how(&from.chosen)
+    ));
+}
+
+/// Read and parse `path` as a document the way `convert` does (the
+/// library's [`markport::read_input`]), with errors located as
+/// `FILE:LINE:COL`.
 pub(crate) fn load(
     path: &Path,
     from: Option<&str>,
     opts: &ReadOptions,
 ) -> Result<(&'static Format, markport::Parsed), Failure> {
-    let bytes = read_input(path)?;
-    let format = input_format(from, path, &bytes)?;
-    let file = (!is_std(path)).then_some(path);
-    let read =
-        markport::read_file(&bytes, file, format, opts).map_err(|e| located(path, format, &e))?;
-    Ok((format, read))
+    let (from, read) = markport::read_input(input(path)?, named_format(from)?, opts)
+        .map_err(|e| read_failure(path, &e))?;
+    said_read(path, &from);
+    Ok((from.format, read))
 }
 
 /// `FILE:LINE:COL: error: message (reading as FORMAT)`.

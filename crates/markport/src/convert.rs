@@ -212,7 +212,7 @@ pub fn convert(
     let write = to
         .writer()
         .map_err(|error| ConvertError::new(Stage::Write, error))?;
-    let (from, read) = read_input(input, opts)?;
+    let (from, read) = read_input(input, opts.from, &opts.read)?;
     let diagnostics = read.diagnostics;
     let mut document = read.document;
     let changes = ops::apply(&mut document, &opts.operations)
@@ -329,11 +329,27 @@ fn write_held_or_streamed(
     }
 }
 
-/// Read the input into the model: the format chosen, the path reader used
-/// for a file whose format has one, the bytes dropped once read.
-fn read_input(
+/// Read an input into the model as [`convert`] reads it: the format chosen
+/// (`from`, else by content, else by a path's extension), a file read by
+/// its format's path reader when it has one (places.sqlite with its `-wal`)
+/// and is a regular file, the bytes dropped once read. Every command that
+/// reads a collection reads it this way, so they all see the same bookmarks.
+///
+/// ```
+/// use markport::{read_input, Input, ReadOptions};
+///
+/// let (from, parsed) = read_input(
+///     Input::Bytes(br#"<xbel version="1.0"><bookmark href="https://example.org/"/></xbel>"#.to_vec()),
+///     None,
+///     &ReadOptions::default(),
+/// )
+/// .unwrap();
+/// assert_eq!((from.format.name, parsed.document.census().bookmarks), ("xbel", 1));
+/// ```
+pub fn read_input(
     input: Input,
-    opts: &ConvertOptions,
+    from: Option<&'static Format>,
+    read_opts: &ReadOptions,
 ) -> Result<(Resolved, markport_model::Parsed), ConvertError> {
     let read_failed = |from: &'static Format| {
         move |error| ConvertError {
@@ -355,10 +371,10 @@ fn read_input(
             };
             // A named format that reads paths needs no bytes here: a
             // database is opened where it is, a pipe copied as it is read.
-            if let Some(format) = opts.from {
+            if let Some(format) = from {
                 if let Some(read_path) = format.read_path {
                     std::fs::metadata(&path).map_err(cannot_read)?;
-                    let read = read_path(&path, &opts.read).map_err(read_failed(format))?;
+                    let read = read_path(&path, read_opts).map_err(read_failed(format))?;
                     return Ok((named(format), read));
                 }
             }
@@ -367,7 +383,7 @@ fn read_input(
         }
         Input::Bytes(bytes) => (None, bytes),
     };
-    let resolved = match opts.from {
+    let resolved = match from {
         Some(format) => named(format),
         None => resolve_format(None, path.as_deref(), Some(&bytes))
             .map_err(|error| ConvertError::new(Stage::Read, error))?,
@@ -379,10 +395,10 @@ fn read_input(
     ) {
         (Some(path), Some(read_path)) => {
             drop(bytes);
-            read_path(path, &opts.read)
+            read_path(path, read_opts)
         }
         _ => {
-            let read = (format.read)(&bytes, &opts.read);
+            let read = (format.read)(&bytes, read_opts);
             drop(bytes);
             read
         }

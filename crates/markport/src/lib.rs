@@ -82,7 +82,8 @@ mod resolve;
 mod values;
 
 pub use convert::{
-    convert, read_bytes, ConvertError, ConvertOptions, Converted, Input, Refusal, Stage, Target,
+    convert, read_bytes, read_input, ConvertError, ConvertOptions, Converted, Input, Refusal,
+    Stage, Target,
 };
 /// The desktop-bookmark format's own API (and the spec's operations).
 pub use markport_desktop as desktop;
