@@ -3,6 +3,8 @@
 //! summary (the description); each `Folder` (`Unread`, `Archive`,
 //! `Starred`, the user's own) becomes a folder, in the order first met.
 
+use std::collections::HashMap;
+
 use markport_model::{Bookmark, Document, Error, Folder, NodeId, Parsed, ReadOptions};
 
 use crate::{table, text, unix_date};
@@ -31,15 +33,16 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         (col("URL"), col("Title"), col("Selection"), col("Folder"));
     let timestamp = t.column("Timestamp");
     let mut doc = Document::new();
-    let mut folders: Vec<(String, NodeId)> = Vec::new();
+    // By name: an export may have as many folders as rows.
+    let mut folders: HashMap<String, NodeId> = HashMap::new();
     for (at, mut row) in t.rows {
         let name = row[folder].trim();
         let name = if name.is_empty() { "Unread" } else { name };
-        let parent = match folders.iter().find(|(n, _)| n == name) {
-            Some((_, id)) => *id,
+        let parent = match folders.get(name) {
+            Some(id) => *id,
             None => {
                 let id = doc.push(None, Folder::titled(name));
-                folders.push((name.to_string(), id));
+                folders.insert(name.to_string(), id);
                 id
             }
         };

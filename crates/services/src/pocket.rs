@@ -3,6 +3,8 @@
 //! (`title,url,time_added,tags,status`, tags separated by `|`). Each section
 //! (HTML) or status (CSV) becomes a folder, in the order first met.
 
+use std::collections::HashMap;
+
 use markport_markup::walk::{attr, Event, Walker};
 use markport_model::{
     Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, Location, NodeId, Parsed,
@@ -43,18 +45,20 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     .enforce(opts)
 }
 
-/// Folders by title, made when first needed.
+/// Folders by title, made when first needed (a map: an export may have as
+/// many statuses as rows).
+#[derive(Default)]
 struct Sections {
-    folders: Vec<(String, NodeId)>,
+    folders: HashMap<String, NodeId>,
 }
 
 impl Sections {
     fn get(&mut self, doc: &mut Document, title: &str) -> NodeId {
-        if let Some((_, id)) = self.folders.iter().find(|(t, _)| t == title) {
+        if let Some(id) = self.folders.get(title) {
             return *id;
         }
         let id = doc.push(None, Folder::titled(title));
-        self.folders.push((title.to_string(), id));
+        self.folders.insert(title.to_string(), id);
         id
     }
 }
@@ -80,9 +84,7 @@ fn read_csv(input: &[u8]) -> Result<Parsed, Error> {
         col("status"),
     );
     let mut doc = Document::new();
-    let mut sections = Sections {
-        folders: Vec::new(),
-    };
+    let mut sections = Sections::default();
     for (at, mut row) in t.rows {
         let section = match row[status].trim() {
             "unread" => "Unread",
@@ -109,9 +111,7 @@ fn read_html(input: &[u8]) -> Result<Parsed, Error> {
     let src = text(input, &mut diags);
     let index = LineIndex::new(src.as_bytes());
     let mut doc = Document::new();
-    let mut sections = Sections {
-        folders: Vec::new(),
-    };
+    let mut sections = Sections::default();
     let mut section: Option<NodeId> = None;
     // The heading being read, and the link being read.
     let mut heading: Option<String> = None;

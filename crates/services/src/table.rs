@@ -42,10 +42,12 @@ pub(crate) fn read(
         all.join(",")
     };
     let header: Vec<String> = match records.next() {
-        Some(Ok(h)) => h
-            .iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
-            .collect(),
+        Some(Ok(h)) => {
+            unclosed(text, 0, &index)?;
+            h.iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect()
+        }
         Some(Err(e)) => return Err(csv_error(&e, &index)),
         None => {
             return Err(Error::new(
@@ -94,17 +96,19 @@ pub(crate) fn read(
         ));
     }
     let mut rows = Vec::new();
+    // Where the last record starts: a quote that is not closed takes the
+    // rest of the file into its field, so that record is the last one.
+    let mut last = 0;
     for record in records {
         let record = record.map_err(|e| csv_error(&e, &index))?;
-        let at = record
-            .position()
-            .map_or(Location { line: 1, column: 1 }, |p| {
-                index.locate(p.byte() as usize)
-            });
+        let start = record.position().map_or(0, |p| p.byte() as usize);
+        last = start;
+        let at = index.locate(start);
         if record.len() == 1 && record[0].is_empty() {
             continue; // a blank line
         }
         if record.len() != header.len() {
+            unclosed(text, start, &index)?;
             return Err(Error::syntax(
                 format!(
                     "{} fields where the header has {} ({})",
@@ -134,7 +138,46 @@ pub(crate) fn read(
         }
         rows.push((at, fields));
     }
+    unclosed(text, last, &index)?;
     Ok(Table { header, rows })
+}
+
+/// An error at the opening quote of a quoted field that is never closed
+/// in the record starting at byte `start` (read as the `csv` crate reads
+/// RFC 4180: a quote opens a field only at its start, `""` inside is a
+/// quote, and after the closing quote the field goes on to the comma).
+/// Linear in the record's length.
+fn unclosed(text: &str, start: usize, index: &LineIndex<'_>) -> Result<(), Error> {
+    let b = text.as_bytes();
+    let mut i = start;
+    loop {
+        if b.get(i) == Some(&b'"') {
+            let open = i;
+            i += 1;
+            loop {
+                match b[i.min(b.len())..].iter().position(|&c| c == b'"') {
+                    None => {
+                        return Err(Error::syntax(
+                            "unclosed quote: the quoted field that opens here has no closing quote",
+                            index.locate(open),
+                        ))
+                    }
+                    Some(n) if b.get(i + n + 1) == Some(&b'"') => i += n + 2,
+                    Some(n) => {
+                        i += n + 1;
+                        break;
+                    }
+                }
+            }
+        }
+        match b[i.min(b.len())..]
+            .iter()
+            .position(|&c| matches!(c, b',' | b'\n' | b'\r'))
+        {
+            Some(n) if b[i + n] == b',' => i += n + 1,
+            _ => return Ok(()),
+        }
+    }
 }
 
 fn csv_error(e: &csv::Error, index: &LineIndex<'_>) -> Error {
