@@ -73,6 +73,8 @@ struct Outline<'a> {
     roots: Option<(usize, bool)>,
     /// The members of that `roots` object, in file order.
     members: Vec<Member<'a>>,
+    /// The members of the top-level object, in file order.
+    top: Vec<Member<'a>>,
 }
 
 fn syntax(e: SyntaxError) -> Error {
@@ -94,6 +96,7 @@ fn outline(input: &[u8]) -> Result<Outline<'_>, Error> {
         flags: vec![0],
         roots: None,
         members: Vec::new(),
+        top: Vec::new(),
     };
     // The open objects (indices into `flags`), innermost last.
     let mut open: Vec<u32> = vec![0];
@@ -102,6 +105,7 @@ fn outline(input: &[u8]) -> Result<Outline<'_>, Error> {
     let mut type_of: Option<u32> = None;
     let mut roots_value = false;
     let mut member_value = false;
+    let mut top_value = false;
     let mut roots_object: Option<u32> = None;
     while let Some((at, event)) = p.next().map_err(syntax)? {
         if !matches!(event, Event::Key(_) | Event::ObjectEnd | Event::ArrayEnd) {
@@ -127,6 +131,12 @@ fn outline(input: &[u8]) -> Result<Outline<'_>, Error> {
                     m.object = object;
                 }
             }
+            if std::mem::take(&mut top_value) {
+                if let Some(m) = o.top.last_mut() {
+                    m.value_at = at;
+                    m.object = object;
+                }
+            }
         }
         match event {
             Event::ObjectStart => {
@@ -148,8 +158,15 @@ fn outline(input: &[u8]) -> Result<Outline<'_>, Error> {
                     "name" => *f |= flag::HAS_NAME,
                     _ => {}
                 }
-                if open.len() == 1 && key == "roots" {
-                    roots_value = true;
+                if open.len() == 1 {
+                    roots_value = key == "roots";
+                    top_value = true;
+                    o.top.push(Member {
+                        key,
+                        key_at: at,
+                        value_at: 0,
+                        object: 0,
+                    });
                 } else if open.len() == 2 && roots_object == Some(inner) {
                     member_value = true;
                     o.members.push(Member {
@@ -232,6 +249,7 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
         flags,
         roots,
         members,
+        top,
     } = outline(input)?;
     let mut r = Reader {
         input,
@@ -243,7 +261,7 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
         unset: UnsetDates::default(),
         dropped: Vec::new(),
     };
-    let checksum = r.top()?;
+    let checksum = r.top(&top)?;
     let Some((roots_at, is_object)) = roots else {
         return Err(r.error(top_at, "no `roots` object: not a Chromium Bookmarks file"));
     };
@@ -352,43 +370,39 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The top-level object's own members; `roots` is read afterwards from
-    /// the outline. Returns the stored checksum and where it stands.
-    fn top(&mut self) -> Result<Option<(Cow<'a, str>, usize)>, Error> {
-        let mut p = Parser::new(self.input);
-        self.next(&mut p)?; // `{`, checked by the outline
+    /// The top-level object's own members (`roots` is read by
+    /// [`Reader::roots`]). Returns the stored checksum and where it stands.
+    fn top(&mut self, members: &[Member<'a>]) -> Result<Option<(Cow<'a, str>, usize)>, Error> {
         let mut checksum = None;
         // Each key met, with its place in `extra` when it went there.
-        let mut seen: HashMap<Cow<'a, str>, Option<usize>> = HashMap::new();
+        let mut seen: HashMap<&str, Option<usize>> = HashMap::new();
         let mut extra: Vec<Option<Attribute>> = Vec::new();
-        while let (kat, Event::Key(key)) = self.next(&mut p)? {
-            let (vat, value) = self.next(&mut p)?;
-            if let Some(earlier) = seen.get(&key) {
+        for m in members {
+            let key = &*m.key;
+            if let Some(earlier) = seen.get(key) {
                 if let Some(i) = *earlier {
                     extra[i] = None;
                 }
-                self.repeated(&key, kat);
+                self.repeated(key, m.key_at);
             }
-            let place = match &*key {
-                "roots" => {
-                    self.text(&mut p, value)?;
-                    None
-                }
+            let place = match key {
+                "roots" => None,
                 "checksum" => {
-                    checksum = match value {
-                        Event::Str(s) => Some((s, vat)),
-                        other => {
-                            self.text(&mut p, other)?;
-                            None
-                        }
+                    checksum = match self.open(m)? {
+                        (_, at, Event::Str(s)) => Some((s, at)),
+                        _ => None,
                     };
                     None
                 }
-                "version" if value == Event::Num("1") => None,
                 _ => {
-                    let text = self.text(&mut p, value)?;
-                    extra.push(Some(Attribute::new(key.as_ref(), text)));
-                    Some(extra.len() - 1)
+                    let (mut p, _, value) = self.open(m)?;
+                    if key == "version" && value == Event::Num("1") {
+                        None
+                    } else {
+                        let text = self.text(&mut p, value)?;
+                        extra.push(Some(Attribute::new(key, text)));
+                        Some(extra.len() - 1)
+                    }
                 }
             };
             seen.insert(key, place);
