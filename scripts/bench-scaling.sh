@@ -7,15 +7,16 @@
 # test: nothing fails on a bad ratio, read the table.
 # JSON inputs are made by converting the Netscape ones with markport itself.
 # Times under ~0.1 s are noise; use N of 40000 or more to judge a ratio.
-# Usage: scripts/bench-scaling.sh [N] [RUNS]   (FORMATS="xfolk json" to pick)
+# Usage: scripts/bench-scaling.sh [N] [RUNS]   (FORMATS="xfolk json" to pick;
+# BIN=path/to/markport to measure another build, e.g. the one before a change)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
 runs=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p markport-cli
-bin=target/release/markport
+if [ -z "${BIN:-}" ]; then cargo build -q --release -p markport-cli; fi
+bin=${BIN:-target/release/markport}
 source scripts/timing.sh
 
 # gen FORMAT SHAPE SIZE FILE: one hostile input.
@@ -109,7 +110,11 @@ elif fmt == "chromium":
         top += '"sync_metadata": %s%s, ' % ("[" * (100 * n), "]" * (100 * n))
     elif shape == "nested-objects":
         top += '"sync_metadata": %s1%s, ' % ('{"k":' * (20 * n), "}" * (20 * n))
-    w('{%s"roots": {%s, %s, %s}, "version": 1}' % (top, root("bookmark_bar", bar), root("other", ""), root("synced", "")))
+    text = '{%s"roots": {%s, %s, %s}, "version": 1}' % (top, root("bookmark_bar", bar), root("other", ""), root("synced", ""))
+    if shape == "real":  # indented as Chromium writes it (3 spaces a level)
+        import json
+        text = json.dumps(json.loads(text), indent=3, ensure_ascii=False)
+    w(text)
 open(path, "w").write("".join(o))
 EOF
 }
