@@ -189,20 +189,6 @@ fn is_node(f: u8) -> bool {
     f & (flag::TYPE | flag::HAS_URL | flag::HAS_CHILDREN | flag::HAS_NAME) != 0
 }
 
-/// The keys of a node markport maps, each a bit in [`Open::seen`].
-const NODE_KEYS: [&str; 10] = [
-    "type",
-    "name",
-    "url",
-    "children",
-    "id",
-    "guid",
-    "meta_info",
-    "date_added",
-    "date_modified",
-    "date_last_used",
-];
-
 /// A node being read.
 struct Open {
     id: NodeId,
@@ -211,7 +197,8 @@ struct Open {
     flags: u8,
     /// Its `children` array is being read.
     in_children: bool,
-    /// Which of [`NODE_KEYS`] were met (for repeated keys and unset dates).
+    /// Which of the keys markport maps were met, a bit each in the order of
+    /// [`Reader::member`]'s table (for repeated keys and unset dates).
     seen: u16,
     /// Its `extra` by name, made once it has many (to find a repeated key
     /// in constant time). Boxed: a frame per open node, and deep files
@@ -624,7 +611,20 @@ impl<'a> Reader<'a> {
         value: Event<'a>,
     ) -> Result<(), Error> {
         let (id, kind) = (open.id, open.kind);
-        let known = NODE_KEYS.iter().position(|n| *n == k).filter(|&i| {
+        let known = match &*k {
+            "type" => Some(0),
+            "name" => Some(1),
+            "url" => Some(2),
+            "children" => Some(3),
+            "id" => Some(4),
+            "guid" => Some(5),
+            "meta_info" => Some(6),
+            "date_added" => Some(7),
+            "date_modified" => Some(8),
+            "date_last_used" => Some(9),
+            _ => None,
+        }
+        .filter(|&i| {
             // `url` of a folder and `children` of a url are extras.
             !(i == 2 && kind == Kind::Folder || i == 3 && kind == Kind::Url)
         });
