@@ -74,35 +74,38 @@ fn split_tags(tags: &str, sep: char) -> Vec<String> {
 fn read_csv(input: &[u8]) -> Result<Parsed, Error> {
     let mut diags = Vec::new();
     let src = text(input, &mut diags);
-    let t = table::read(&src, "Pocket CSV", CSV_HEADER, &[], &mut diags)?;
-    let col = |n| t.column(n).expect("required columns are checked");
-    let (title, url, added, tags, status) = (
-        col("title"),
-        col("url"),
-        col("time_added"),
-        col("tags"),
-        col("status"),
-    );
-    let mut doc = Document::new();
-    let mut sections = Sections::default();
-    for (at, mut row) in t.rows {
+    struct State {
+        doc: Document,
+        sections: Sections,
+        columns: [usize; 5],
+    }
+    let start = |t: &table::Table| State {
+        doc: Document::new(),
+        sections: Sections::default(),
+        columns: ["title", "url", "time_added", "tags", "status"]
+            .map(|n| t.column(n).expect("required columns are checked")),
+    };
+    let each = |s: &mut State, at, mut row: Vec<String>, diags: &mut Vec<Diagnostic>| {
+        let [title, url, added, tags, status] = s.columns;
         let section = match row[status].trim() {
             "unread" => "Unread",
             "archive" => "Read Archive",
             "" => "Unread",
             other => other,
         };
-        let folder = sections.get(&mut doc, section);
+        let folder = s.sections.get(&mut s.doc, section);
         let mut b = Bookmark::new(std::mem::take(&mut row[url]));
         // An empty title is untitled; a title that repeats the URL (Pocket
         // writes that for a page it never fetched) is kept as written.
         if !row[title].is_empty() {
             b.title = Some(std::mem::take(&mut row[title]));
         }
-        b.added = unix_date(&row[added], "time_added", Some(at), &mut diags);
+        b.added = unix_date(&row[added], "time_added", Some(at), diags);
         b.tags = split_tags(&row[tags], '|');
-        doc.push(Some(folder), b);
-    }
+        s.doc.push(Some(folder), b);
+    };
+    let State { doc, .. } =
+        table::read(&src, "Pocket CSV", CSV_HEADER, &[], &mut diags, start, each)?;
     Ok(Parsed::new(doc, diags))
 }
 

@@ -3,12 +3,11 @@
 
 use markport_model::{Diagnostic, Error, ErrorKind, LineIndex, Location};
 
-/// A CSV file read into records of text, with the line of each.
+/// A CSV file's header (its records are handed over one at a time, never
+/// held all at once).
 pub(crate) struct Table {
     /// The header's column names, as written.
     pub(crate) header: Vec<String>,
-    /// Each record's fields and where it starts.
-    pub(crate) rows: Vec<(Location, Vec<String>)>,
 }
 
 impl Table {
@@ -22,14 +21,18 @@ impl Table {
 
 /// Read `text` as CSV whose header must hold every one of `required`
 /// (`optional` may be there too; any other column is an error, as the
-/// file is then not the export it claims to be).
-pub(crate) fn read(
+/// file is then not the export it claims to be). `start` makes the
+/// reader's state from the header; `row` gets each record's fields and
+/// where it starts, in order. Returns the state.
+pub(crate) fn read<S>(
     text: &str,
     service: &str,
     required: &[&str],
     optional: &[&str],
     diags: &mut Vec<Diagnostic>,
-) -> Result<Table, Error> {
+    start: impl FnOnce(&Table) -> S,
+    mut row: impl FnMut(&mut S, Location, Vec<String>, &mut Vec<Diagnostic>),
+) -> Result<S, Error> {
     let index = LineIndex::new(text.as_bytes());
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -95,7 +98,9 @@ pub(crate) fn read(
             Location { line: 1, column: 1 },
         ));
     }
-    let mut rows = Vec::new();
+    let table = Table { header };
+    let header = &table.header;
+    let mut state = start(&table);
     // Where the last record starts: a quote that is not closed takes the
     // rest of the file into its field, so that record is the last one.
     let mut last = 0;
@@ -136,10 +141,10 @@ pub(crate) fn read(
                 Some(at),
             ));
         }
-        rows.push((at, fields));
+        row(&mut state, at, fields, diags);
     }
     unclosed(text, last, &index)?;
-    Ok(Table { header, rows })
+    Ok(state)
 }
 
 /// An error at the opening quote of a quoted field that is never closed
