@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # Scaling check for every reader: for each hostile input shape, generate it
 # at size N and 2N, time `markport info` on both (best of RUNS), and print
-# the ratio. A linear reader shows about 2.0; 4.0 is quadratic. A benchmark,
-# not a test: nothing fails on a bad ratio, read the table.
+# the ratio. A linear reader shows about 2.0; 4.0 is quadratic. Peak memory
+# (MB) of both runs and the 2N run's peak as a multiple of its file's size
+# follow (a tiny file costs the process about 5 MB). A benchmark, not a
+# test: nothing fails on a bad ratio, read the table.
 # JSON inputs are made by converting the Netscape ones with markport itself.
 # Times under ~0.1 s are noise; use N of 40000 or more to judge a ratio.
-# Usage: scripts/bench-scaling.sh [N] [RUNS]   (FORMATS="xfolk json" to pick)
+# Usage: scripts/bench-scaling.sh [N] [RUNS]   (FORMATS="xfolk json" to pick;
+# BIN=path/to/markport to measure another build, e.g. the one before a change)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
 runs=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p markport-cli
-bin=target/release/markport
+if [ -z "${BIN:-}" ]; then cargo build -q --release -p markport-cli; fi
+bin=${BIN:-target/release/markport}
 source scripts/timing.sh
 
 # gen FORMAT SHAPE SIZE FILE: one hostile input.
@@ -78,6 +81,40 @@ elif fmt == "xfolk":
     elif shape == "huge-title":
         w('<div class="xfolkentry"><a class="taggedlink" href="http://e/">%s</a></div>' % ("t&amp; " * n * 50))
     w('</body></html>\n')
+elif fmt == "instapaper":
+    w('URL,Title,Selection,Folder,Timestamp\n')
+    if shape == "many-folders":
+        w("".join('https://e/%d,t%d,,folder %d,1700000000\n' % (i, i, i) for i in range(n)))
+elif fmt == "pocket":
+    w('title,url,time_added,tags,status\n')
+    if shape == "many-statuses":
+        w("".join('t%d,https://e/%d,1700000000,a|b,status%d\n' % (i, i, i) for i in range(n)))
+elif fmt == "chromium":
+    def node(i):
+        return ('{"date_added": "13300000000000000", "date_last_used": "0", "guid": "00000000-0000-4000-8000-%012d", '
+                '"id": "%d", "meta_info": {"power_bookmark_meta": ""}, "name": "Title of bookmark %d", '
+                '"type": "url", "url": "https://example.com/path/%d?q=%d"}' % (i, i + 10, i, i, i * 7))
+    def root(name, children):
+        return ('"%s": {"children": [%s], "date_added": "13300000000000000", "date_modified": "0", '
+                '"id": "%d", "name": "%s", "type": "folder"}' % (name, children, len(name), name))
+    bar = ""
+    if shape == "real":  # Chromium's own layout: folders of 100 bookmarks
+        bar = ", ".join('{"children": [%s], "date_added": "13300000000000000", "date_modified": "0", "id": "%d", "name": "Folder %d", "type": "folder"}'
+                        % (", ".join(node(f * 100 + i) for i in range(100)), 10**9 + f, f) for f in range(n // 100))
+    elif shape == "deep-folders":
+        bar = '{"children": [' * n + node(0) + ']}' * n
+    elif shape == "many-keys":  # one bookmark with n keys of its own, each given twice
+        bar = node(0)[:-1] + "".join(', "k%d": "v", "k%d": "w"' % (i, i) for i in range(n)) + "}"
+    top = '"checksum": "", '
+    if shape == "nested-brackets":  # a value of the file's own, 100 levels per N
+        top += '"sync_metadata": %s%s, ' % ("[" * (100 * n), "]" * (100 * n))
+    elif shape == "nested-objects":
+        top += '"sync_metadata": %s1%s, ' % ('{"k":' * (20 * n), "}" * (20 * n))
+    text = '{%s"roots": {%s, %s, %s}, "version": 1}' % (top, root("bookmark_bar", bar), root("other", ""), root("synced", ""))
+    if shape == "real":  # indented as Chromium writes it (3 spaces a level)
+        import json
+        text = json.dumps(json.loads(text), indent=3, ensure_ascii=False)
+    w(text)
 open(path, "w").write("".join(o))
 EOF
 }
@@ -89,13 +126,17 @@ shapes() {
         netscape) echo deep long-line many-attributes many-warnings huge-title many-aliases ;;
         xfolk) echo deep deep-descriptions deep-plain long-line many-attributes many-warnings huge-title ;;
         json) echo deep long-line many-attributes huge-title many-aliases ;;
+        instapaper) echo many-folders ;;
+        pocket) echo many-statuses ;;
+        chromium) echo real deep-folders many-keys nested-brackets nested-objects ;;
     esac
 }
 
-printf '%-9s %-18s %9s %9s %6s\n' reader shape "N s" "2N s" ratio
-for fmt in ${FORMATS:-xbel desktop netscape xfolk json}; do
+printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' reader shape "N s" "2N s" ratio "N MB" "2N MB" "x file"
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromium}; do
     for shape in $(shapes "$fmt"); do
         times=()
+        mems=()
         for size in "$n" "$((2 * n))"; do
             f="$work/$fmt-$shape-$size"
             if [ "$fmt" = json ]; then
@@ -104,10 +145,12 @@ for fmt in ${FORMATS:-xbel desktop netscape xfolk json}; do
             else
                 gen "$fmt" "$shape" "$size" "$f"
             fi
-            read -r t _ < <(best "$bin" info --from "$fmt" "$f")
+            read -r t m < <(best "$bin" info --from "$fmt" "$f")
             times+=("$t")
+            mems+=("$m")
         done
         ratio=$(awk -v a="${times[0]}" -v b="${times[1]}" 'BEGIN{ if (a < 0.01) a = 0.01; printf "%.1f", b / a }')
-        printf '%-9s %-18s %9s %9s %6s\n' "$fmt" "$shape" "${times[0]}" "${times[1]}" "$ratio"
+        per=$(awk -v m="${mems[1]}" -v s="$(stat -c %s "$f")" 'BEGIN{ printf "%.1f", m * 1048576 / s }')
+        printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' "$fmt" "$shape" "${times[0]}" "${times[1]}" "$ratio" "${mems[0]}" "${mems[1]}" "$per"
     done
 done

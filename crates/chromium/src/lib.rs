@@ -9,7 +9,10 @@
 //!   says so). Every key is kept: `guid`, `id`, the dates (microseconds
 //!   since 1601, `"0"` for unset), `meta_info`, and any other key as the
 //!   node's `extra`, the file's own keys (`sync_metadata`, ...) as the
-//!   header's `extra`. No recursion: a file nested 100,000 deep reads.
+//!   header's `extra`. A key given twice counts with its last value, as
+//!   Chromium reads it, with a warning where it is repeated. Two streaming
+//!   passes, no tree of JSON values and no recursion: a file nested
+//!   100,000 deep reads.
 //! * Writing: Chromium's layout (`JSONWriter` pretty print: three spaces,
 //!   sorted keys), its checksum, unique decimal ids and valid guids (kept
 //!   when they are, made when not, and reported), so that Chromium loads the

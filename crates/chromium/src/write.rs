@@ -11,7 +11,7 @@ use markport_model::{
     Folder, LossReport, Node, NodeId, Role,
 };
 
-use crate::json::{indent, write_string, Json};
+use crate::json::{indent, write_string};
 use crate::layout::{writes, Kind, UnsetDates, DATE_KEYS, KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
 use crate::md5::Md5;
 use crate::{dates, support};
@@ -842,7 +842,11 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
             lost_extra = true;
             continue;
         }
-        let text = if name == "version" && Json::parse(&a.value).is_ok() {
+        let text = if name == "version"
+            && markport_markup::json::Parser::new(a.value.as_bytes())
+                .skip_all()
+                .is_ok()
+        {
             a.value.clone()
         } else {
             match kept(&a.value, depth) {

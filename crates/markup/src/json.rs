@@ -142,6 +142,8 @@ pub struct Parser<'a> {
     trailing_commas: Vec<usize>,
     lone_surrogates: Vec<usize>,
     lines: OnceCell<LineIndex<'a>>,
+    /// Read one value and stop ([`Parser::value_at`]).
+    one_value: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -168,7 +170,20 @@ impl<'a> Parser<'a> {
             trailing_commas: Vec::new(),
             lone_surrogates: Vec::new(),
             lines: OnceCell::new(),
+            one_value: false,
         }
+    }
+
+    /// A parser of the one value that starts at byte `offset` of `input`
+    /// (where an earlier pass found it): [`Parser::next`] ends with
+    /// `Ok(None)` after that value and reads nothing beyond it. Offsets and
+    /// locations are the whole input's, so a reader can go back to a part of
+    /// a text it has checked without holding a tree of it.
+    pub fn value_at(input: &'a [u8], offset: usize) -> Parser<'a> {
+        let mut p = Parser::new(input);
+        p.i = offset.max(p.i).min(input.len());
+        p.one_value = true;
+        p
     }
 
     /// The byte offset just past the last event.
@@ -263,6 +278,9 @@ impl<'a> Parser<'a> {
     /// text. After an error the parser stays where it failed.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Result<Option<(usize, Event<'a>)>, SyntaxError> {
+        if self.one_value && self.expect == Expect::End {
+            return Ok(None);
+        }
         loop {
             self.ws();
             let at = self.i;

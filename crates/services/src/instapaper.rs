@@ -3,7 +3,9 @@
 //! summary (the description); each `Folder` (`Unread`, `Archive`,
 //! `Starred`, the user's own) becomes a folder, in the order first met.
 
-use markport_model::{Bookmark, Document, Error, Folder, NodeId, Parsed, ReadOptions};
+use std::collections::HashMap;
+
+use markport_model::{Bookmark, Diagnostic, Document, Error, Folder, NodeId, Parsed, ReadOptions};
 
 use crate::{table, text, unix_date};
 
@@ -25,21 +27,35 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut diags = Vec::new();
     let src = text(input, &mut diags);
-    let t = table::read(&src, "Instapaper CSV", REQUIRED, OPTIONAL, &mut diags)?;
-    let col = |n| t.column(n).expect("required columns are checked");
-    let (url, title, selection, folder) =
-        (col("URL"), col("Title"), col("Selection"), col("Folder"));
-    let timestamp = t.column("Timestamp");
-    let mut doc = Document::new();
-    let mut folders: Vec<(String, NodeId)> = Vec::new();
-    for (at, mut row) in t.rows {
+    struct State {
+        doc: Document,
+        /// By name: an export may have as many folders as rows.
+        folders: HashMap<String, NodeId>,
+        columns: (usize, usize, usize, usize, Option<usize>),
+    }
+    let start = |t: &table::Table| {
+        let col = |n| t.column(n).expect("required columns are checked");
+        State {
+            doc: Document::new(),
+            folders: HashMap::new(),
+            columns: (
+                col("URL"),
+                col("Title"),
+                col("Selection"),
+                col("Folder"),
+                t.column("Timestamp"),
+            ),
+        }
+    };
+    let each = |s: &mut State, at, mut row: Vec<String>, diags: &mut Vec<Diagnostic>| {
+        let (url, title, selection, folder, timestamp) = s.columns;
         let name = row[folder].trim();
         let name = if name.is_empty() { "Unread" } else { name };
-        let parent = match folders.iter().find(|(n, _)| n == name) {
-            Some((_, id)) => *id,
+        let parent = match s.folders.get(name) {
+            Some(id) => *id,
             None => {
-                let id = doc.push(None, Folder::titled(name));
-                folders.push((name.to_string(), id));
+                let id = s.doc.push(None, Folder::titled(name));
+                s.folders.insert(name.to_string(), id);
                 id
             }
         };
@@ -47,9 +63,18 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         b.title = Some(std::mem::take(&mut row[title])).filter(|t| !t.is_empty());
         b.desc = Some(std::mem::take(&mut row[selection])).filter(|t| !t.is_empty());
         if let Some(ts) = timestamp {
-            b.added = unix_date(&row[ts], "Timestamp", Some(at), &mut diags);
+            b.added = unix_date(&row[ts], "Timestamp", Some(at), diags);
         }
-        doc.push(Some(parent), b);
-    }
+        s.doc.push(Some(parent), b);
+    };
+    let State { doc, .. } = table::read(
+        &src,
+        "Instapaper CSV",
+        REQUIRED,
+        OPTIONAL,
+        &mut diags,
+        start,
+        each,
+    )?;
     Parsed::new(doc, diags).enforce(opts)
 }

@@ -32,6 +32,33 @@ const MAPPED: &[&str] = &[
     "tags",
 ];
 
+/// One member's value as the parser gave it.
+enum Value<'a> {
+    /// A string, unescaped.
+    Str(Cow<'a, str>),
+    /// `null`.
+    Null,
+    /// Any other value, as its JSON text as written.
+    Json(&'a str),
+    /// An array (only `tags` is read as one): each member as a string, the
+    /// ones that were not strings as their JSON text.
+    List(Vec<Cow<'a, str>>, &'a str),
+}
+
+impl Value<'_> {
+    /// The value as an `extra` attribute holds it.
+    fn text(&self) -> &str {
+        match self {
+            Value::Str(s) => s,
+            Value::Null => "null",
+            Value::Json(t) | Value::List(_, t) => t,
+        }
+    }
+}
+
+/// One member: its key, where its value starts, the value.
+type Member<'a> = (Cow<'a, str>, usize, Value<'a>);
+
 /// Read a Pinboard JSON export, one post at a time.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut p = Parser::new(input);
@@ -46,7 +73,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     }
     let mut doc = Document::new();
     let mut diags = Vec::new();
-    let mut members = Vec::new();
+    let mut members: Vec<Member<'_>> = Vec::new();
     for i in 1.. {
         let (at, event) = next(&mut p).map_err(syntax)?;
         match event {
@@ -66,19 +93,53 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         while let (_, Event::Key(key)) = next(&mut p).map_err(syntax)? {
             let (vat, first) = next(&mut p).map_err(syntax)?;
             let value = match first {
-                Event::Str(s) => Some(s),
-                Event::Null => None,
-                other => Some(Cow::Borrowed(p.skip_value(vat, &other).map_err(syntax)?)),
+                Event::Str(s) => Value::Str(s),
+                Event::Null => Value::Null,
+                Event::ArrayStart if key == "tags" => list(&mut p, input, i, vat, &mut diags)?,
+                other => Value::Json(p.skip_value(vat, &other).map_err(syntax)?),
             };
-            members.push((key, value));
+            members.push((key, vat, value));
         }
-        if let Some(b) = post(i, &mut members, &mut diags) {
+        if let Some(b) = post(i, &p, at, &mut members, &mut diags) {
             doc.push(None, b);
         }
     }
     // Nothing may follow the array: the parser says so if something does.
     p.next().map_err(syntax)?;
     Parsed::new(doc, diags).enforce(opts)
+}
+
+/// The members of the array that starts at `at` (its `[` just read), as
+/// tags: a string as itself, anything else as its JSON text, with a warning.
+fn list<'a>(
+    p: &mut Parser<'a>,
+    input: &'a [u8],
+    post: usize,
+    at: usize,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<Value<'a>, Error> {
+    let syntax = |e: SyntaxError| Error::syntax(format!("JSON: {}", e.message), e.location);
+    let mut tags = Vec::new();
+    loop {
+        let (mat, event) = next(p).map_err(syntax)?;
+        match event {
+            Event::ArrayEnd => break,
+            Event::Str(s) => tags.push(s),
+            other => {
+                let text = p.skip_value(mat, &other).map_err(syntax)?;
+                diags.push(Diagnostic::warning(
+                    format!(
+                        "post {post}: a tag that is not a string ({text}); kept as its JSON text"
+                    ),
+                    Some(p.locate(mat)),
+                ));
+                tags.push(Cow::Borrowed(text));
+            }
+        }
+    }
+    // The parser checked it all: what is not a string is ASCII.
+    let text = std::str::from_utf8(&input[at..p.pos()]).unwrap_or_default();
+    Ok(Value::List(tags, text))
 }
 
 /// The next event. The parser reports a cut file itself; its end after a
@@ -90,24 +151,26 @@ fn next<'a>(p: &mut Parser<'a>) -> Result<(usize, Event<'a>), SyntaxError> {
     }
 }
 
-/// One post's members as a bookmark. For a key given twice the last value
-/// counts; keys markport does not map go to `extra` in key order.
+/// One post's members (it starts at `at`) as a bookmark. For a key given
+/// twice the last value counts; keys markport does not map go to `extra`
+/// in key order, and so does a `shared` or `toread` value it does not
+/// understand.
 fn post(
     i: usize,
-    members: &mut Vec<(Cow<'_, str>, Option<Cow<'_, str>>)>,
+    p: &Parser<'_>,
+    at: usize,
+    members: &mut Vec<Member<'_>>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Bookmark> {
-    let s = |k: &str| {
-        members
-            .iter()
-            .rev()
-            .find(|(m, _)| m == k)
-            .and_then(|(_, v)| v.as_deref())
+    let last = |k: &str| members.iter().rev().find(|(m, _, _)| m == k);
+    let s = |k: &str| match last(k) {
+        Some((_, _, Value::Str(s))) => Some(&**s),
+        _ => None,
     };
     let Some(href) = s("href") else {
         diags.push(Diagnostic::warning(
             format!("post {i} has no href; skipped"),
-            None,
+            Some(p.locate(at)),
         ));
         return None;
     };
@@ -124,27 +187,73 @@ fn post(
         }
         d
     });
-    let yes_no = |k: &str| match s(k) {
-        Some("yes") => Some(true),
-        Some("no") => Some(false),
-        _ => None,
+    // Pinboard writes exactly "yes" or "no". When in doubt a bookmark is
+    // private: only "yes" publishes it (JSON `true` or `1` too are doubt,
+    // as Pinboard never writes them); a value not understood is kept.
+    let mut kept: Vec<&str> = Vec::new();
+    b.private = Some(match last("shared") {
+        Some((_, _, Value::Str(s))) if s == "yes" => false,
+        Some((_, _, Value::Str(s))) if s == "no" => true,
+        Some((_, vat, v)) => {
+            diags.push(Diagnostic::warning(
+                format!(
+                    "post {i}: shared {} is not \"yes\" or \"no\"; read as private (kept as written)",
+                    v.text()
+                ),
+                Some(p.locate(*vat)),
+            ));
+            kept.push("shared");
+            true
+        }
+        None => {
+            diags.push(Diagnostic::warning(
+                format!("post {i} has no `shared`; read as private"),
+                Some(p.locate(at)),
+            ));
+            true
+        }
+    });
+    b.to_read = match last("toread") {
+        Some((_, _, Value::Str(s))) if s == "yes" => Some(true),
+        Some((_, _, Value::Str(s))) if s == "no" => Some(false),
+        None => None,
+        Some((_, vat, v)) => {
+            diags.push(Diagnostic::warning(
+                format!(
+                    "post {i}: toread {} is not \"yes\" or \"no\"; kept as written",
+                    v.text()
+                ),
+                Some(p.locate(*vat)),
+            ));
+            kept.push("toread");
+            None
+        }
     };
-    b.private = yes_no("shared").map(|shared| !shared);
-    b.to_read = yes_no("toread");
-    b.tags = s("tags")
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(String::from)
-        .collect();
+    b.tags = match last("tags") {
+        Some((_, _, Value::List(tags, _))) => tags.iter().map(|t| t.to_string()).collect(),
+        Some((_, _, Value::Str(s))) => s.split_whitespace().map(String::from).collect(),
+        Some((_, _, Value::Null)) | None => Vec::new(),
+        Some((_, vat, v)) => {
+            diags.push(Diagnostic::warning(
+                format!(
+                    "post {i}: tags {} is neither a string nor an array; kept as written",
+                    v.text()
+                ),
+                Some(p.locate(*vat)),
+            ));
+            kept.push("tags");
+            Vec::new()
+        }
+    };
     // Sorted and each key once, its last value: as a JSON object's map holds them.
-    members.retain(|(k, _)| !MAPPED.contains(&&**k));
+    members.retain(|(k, _, _)| !MAPPED.contains(&&**k) || kept.contains(&&**k));
     if !members.is_empty() {
         members.reverse();
         members.sort_by(|a, b| a.0.cmp(&b.0));
         members.dedup_by(|later, first| later.0 == first.0);
         b.details_mut().extra = members
             .drain(..)
-            .map(|(k, v)| Attribute::new(k, v.as_deref().unwrap_or("null")))
+            .map(|(k, _, v)| Attribute::new(k, v.text()))
             .collect();
     }
     Some(b)

@@ -3,6 +3,8 @@
 //! (`title,url,time_added,tags,status`, tags separated by `|`). Each section
 //! (HTML) or status (CSV) becomes a folder, in the order first met.
 
+use std::collections::HashMap;
+
 use markport_markup::walk::{attr, Event, Walker};
 use markport_model::{
     Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, Location, NodeId, Parsed,
@@ -43,18 +45,20 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     .enforce(opts)
 }
 
-/// Folders by title, made when first needed.
+/// Folders by title, made when first needed (a map: an export may have as
+/// many statuses as rows).
+#[derive(Default)]
 struct Sections {
-    folders: Vec<(String, NodeId)>,
+    folders: HashMap<String, NodeId>,
 }
 
 impl Sections {
     fn get(&mut self, doc: &mut Document, title: &str) -> NodeId {
-        if let Some((_, id)) = self.folders.iter().find(|(t, _)| t == title) {
+        if let Some(id) = self.folders.get(title) {
             return *id;
         }
         let id = doc.push(None, Folder::titled(title));
-        self.folders.push((title.to_string(), id));
+        self.folders.insert(title.to_string(), id);
         id
     }
 }
@@ -70,37 +74,38 @@ fn split_tags(tags: &str, sep: char) -> Vec<String> {
 fn read_csv(input: &[u8]) -> Result<Parsed, Error> {
     let mut diags = Vec::new();
     let src = text(input, &mut diags);
-    let t = table::read(&src, "Pocket CSV", CSV_HEADER, &[], &mut diags)?;
-    let col = |n| t.column(n).expect("required columns are checked");
-    let (title, url, added, tags, status) = (
-        col("title"),
-        col("url"),
-        col("time_added"),
-        col("tags"),
-        col("status"),
-    );
-    let mut doc = Document::new();
-    let mut sections = Sections {
-        folders: Vec::new(),
+    struct State {
+        doc: Document,
+        sections: Sections,
+        columns: [usize; 5],
+    }
+    let start = |t: &table::Table| State {
+        doc: Document::new(),
+        sections: Sections::default(),
+        columns: ["title", "url", "time_added", "tags", "status"]
+            .map(|n| t.column(n).expect("required columns are checked")),
     };
-    for (at, mut row) in t.rows {
+    let each = |s: &mut State, at, mut row: Vec<String>, diags: &mut Vec<Diagnostic>| {
+        let [title, url, added, tags, status] = s.columns;
         let section = match row[status].trim() {
             "unread" => "Unread",
             "archive" => "Read Archive",
             "" => "Unread",
             other => other,
         };
-        let folder = sections.get(&mut doc, section);
+        let folder = s.sections.get(&mut s.doc, section);
         let mut b = Bookmark::new(std::mem::take(&mut row[url]));
         // An empty title is untitled; a title that repeats the URL (Pocket
         // writes that for a page it never fetched) is kept as written.
         if !row[title].is_empty() {
             b.title = Some(std::mem::take(&mut row[title]));
         }
-        b.added = unix_date(&row[added], "time_added", Some(at), &mut diags);
+        b.added = unix_date(&row[added], "time_added", Some(at), diags);
         b.tags = split_tags(&row[tags], '|');
-        doc.push(Some(folder), b);
-    }
+        s.doc.push(Some(folder), b);
+    };
+    let State { doc, .. } =
+        table::read(&src, "Pocket CSV", CSV_HEADER, &[], &mut diags, start, each)?;
     Ok(Parsed::new(doc, diags))
 }
 
@@ -109,9 +114,7 @@ fn read_html(input: &[u8]) -> Result<Parsed, Error> {
     let src = text(input, &mut diags);
     let index = LineIndex::new(src.as_bytes());
     let mut doc = Document::new();
-    let mut sections = Sections {
-        folders: Vec::new(),
-    };
+    let mut sections = Sections::default();
     let mut section: Option<NodeId> = None;
     // The heading being read, and the link being read.
     let mut heading: Option<String> = None;

@@ -3,12 +3,11 @@
 
 use markport_model::{Diagnostic, Error, ErrorKind, LineIndex, Location};
 
-/// A CSV file read into records of text, with the line of each.
+/// A CSV file's header (its records are handed over one at a time, never
+/// held all at once).
 pub(crate) struct Table {
     /// The header's column names, as written.
     pub(crate) header: Vec<String>,
-    /// Each record's fields and where it starts.
-    pub(crate) rows: Vec<(Location, Vec<String>)>,
 }
 
 impl Table {
@@ -22,14 +21,18 @@ impl Table {
 
 /// Read `text` as CSV whose header must hold every one of `required`
 /// (`optional` may be there too; any other column is an error, as the
-/// file is then not the export it claims to be).
-pub(crate) fn read(
+/// file is then not the export it claims to be). `start` makes the
+/// reader's state from the header; `row` gets each record's fields and
+/// where it starts, in order. Returns the state.
+pub(crate) fn read<S>(
     text: &str,
     service: &str,
     required: &[&str],
     optional: &[&str],
     diags: &mut Vec<Diagnostic>,
-) -> Result<Table, Error> {
+    start: impl FnOnce(&Table) -> S,
+    mut row: impl FnMut(&mut S, Location, Vec<String>, &mut Vec<Diagnostic>),
+) -> Result<S, Error> {
     let index = LineIndex::new(text.as_bytes());
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -42,10 +45,12 @@ pub(crate) fn read(
         all.join(",")
     };
     let header: Vec<String> = match records.next() {
-        Some(Ok(h)) => h
-            .iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
-            .collect(),
+        Some(Ok(h)) => {
+            unclosed(text, 0, &index)?;
+            h.iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect()
+        }
         Some(Err(e)) => return Err(csv_error(&e, &index)),
         None => {
             return Err(Error::new(
@@ -93,18 +98,22 @@ pub(crate) fn read(
             Location { line: 1, column: 1 },
         ));
     }
-    let mut rows = Vec::new();
+    let table = Table { header };
+    let header = &table.header;
+    let mut state = start(&table);
+    // Where the last record starts: a quote that is not closed takes the
+    // rest of the file into its field, so that record is the last one.
+    let mut last = 0;
     for record in records {
         let record = record.map_err(|e| csv_error(&e, &index))?;
-        let at = record
-            .position()
-            .map_or(Location { line: 1, column: 1 }, |p| {
-                index.locate(p.byte() as usize)
-            });
+        let start = record.position().map_or(0, |p| p.byte() as usize);
+        last = start;
+        let at = index.locate(start);
         if record.len() == 1 && record[0].is_empty() {
             continue; // a blank line
         }
         if record.len() != header.len() {
+            unclosed(text, start, &index)?;
             return Err(Error::syntax(
                 format!(
                     "{} fields where the header has {} ({})",
@@ -132,9 +141,48 @@ pub(crate) fn read(
                 Some(at),
             ));
         }
-        rows.push((at, fields));
+        row(&mut state, at, fields, diags);
     }
-    Ok(Table { header, rows })
+    unclosed(text, last, &index)?;
+    Ok(state)
+}
+
+/// An error at the opening quote of a quoted field that is never closed
+/// in the record starting at byte `start` (read as the `csv` crate reads
+/// RFC 4180: a quote opens a field only at its start, `""` inside is a
+/// quote, and after the closing quote the field goes on to the comma).
+/// Linear in the record's length.
+fn unclosed(text: &str, start: usize, index: &LineIndex<'_>) -> Result<(), Error> {
+    let b = text.as_bytes();
+    let mut i = start;
+    loop {
+        if b.get(i) == Some(&b'"') {
+            let open = i;
+            i += 1;
+            loop {
+                match b[i.min(b.len())..].iter().position(|&c| c == b'"') {
+                    None => {
+                        return Err(Error::syntax(
+                            "unclosed quote: the quoted field that opens here has no closing quote",
+                            index.locate(open),
+                        ))
+                    }
+                    Some(n) if b.get(i + n + 1) == Some(&b'"') => i += n + 2,
+                    Some(n) => {
+                        i += n + 1;
+                        break;
+                    }
+                }
+            }
+        }
+        match b[i.min(b.len())..]
+            .iter()
+            .position(|&c| matches!(c, b',' | b'\n' | b'\r'))
+        {
+            Some(n) if b[i + n] == b',' => i += n + 1,
+            _ => return Ok(()),
+        }
+    }
 }
 
 fn csv_error(e: &csv::Error, index: &LineIndex<'_>) -> Error {

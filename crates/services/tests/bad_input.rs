@@ -95,3 +95,38 @@ fn a_netscape_file_with_time_added_stays_netscape() {
     let html = b"<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><DT><A HREF=\"https://a/\" TIME_ADDED=\"1\">a</A></DL>";
     assert_eq!(pocket::detect(html), None);
 }
+
+#[test]
+fn an_unclosed_quote_is_named_where_its_field_opens() {
+    // The quote swallows the rest of the file: the CSV reader sees too few
+    // fields, but what is wrong is the quote.
+    let csv = b"title,url,time_added,tags,status\nA,https://a/,1,,unread\n\"B,https://b/,2,,unread\nC,https://c/,3,,unread\n";
+    let err = pocket::read(csv, &ReadOptions::default()).unwrap_err();
+    assert_eq!(
+        (err.kind, err.location),
+        (ErrorKind::Syntax, at(3, 1)),
+        "{err:?}"
+    );
+    assert!(err.message.contains("unclosed quote"), "{}", err.message);
+    // In the last field the count of fields is right, and the quote still wrong.
+    let csv =
+        b"title,url,time_added,tags,status\nA,https://a/,1,,\"unread\nB,https://b/,2,,unread\n";
+    let err = pocket::read(csv, &ReadOptions::default()).unwrap_err();
+    assert_eq!(err.location, at(2, 17), "{err:?}");
+    assert!(err.message.contains("unclosed quote"), "{}", err.message);
+    let csv = "URL,Title,Selection,Folder\nhttps://a/,\"A \"\"quoted\"\" title\",,Unread\nhttps://b/,\"B é,,Unread\n";
+    let err = instapaper::read(csv.as_bytes(), &ReadOptions::default()).unwrap_err();
+    assert_eq!(err.location, at(3, 12), "{err:?}");
+    assert!(err.message.contains("unclosed quote"), "{}", err.message);
+    // In the header too.
+    let err =
+        instapaper::read(b"URL,\"Title,Selection,Folder\n", &ReadOptions::default()).unwrap_err();
+    assert_eq!(err.location, at(1, 5), "{err:?}");
+    assert!(err.message.contains("unclosed quote"), "{}", err.message);
+    // Closed quotes, doubled quotes and quoted line breaks are fine.
+    let csv = "URL,Title,Selection,Folder\nhttps://a/,\"A \"\"q\"\"\nline\",,Unread\n";
+    let doc = instapaper::read(csv.as_bytes(), &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(doc.census().bookmarks, 1);
+}

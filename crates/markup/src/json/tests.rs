@@ -234,3 +234,32 @@ fn skip_value_returns_the_text_as_written_at_any_depth() {
     assert_eq!(raw, ["{\"x\": [1, \"y\"]}", deep.as_str(), "2.50"]);
     assert_eq!(p.depth(), 0);
 }
+
+#[test]
+fn value_at_reads_one_value_in_the_middle_of_a_text_and_stops() {
+    let text = "{\"a\": [1, {\"b\": null}],\n \"c\": \"x\"}";
+    let at = text.find('[').unwrap();
+    let mut p = Parser::value_at(text.as_bytes(), at);
+    let mut got = Vec::new();
+    while let Some((_, e)) = p.next().unwrap() {
+        got.push(e);
+    }
+    assert_eq!(
+        got,
+        [
+            Event::ArrayStart,
+            Event::Num("1"),
+            Event::ObjectStart,
+            Event::Key("b".into()),
+            Event::Null,
+            Event::ObjectEnd,
+            Event::ArrayEnd
+        ]
+    );
+    // Offsets and line:col are the whole text's.
+    let at = text.find("\"x\"").unwrap();
+    let mut p = Parser::value_at(text.as_bytes(), at);
+    assert_eq!(p.next().unwrap(), Some((at, Event::Str("x".into()))));
+    assert_eq!(p.locate(at).to_string(), "2:7");
+    assert_eq!(p.next().unwrap(), None);
+}
