@@ -3,7 +3,7 @@
 //! date, never the time of publishing: the same input gives the same feed.
 
 use markport_model::{DateValue, Document, NodeId, Timestamp};
-use markport_xfolk::entry::{shown_title, unwritable};
+use markport_xfolk::entry::{shown_title, unwritable, written_href};
 
 /// XML text: escaped, without the characters XML 1.0 cannot hold.
 fn xml(out: &mut String, s: &str) {
@@ -15,6 +15,20 @@ fn xml(out: &mut String, s: &str) {
             '"' => out.push_str("&quot;"),
             c if unwritable(c) || c == '\x0C' => {}
             c => out.push(c),
+        }
+    }
+}
+
+/// An XML attribute value: as [`xml`], and tabs and line ends as
+/// character references, which attribute-value normalisation keeps (a raw
+/// one would be read as a space).
+fn xml_attr(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c => xml(out, c.encode_utf8(&mut [0; 4])),
         }
     }
 }
@@ -76,7 +90,8 @@ pub(crate) fn feed(doc: &Document, title: &str, recent: &[NodeId]) -> String {
         out.push_str("</title>\n<id>");
         out.push_str(&uuid(&format!("{}\n{}\n{n}", b.href, added.to_w3c_utc())));
         out.push_str("</id>\n<link rel=\"alternate\" href=\"");
-        xml(&mut out, &b.href);
+        // The link as the pages write it, checked as it is written.
+        xml_attr(&mut out, &written_href(&b.href));
         out.push_str("\"/>\n<published>");
         out.push_str(&added.to_w3c_utc());
         out.push_str("</published>\n<updated>");
@@ -90,7 +105,7 @@ pub(crate) fn feed(doc: &Document, title: &str, recent: &[NodeId]) -> String {
         for (i, t) in b.tags.iter().enumerate() {
             if !t.is_empty() && !b.tags[..i].contains(t) {
                 out.push_str("<category term=\"");
-                xml(&mut out, t);
+                xml_attr(&mut out, t);
                 out.push_str("\"/>\n");
             }
         }

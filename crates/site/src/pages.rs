@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use markport_model::{Document, LossReport, Node, NodeId};
 use markport_xfolk::entry::{
-    is_published, shown_title, tag_segment, write_entry, write_paragraphs, write_text, Written,
+    is_published, shown_title, tag_segment, write_entry, write_paragraphs, write_text,
+    written_href, Written,
 };
 
 use crate::slug::{tag_dir, Slugs};
@@ -410,7 +411,7 @@ impl Builder<'_> {
                                     .as_deref()
                                     .and_then(shown_title)
                                     .unwrap_or_else(|| b.href.clone()),
-                                b.href.clone(),
+                                written_href(&b.href).into_owned(),
                                 format!("f/{name}"),
                                 title.clone(),
                                 b.tags.clone(),
