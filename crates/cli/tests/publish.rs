@@ -114,3 +114,38 @@ fn quiet_publish_says_nothing_when_nothing_was_lost() {
         .success()
         .stderr("");
 }
+
+/// Two `markport publish` processes into one directory, ten times: both
+/// succeed, and after each pair the site is whole (index.html and every
+/// file its manifest lists).
+#[test]
+fn two_publishes_at_once_leave_a_whole_site() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    let bin = assert_cmd::cargo::cargo_bin("markport");
+    for round in 0..10 {
+        let runs: Vec<_> = ["netscape/firefox.html", "netscape/chrome.html"]
+            .iter()
+            .map(|input| {
+                std::process::Command::new(&bin)
+                    .args(["publish", "-q"])
+                    .arg(corpus(input))
+                    .arg("-o")
+                    .arg(&site)
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        for mut r in runs {
+            assert!(r.wait().unwrap().success(), "round {round}");
+        }
+        let manifest: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(site.join(".markport-site.json")).unwrap())
+                .unwrap();
+        assert!(site.join("index.html").is_file(), "round {round}");
+        for f in manifest["files"].as_array().unwrap() {
+            let f = f.as_str().unwrap();
+            assert!(site.join(f).is_file(), "round {round}: {f} missing");
+        }
+    }
+}
