@@ -22,7 +22,7 @@
 //! doc.push(Some(rust), b);
 //! let site = markport_site::build(&doc, &markport_site::Options::default());
 //! let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
-//! assert!(paths.contains(&"f/rust.html") && paths.contains(&"tags/lang/index.html"));
+//! assert!(paths.contains(&"f/rust.html") && paths.contains(&"tags/lang/lang/index.html"));
 //! ```
 #![warn(missing_docs)]
 

@@ -153,7 +153,7 @@ fn check_everywhere(hrefs: &[&str], check: fn(&str, &str)) {
         "feed.atom",
         "search.json",
         "f/links.html",
-        "tags/t/index.html",
+        "tags/t/t/index.html",
     ] {
         assert!(
             links
