@@ -2,8 +2,8 @@
 //! ids are derived from the content, and `updated` is the newest bookmark's
 //! date, never the time of publishing: the same input gives the same feed.
 
-use markport_model::{DateValue, Document, NodeId, Timestamp};
-use markport_xfolk::entry::{shown_title, unwritable};
+use markport_model::{DateValue, Document, Field, LossReport, NodeId, Timestamp};
+use markport_xfolk::entry::{shown_title, unwritable, written_href};
 
 /// XML text: escaped, without the characters XML 1.0 cannot hold.
 fn xml(out: &mut String, s: &str) {
@@ -15,6 +15,20 @@ fn xml(out: &mut String, s: &str) {
             '"' => out.push_str("&quot;"),
             c if unwritable(c) || c == '\x0C' => {}
             c => out.push(c),
+        }
+    }
+}
+
+/// An XML attribute value: as [`xml`], and tabs and line ends as
+/// character references, which attribute-value normalisation keeps (a raw
+/// one would be read as a space).
+fn xml_attr(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c => xml(out, c.encode_utf8(&mut [0; 4])),
         }
     }
 }
@@ -42,8 +56,49 @@ fn instant(d: &Option<DateValue>) -> Option<&Timestamp> {
     d.as_ref().and_then(DateValue::instant)
 }
 
-/// The feed of `recent` (newest first).
-pub(crate) fn feed(doc: &Document, title: &str, recent: &[NodeId]) -> String {
+/// `t` as an RFC 3339 `date-time` in UTC, or `None` when RFC 3339 cannot
+/// write it: its four-digit year holds 0000 to 9999 only. (The model's
+/// other fields are already in range: seconds 00-59, a leap second having
+/// been read as :59, and the offset is `Z`.)
+fn rfc3339(t: &Timestamp) -> Option<String> {
+    let s = t.to_w3c_utc();
+    let b = s.as_bytes();
+    (b.len() > 4 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-').then_some(s)
+}
+
+/// A date of `d` as RFC 3339, reporting on `field` of `id` when it has an
+/// instant RFC 3339 cannot write (a value that is not a date is not in the
+/// feed at all, as before).
+fn feed_date(
+    loss: &mut LossReport,
+    doc: &Document,
+    id: NodeId,
+    field: Field,
+    d: &Option<DateValue>,
+) -> Option<String> {
+    let t = instant(d)?;
+    let written = rfc3339(t);
+    if written.is_none() {
+        loss.record(
+            doc,
+            Some(id),
+            field,
+            "the feed leaves out a date RFC 3339 cannot write (a year before 0000 or after 9999)",
+        );
+    }
+    written
+}
+
+/// The feed of `recent` (newest first). Every date in it is RFC 3339; a
+/// date that cannot be is left out and reported in `loss`, and an entry
+/// without any date it can write is left out of the feed (Atom requires an
+/// entry's `updated`).
+pub(crate) fn feed(
+    doc: &Document,
+    title: &str,
+    recent: &[NodeId],
+    loss: &mut LossReport,
+) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>");
     xml(&mut out, title);
     out.push_str("</title>\n<id>");
@@ -52,10 +107,12 @@ pub(crate) fn feed(doc: &Document, title: &str, recent: &[NodeId]) -> String {
     let newest = recent
         .iter()
         .filter_map(|&id| doc.node(id).as_bookmark())
-        .filter_map(|b| instant(&b.modified).or(instant(&b.added)).copied())
+        .flat_map(|b| [instant(&b.modified), instant(&b.added)])
+        .flatten()
+        .filter(|t| rfc3339(t).is_some())
         .max_by_key(|t| (t.unix_seconds(), t.subsec_nanos()));
     let epoch = Timestamp::from_unix_seconds(0).expect("the epoch is a date");
-    out.push_str(&newest.unwrap_or(epoch).to_w3c_utc());
+    out.push_str(&newest.unwrap_or(&epoch).to_w3c_utc());
     out.push_str("</updated>\n<author><name>");
     xml(&mut out, title);
     out.push_str("</name></author>\n<generator>markport</generator>\n");
@@ -64,7 +121,11 @@ pub(crate) fn feed(doc: &Document, title: &str, recent: &[NodeId]) -> String {
             continue;
         };
         let added = instant(&b.added).copied().unwrap_or(epoch);
-        let updated = instant(&b.modified).copied().unwrap_or(added);
+        let published = feed_date(loss, doc, id, Field::BookmarkAdded, &b.added);
+        let modified = feed_date(loss, doc, id, Field::BookmarkModified, &b.modified);
+        let Some(updated) = modified.or_else(|| published.clone()) else {
+            continue;
+        };
         out.push_str("<entry>\n<title>");
         xml(
             &mut out,
@@ -76,11 +137,16 @@ pub(crate) fn feed(doc: &Document, title: &str, recent: &[NodeId]) -> String {
         out.push_str("</title>\n<id>");
         out.push_str(&uuid(&format!("{}\n{}\n{n}", b.href, added.to_w3c_utc())));
         out.push_str("</id>\n<link rel=\"alternate\" href=\"");
-        xml(&mut out, &b.href);
-        out.push_str("\"/>\n<published>");
-        out.push_str(&added.to_w3c_utc());
-        out.push_str("</published>\n<updated>");
-        out.push_str(&updated.to_w3c_utc());
+        // The link as the pages write it, checked as it is written.
+        xml_attr(&mut out, &written_href(&b.href));
+        out.push_str("\"/>\n");
+        if let Some(p) = &published {
+            out.push_str("<published>");
+            out.push_str(p);
+            out.push_str("</published>\n");
+        }
+        out.push_str("<updated>");
+        out.push_str(&updated);
         out.push_str("</updated>\n");
         if let Some(d) = &b.desc {
             out.push_str("<summary>");
@@ -90,7 +156,7 @@ pub(crate) fn feed(doc: &Document, title: &str, recent: &[NodeId]) -> String {
         for (i, t) in b.tags.iter().enumerate() {
             if !t.is_empty() && !b.tags[..i].contains(t) {
                 out.push_str("<category term=\"");
-                xml(&mut out, t);
+                xml_attr(&mut out, t);
                 out.push_str("\"/>\n");
             }
         }

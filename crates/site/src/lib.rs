@@ -22,7 +22,7 @@
 //! doc.push(Some(rust), b);
 //! let site = markport_site::build(&doc, &markport_site::Options::default());
 //! let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
-//! assert!(paths.contains(&"f/rust.html") && paths.contains(&"tags/lang/index.html"));
+//! assert!(paths.contains(&"f/rust.html") && paths.contains(&"tags/lang/lang/index.html"));
 //! ```
 #![warn(missing_docs)]
 
@@ -119,7 +119,7 @@ pub fn build(doc: &Document, opts: &Options) -> Site {
         .and_then(shown_title)
         .unwrap_or_else(|| "Bookmarks".to_owned());
     let recent = recent(doc, &opts.xfolk, opts.recent);
-    let built = pages::build(doc, opts, &recent, &title);
+    let mut built = pages::build(doc, opts, &recent, &title);
     let mut files = built.files;
     files.push(File {
         path: "style.css".into(),
@@ -131,7 +131,7 @@ pub fn build(doc: &Document, opts: &Options) -> Site {
     });
     files.push(File {
         path: "feed.atom".into(),
-        bytes: feed::feed(doc, &title, &recent).into_bytes(),
+        bytes: feed::feed(doc, &title, &recent, &mut built.loss).into_bytes(),
     });
     let search = serde_json::json!({ "markport_search": 1, "entries": built.search });
     files.push(File {

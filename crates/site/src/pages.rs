@@ -3,14 +3,15 @@
 //! xFolk writer's entries ([`markport_xfolk::entry`]), so xFolk and mf2
 //! readers read them as they read `--to xfolk`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use markport_model::{Document, LossReport, Node, NodeId};
 use markport_xfolk::entry::{
-    is_published, shown_title, tag_segment, write_entry, write_paragraphs, write_text, Written,
+    is_published, shown_title, tag_segment, write_entry, write_paragraphs, write_text,
+    written_href, Written,
 };
 
-use crate::slug::{tag_dir, Slugs};
+use crate::slug::{portable_name, Slugs};
 use crate::{File, Options};
 
 /// Breadcrumbs show this many ancestors at most (the nearest ones), so a
@@ -47,7 +48,7 @@ pub(crate) fn build(doc: &Document, opts: &Options, recent: &[NodeId], title: &s
         }
     }
     // Folder slugs in document order.
-    let mut slugs = Slugs::new();
+    let mut slugs = Slugs::folders();
     let mut slug: Vec<Option<String>> = vec![None; doc.len()];
     for &id in &preorder {
         if let Node::Folder(_) = doc.node(id) {
@@ -69,25 +70,35 @@ pub(crate) fn build(doc: &Document, opts: &Options, recent: &[NodeId], title: &s
         }
     }
     let tag_pages = opts.tag_base.is_none();
+    // Each tag's directory, in the tags' order: the same tags always get
+    // the same directories.
+    let mut tag_dirs = HashMap::new();
+    if tag_pages {
+        let mut slugs = Slugs::tags();
+        for t in tags.keys() {
+            tag_dirs.insert(*t, TagDir::new(slugs.slug(t), t));
+        }
+    }
     let mut b = Builder {
         doc,
         opts,
         title,
         slug,
         count,
+        tag_dirs,
         files: Vec::new(),
         loss: LossReport::new(),
         search: Vec::new(),
         folder_pages: 0,
     };
-    if tag_pages {
-        for t in tags.keys() {
-            if tag_dir(t).is_none() {
+    for (t, ids) in &tags {
+        if b.tag_dirs.get(t).is_some_and(|d| d.name.is_none()) {
+            for &id in ids {
                 b.loss.record(
                     doc,
-                    None,
+                    Some(id),
                     markport_model::Field::BookmarkTags,
-                    "a tag that cannot name a directory (`.`, `..`, an empty part between `/`) has no tag page",
+                    "a tag that cannot be a file name everywhere (a `/`, `\\`, `:`, `*`, `?`, `\"`, `<`, `>`, `|`, a control character, a trailing dot or space, a device name, over 200 bytes) links to its page by its slug, which xFolk readers read as the tag",
                 );
             }
         }
@@ -115,12 +126,57 @@ pub(crate) fn build(doc: &Document, opts: &Options, recent: &[NodeId], title: &s
     }
 }
 
+/// Where a tag's pages are: `tags/<slug>/<name>/` when the tag is a
+/// portable file name (`name` is the tag), else `tags/<slug>/`.
+struct TagDir {
+    slug: String,
+    name: Option<String>,
+}
+
+impl TagDir {
+    fn new(slug: String, tag: &str) -> TagDir {
+        TagDir {
+            slug,
+            name: portable_name(tag).then(|| tag.to_owned()),
+        }
+    }
+
+    /// The directory's path from `tags/`, `/`-terminated, as a link (the
+    /// tag percent-encoded: the link's last segment reads back as the tag).
+    fn link(&self) -> String {
+        match &self.name {
+            Some(t) => format!("{}/{}/", self.slug, tag_segment(t)),
+            None => format!("{}/", self.slug),
+        }
+    }
+
+    /// The directory's path from `tags/` on disk.
+    fn path(&self) -> String {
+        match &self.name {
+            Some(t) => format!("{}/{t}", self.slug),
+            None => self.slug.clone(),
+        }
+    }
+}
+
+/// The link of `tag` from a page `root` away from the site's root.
+fn tag_href(tag_base: Option<&str>, dirs: &HashMap<&str, TagDir>, root: &str, tag: &str) -> String {
+    match (tag_base, dirs.get(tag)) {
+        (Some(base), _) => format!("{base}{}", tag_segment(tag)),
+        (None, Some(d)) => format!("{root}tags/{}", d.link()),
+        // Every tag of a published bookmark has a directory; a tag of an
+        // entry written elsewhere links to the list of tags.
+        (None, None) => format!("{root}tags/index.html"),
+    }
+}
+
 struct Builder<'d> {
     doc: &'d Document,
     opts: &'d Options,
     title: &'d str,
     slug: Vec<Option<String>>,
     count: Vec<usize>,
+    tag_dirs: HashMap<&'d str, TagDir>,
     files: Vec<File>,
     loss: LossReport,
     search: Vec<SearchEntry>,
@@ -152,10 +208,7 @@ impl Builder<'_> {
 
     /// The link of a tag from a page `root` away from the site's root.
     fn tag_href(&self, root: &str, tag: &str) -> String {
-        match &self.opts.tag_base {
-            Some(base) => format!("{base}{}", tag_segment(tag)),
-            None => format!("{root}tags/{}/", tag_segment(tag)),
-        }
+        tag_href(self.opts.tag_base.as_deref(), &self.tag_dirs, root, tag)
     }
 
     /// The start of a page: head, header with the title, breadcrumbs and
@@ -327,11 +380,8 @@ impl Builder<'_> {
         let mut written: Vec<(NodeId, String)> = Vec::new();
         {
             let opts = self.opts;
-            let base = opts.tag_base.clone();
-            let href = |t: &str| match &base {
-                Some(b) => format!("{b}{}", tag_segment(t)),
-                None => format!("{root}tags/{}/", tag_segment(t)),
-            };
+            let dirs = &self.tag_dirs;
+            let href = |t: &str| tag_href(opts.tag_base.as_deref(), dirs, root, t);
             for &c in children {
                 if matches!(doc.node(c), Node::Folder(_)) {
                     continue;
@@ -410,7 +460,7 @@ impl Builder<'_> {
                                     .as_deref()
                                     .and_then(shown_title)
                                     .unwrap_or_else(|| b.href.clone()),
-                                b.href.clone(),
+                                written_href(&b.href).into_owned(),
                                 format!("f/{name}"),
                                 title.clone(),
                                 b.tags.clone(),
@@ -434,11 +484,9 @@ impl Builder<'_> {
         self.start(&mut out, root, "Tags", &crumbs);
         out.push_str("<main>\n<ul class=\"folders\">\n");
         for (t, ids) in tags {
-            if tag_dir(t).is_none() {
-                continue;
-            }
             out.push_str("<li><a href=\"");
-            write_text(&mut out, &format!("{}/", tag_segment(t)));
+            let link = self.tag_dirs.get(t).map(TagDir::link).unwrap_or_default();
+            write_text(&mut out, &link);
             out.push_str("\">");
             write_text(&mut out, t);
             out.push_str(&format!(
@@ -451,11 +499,15 @@ impl Builder<'_> {
     }
 
     fn tag(&mut self, tag: &str, ids: &[NodeId]) {
-        let Some(parts) = tag_dir(tag) else {
+        let Some(d) = self.tag_dirs.get(tag) else {
             return;
         };
-        let root = "../".repeat(parts.len() + 1);
-        let dir = format!("tags/{}", parts.join("/"));
+        let root = if d.name.is_some() {
+            "../../../"
+        } else {
+            "../../"
+        };
+        let dir = format!("tags/{}", d.path());
         let crumbs = [
             (format!("{root}index.html"), self.title.to_owned()),
             (format!("{root}tags/index.html"), "Tags".to_owned()),
@@ -472,7 +524,7 @@ impl Builder<'_> {
         for (i, chunk) in ids.chunks(size).enumerate() {
             let n = i + 1;
             let mut out = String::with_capacity(1 << 14);
-            self.start(&mut out, &root, &format!("Tag: {tag}"), &crumbs);
+            self.start(&mut out, root, &format!("Tag: {tag}"), &crumbs);
             out.push_str("<main class=\"h-feed\">\n");
             out.push_str(&format!(
                 "<p class=\"count\">{}</p>\n",
@@ -480,10 +532,10 @@ impl Builder<'_> {
             ));
             let pager = pager(pages, n, name);
             out.push_str(&pager);
-            self.entries(&mut out, &root, chunk);
+            self.entries(&mut out, root, chunk);
             out.push_str(&pager);
             out.push_str("</main>\n");
-            self.end(out, &root, format!("{dir}/{}", name(n)));
+            self.end(out, root, format!("{dir}/{}", name(n)));
         }
     }
 }

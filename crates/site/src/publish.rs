@@ -9,6 +9,17 @@
 //! Every site holds a manifest, [`MANIFEST`], listing its files. A
 //! directory is replaced only when it is empty or every file in it is in
 //! its manifest: files markport did not write are never deleted.
+//!
+//! One publish into a directory at a time: each holds an exclusive lock on
+//! the file `DIR.markport-lock` beside it (an advisory `flock`, released by
+//! the system when the process ends, however it ends) from the check of
+//! `DIR` to the removal of the old site. A second publish waits for the
+//! first, so it never removes a staging directory that is still being
+//! written, and the leftovers it removes are those of runs that died.
+//!
+//! The new site gets the old directory's mode (setgid bit included) and
+//! group before any file is written into it, so a private (0700) site stays
+//! private and a shared (2775) one stays shared.
 
 use std::fmt;
 use std::fs;
@@ -121,31 +132,92 @@ fn only_manifest_files(dir: &Path) -> io::Result<Result<(), String>> {
     }
 }
 
-/// A new site written beside `dir`, not yet visible there.
+/// A new site written beside `dir`, not yet visible there. It holds the
+/// lock on `dir` until it is swapped in or dropped.
 #[derive(Debug)]
 pub struct Staged {
     dir: PathBuf,
     tmp: PathBuf,
+    lock: fs::File,
 }
 
 /// The site that was at `dir` before the swap, now at a temporary name.
+/// It holds the lock on `dir` until it is cleaned or dropped.
 #[derive(Debug)]
 pub struct Replaced {
     old: Option<PathBuf>,
+    // Held, never read: dropping it releases the lock.
+    _lock: fs::File,
+}
+
+/// Take the lock of `dir` (see the module documentation), waiting for a
+/// publish that holds it.
+fn lock(dir: &Path) -> Result<fs::File, PublishError> {
+    let path = sibling_named(dir, ".markport-lock")?;
+    let file = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .or_else(|e| match e.kind() {
+            // Someone else's lock file in a shared directory: reading is
+            // enough to lock it.
+            io::ErrorKind::PermissionDenied => fs::File::open(&path),
+            _ => Err(e),
+        })
+        .map_err(|e| io_fail(&path, e))?;
+    file.lock().map_err(|e| io_fail(&path, e))?;
+    Ok(file)
+}
+
+/// Give the staging directory `tmp` the mode and group of the directory it
+/// replaces, before anything is written into it.
+#[cfg(unix)]
+fn keep_permissions(tmp: &Path, old: &fs::Metadata) -> Result<(), PublishError> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let now = fs::metadata(tmp).map_err(|e| io_fail(tmp, e))?;
+    if now.gid() != old.gid() {
+        std::os::unix::fs::chown(tmp, None, Some(old.gid())).map_err(|e| {
+            fail(
+                tmp,
+                format!(
+                    "cannot give the new site the group of the old one (gid {}): {e}",
+                    old.gid()
+                ),
+            )
+        })?;
+    }
+    // After the group: changing a group may clear the setgid bit.
+    fs::set_permissions(tmp, fs::Permissions::from_mode(old.mode() & 0o7777))
+        .map_err(|e| io_fail(tmp, e))
+}
+
+#[cfg(not(unix))]
+fn keep_permissions(tmp: &Path, old: &fs::Metadata) -> Result<(), PublishError> {
+    fs::set_permissions(tmp, old.permissions()).map_err(|e| io_fail(tmp, e))
 }
 
 static COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 fn sibling(dir: &Path, what: &str) -> Result<PathBuf, PublishError> {
+    sibling_named(
+        dir,
+        &format!(
+            ".markport-{what}-{}-{}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ),
+    )
+}
+
+/// `DIR` + `suffix`, beside `DIR`.
+fn sibling_named(dir: &Path, suffix: &str) -> Result<PathBuf, PublishError> {
     let name = dir
         .file_name()
         .ok_or_else(|| fail(dir, "not a directory name"))?;
     let mut s = name.to_owned();
-    s.push(format!(
-        ".markport-{what}-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    s.push(suffix);
     Ok(dir.with_file_name(s))
 }
 
@@ -159,7 +231,11 @@ pub fn stage(files: &[File], dir: &Path) -> Result<Staged, PublishError> {
         dir.to_owned()
     };
     let dir = dir.components().collect::<PathBuf>();
-    match fs::symlink_metadata(&dir) {
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        fs::create_dir_all(parent).map_err(|e| io_fail(parent, e))?;
+    }
+    let lock = lock(&dir)?;
+    let existing = match fs::symlink_metadata(&dir) {
         Ok(m) if m.file_type().is_symlink() => {
             return Err(fail(
                 &dir,
@@ -167,29 +243,41 @@ pub fn stage(files: &[File], dir: &Path) -> Result<Staged, PublishError> {
             ))
         }
         Ok(m) if !m.is_dir() => return Err(fail(&dir, "exists and is not a directory")),
-        Ok(_) => {
+        Ok(m) => {
             if let Err(why) = only_manifest_files(&dir).map_err(|e| io_fail(&dir, e))? {
                 if fs::read_dir(&dir).map_err(|e| io_fail(&dir, e))?.next().is_some() {
                     return Err(fail(&dir, format!("refusing to replace it: {why}")));
                 }
             }
+            Some(m)
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
         Err(e) => return Err(io_fail(&dir, e)),
-    }
-    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
-        fs::create_dir_all(parent).map_err(|e| io_fail(parent, e))?;
-    }
+    };
+    // Under the lock, every staging sibling is a dead run's.
     remove_leftovers(&dir);
     let tmp = sibling(&dir, "tmp")?;
-    fs::create_dir(&tmp).map_err(|e| io_fail(&tmp, e))?;
+    // Owner-only until it has the old directory's permissions.
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    if existing.is_some() {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(&tmp).map_err(|e| io_fail(&tmp, e))?;
+    if let Some(m) = &existing {
+        if let Err(e) = keep_permissions(&tmp, m) {
+            let _ = fs::remove_dir_all(&tmp);
+            return Err(e);
+        }
+    }
     // The manifest first: a leftover of a killed publish is then provably ours.
     let manifest = Manifest {
         markport_site: 1,
         files: files.iter().map(|f| f.path.clone()).collect(),
     };
     let text = serde_json::to_vec_pretty(&manifest).expect("a manifest serialises");
-    let staged = Staged { dir, tmp };
+    let staged = Staged { dir, tmp, lock };
     let result = (|| {
         fs::write(staged.tmp.join(MANIFEST), text).map_err(|e| io_fail(&staged.tmp, e))?;
         for f in files {
@@ -247,13 +335,17 @@ impl Staged {
     pub fn swap(self) -> Result<Replaced, PublishError> {
         if fs::symlink_metadata(&self.dir).is_err() {
             fs::rename(&self.tmp, &self.dir).map_err(|e| io_fail(&self.dir, e))?;
-            return Ok(Replaced { old: None });
+            return Ok(Replaced {
+                old: None,
+                _lock: self.lock,
+            });
         }
         #[cfg(target_os = "linux")]
         if exchange(&self.tmp, &self.dir).is_ok() {
             // The old site now has the temporary name.
             return Ok(Replaced {
                 old: Some(self.tmp),
+                _lock: self.lock,
             });
         }
         // No atomic exchange here: between these two renames `dir` is
@@ -264,7 +356,10 @@ impl Staged {
             let _ = fs::rename(&old, &self.dir);
             return Err(io_fail(&self.dir, e));
         }
-        Ok(Replaced { old: Some(old) })
+        Ok(Replaced {
+            old: Some(old),
+            _lock: self.lock,
+        })
     }
 }
 

@@ -18,6 +18,8 @@
 //! assert!(out.contains("Example &lt;site&gt;") && out.contains(r#"href="/t/New%20York""#));
 //! ```
 
+use std::borrow::Cow;
+
 use markport_markup::entities::escape_into as escape_html;
 use markport_model::{
     bookmark_fields, Bookmark, DateValue, Document, Field, LossReport, Node, NodeId,
@@ -51,28 +53,73 @@ pub fn unwritable(c: char) -> bool {
     matches!(c, '\0'..='\x08' | '\x0B' | '\x0E'..='\x1F' | '\u{FFFE}' | '\u{FFFF}')
 }
 
-/// Whether a link would run script when followed (`javascript:`, `data:`,
-/// `vbscript:`, whatever the case and leading blanks).
-pub fn is_script_url(href: &str) -> bool {
-    let h: String = href
-        .trim_start_matches(|c: char| c <= ' ')
-        .chars()
-        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
-        .take(11)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    h.starts_with("javascript:") || h.starts_with("data:") || h.starts_with("vbscript:")
+/// A link exactly as every markport page, feed and search index writes it:
+/// without the [`unwritable`] characters and form feeds (which XML cannot
+/// hold). Every check on a link ([`is_script_url`], [`browser_only`],
+/// [`is_published`]) is made on this string, so no character the writers
+/// drop can hide a scheme from the check (`java\u{1}script:` is written,
+/// and checked, as `javascript:`).
+pub fn written_href(href: &str) -> Cow<'_, str> {
+    let dropped = |c: char| unwritable(c) || c == '\x0C';
+    if href.contains(dropped) {
+        Cow::Owned(href.replace(dropped, ""))
+    } else {
+        Cow::Borrowed(href)
+    }
 }
 
-/// Why a link is something only a browser's own bookmarks understand, not a
-/// web page: a Firefox `place:` query (a saved search over the bookmarks
-/// and history), or a keyword-search template whose `%s` the browser fills
-/// in (no URL has `%s`: `s` is not a hex digit).
+/// The scheme a browser reads in `href`, lower-cased, as the WHATWG URL
+/// parser reads it: leading and trailing C0 controls and spaces stripped,
+/// ASCII tabs and newlines removed anywhere, then an ASCII letter followed
+/// by letters, digits, `+`, `-` or `.` up to the first `:`. `None` when
+/// there is no scheme (a relative link).
+pub fn url_scheme(href: &str) -> Option<String> {
+    let mut scheme = String::new();
+    let trimmed = href.trim_matches(|c: char| c <= ' ');
+    for c in trimmed.chars().filter(|c| !matches!(c, '\t' | '\n' | '\r')) {
+        if c == ':' {
+            return (!scheme.is_empty()).then_some(scheme);
+        }
+        let ok = if scheme.is_empty() {
+            c.is_ascii_alphabetic()
+        } else {
+            c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')
+        };
+        if !ok {
+            return None;
+        }
+        scheme.push(c.to_ascii_lowercase());
+    }
+    None
+}
+
+/// Whether a link, as it will be written ([`written_href`]), would run
+/// script when followed: its scheme ([`url_scheme`]) is `javascript`,
+/// `data` or `vbscript`.
+pub fn is_script_url(href: &str) -> bool {
+    matches!(
+        url_scheme(&written_href(href)).as_deref(),
+        Some("javascript" | "data" | "vbscript")
+    )
+}
+
+/// Why a link, as it will be written ([`written_href`]), is something only
+/// a browser's own bookmarks understand, not a web page: a Firefox
+/// `place:` query (a saved search over the bookmarks and history), or a
+/// keyword-search template whose `%s` the browser fills in (no URL has
+/// `%s`: `s` is not a hex digit; tabs and newlines, which URL parsing
+/// removes, do not hide it).
 pub fn browser_only(href: &str) -> Option<&'static str> {
-    let h = href.trim_start_matches(|c: char| c <= ' ');
-    if h.get(..6).is_some_and(|p| p.eq_ignore_ascii_case("place:")) {
-        Some("a Firefox place: query is not a web page")
-    } else if href.contains("%s") || href.contains("%S") {
+    let h = written_href(href);
+    if url_scheme(&h).as_deref() == Some("place") {
+        return Some("a Firefox place: query is not a web page");
+    }
+    let bare: Cow<'_, str> = if h.contains(['\t', '\n', '\r']) {
+        Cow::Owned(h.replace(['\t', '\n', '\r'], ""))
+    } else {
+        h
+    };
+    if bare.contains("%s") || bare.contains("%S") {
         Some("a keyword-search template (%s) is not a web page")
     } else {
         None
@@ -83,7 +130,7 @@ pub fn browser_only(href: &str) -> Option<&'static str> {
 /// asked, has a link, not a script or browser-only link unless asked).
 pub fn is_published(b: &Bookmark, opts: &XfolkWriteOptions) -> bool {
     (opts.include_private || b.private != Some(true))
-        && !b.href.replace(unwritable, "").trim().is_empty()
+        && !written_href(&b.href).trim().is_empty()
         && (opts.allow_script_urls || !is_script_url(&b.href))
         && (opts.allow_browser_urls || browser_only(&b.href).is_none())
 }
@@ -217,7 +264,8 @@ impl Entry<'_> {
             );
             return Written::Withheld;
         }
-        if b.href.replace(unwritable, "").trim().is_empty() {
+        let href = written_href(&b.href);
+        if href.trim().is_empty() {
             self.lose(
                 n,
                 Field::Bookmark,
@@ -225,7 +273,7 @@ impl Entry<'_> {
             );
             return Written::Withheld;
         }
-        if b.href.contains(unwritable) {
+        if href != b.href.as_str() {
             self.lose(
                 n,
                 Field::BookmarkHref,
@@ -255,7 +303,7 @@ impl Entry<'_> {
         }
         self.out
             .push_str(">\n<a class=\"taggedlink u-bookmark-of p-name\" href=\"");
-        self.text(&b.href);
+        escape_html(self.out, &href);
         self.out.push_str("\">");
         match b.title.as_deref() {
             Some(t) if !t.is_empty() && collapse(t) == t && !t.contains(unwritable) => self.text(t),
@@ -355,5 +403,65 @@ impl Entry<'_> {
             "an xFolk page has no place for it",
         );
         Written::Entry
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `url_scheme` reads a scheme wherever the WHATWG URL parser (the `url`
+    /// crate) does, and the same one, on generated strings full of the
+    /// characters parsing strips or removes.
+    #[test]
+    fn schemes_are_read_as_browsers_read_them() {
+        let pieces = [
+            "j",
+            "avascript",
+            "DATA",
+            "vb",
+            "s",
+            "+",
+            "-",
+            ".",
+            "1",
+            ":",
+            "//x",
+            "\u{0}",
+            "\u{1}",
+            "\u{C}",
+            "\u{1F}",
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            "\u{7F}",
+            "\u{A0}",
+            "é",
+            "%",
+        ];
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..50_000 {
+            let mut s = String::new();
+            for _ in 0..1 + (state % 7) {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                s.push_str(pieces[(state % pieces.len() as u64) as usize]);
+            }
+            if let Ok(u) = url::Url::parse(&s) {
+                assert_eq!(url_scheme(&s).as_deref(), Some(u.scheme()), "{s:?}");
+            }
+        }
+        assert_eq!(
+            url_scheme(" \u{1}Java\tScript:x").as_deref(),
+            Some("javascript")
+        );
+        assert_eq!(url_scheme("java\u{1}script:x"), None);
+        assert!(is_script_url("java\u{1}script:x"), "written as javascript:");
+        assert!(is_script_url("javascript\u{FFFF}:x") && is_script_url("da\u{2}ta:,x"));
+        assert!(!is_script_url("https://example.org/javascript:x"));
+        assert!(browser_only("pla\u{1}ce:x").is_some());
+        assert!(browser_only("https://e.example/?q=%\ns").is_some());
     }
 }
