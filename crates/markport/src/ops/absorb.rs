@@ -29,7 +29,7 @@ fn instant(d: &Option<DateValue>) -> Option<(i64, u32)> {
 
 /// `mine` becomes `theirs` when `theirs` is set and `mine` is not, or when
 /// both are instants and `theirs` is the one `prefer` chooses.
-fn pick(mine: &mut Option<DateValue>, theirs: Option<DateValue>, later: bool) {
+pub(crate) fn pick(mine: &mut Option<DateValue>, theirs: Option<DateValue>, later: bool) {
     let better = match (instant(mine), instant(&theirs)) {
         (Some(a), Some(b)) => (b > a) == later && b != a,
         _ => mine.is_none(),
