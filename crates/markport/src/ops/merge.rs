@@ -6,7 +6,7 @@ use markport_model::{
     Document, Error, ErrorKind, Field, LossReport, Node, NodeId, Role, Separator, Step,
 };
 
-use super::absorb::{absorb, conflicts};
+use super::absorb::{conflicts, Survivors};
 use super::join::{join, Descriptions};
 use super::link::link_key;
 
@@ -88,6 +88,7 @@ pub fn merge(
     let mut by_role: HashMap<Role, NodeId> = HashMap::new();
     let mut by_title: HashMap<(Option<NodeId>, String), NodeId> = HashMap::new();
     let mut by_link: HashMap<String, NodeId> = HashMap::new();
+    let mut survivors = Survivors::default();
     // The descriptions of the folders joined.
     let mut descs: HashMap<NodeId, Descriptions> = HashMap::new();
     let mut report = Vec::with_capacity(inputs.len());
@@ -159,7 +160,7 @@ pub fn merge(
                                 for field in conflicts(s, &b) {
                                     *done.conflicts.entry(field).or_default() += 1;
                                 }
-                                absorb(s, b);
+                                survivors.absorb(survivor, s, b);
                                 done.merged += 1;
                             }
                             None => {

@@ -373,3 +373,36 @@ fn merge_takes_a_later_folders_data_when_the_earlier_has_none() {
         [(Field::FolderTitle, 1, vec!["Bookmarks Toolbar".to_owned()])]
     );
 }
+
+#[test]
+fn a_copy_in_a_tag_folder_carries_that_tag_only_so_the_output_grows_with_the_tags() {
+    let mut doc = Document::new();
+    let tags: Vec<String> = (0..50).map(|i| format!("t{i:02}")).collect();
+    let mut b = Bookmark::new("https://a.example/");
+    b.tags = tags.clone();
+    doc.push(None, b);
+    let made = tags_as_folders(&mut doc, true);
+    assert_eq!((made.folders, made.copies), (50, 49));
+    let mut carried = 0;
+    for &folder in doc.children(None) {
+        let title = doc.node(folder).title().unwrap().to_owned();
+        for &c in doc.children(Some(folder)) {
+            let b = doc.node(c).as_bookmark().unwrap();
+            carried += b.tags.len();
+            if title == "t00" {
+                assert_eq!(b.tags, tags, "the original keeps its tags");
+            } else {
+                assert_eq!(
+                    b.tags,
+                    std::slice::from_ref(&title),
+                    "a copy has its folder's tag"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        carried,
+        50 + 49,
+        "tags in the output: proportional to the input's"
+    );
+}
