@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use markport_model::{
-    Document, Error, ErrorKind, Field, LossReport, Node, NodeId, Role, Separator, Step,
+    Document, Error, ErrorKind, Field, LossReport, Node, NodeId, Role, Separator, Step, MAX_PATHS,
 };
 
 use super::absorb::{conflicts, Survivors};
@@ -100,6 +100,7 @@ pub fn merge(
         // The folders this input's folders became: one met twice is a
         // folder of this input joined with another of the same title.
         let mut mine: HashSet<NodeId> = HashSet::new();
+        let mut joined = 0;
         let steps: Vec<Step> = doc.walk().collect();
         let mut parents: Vec<Option<NodeId>> = vec![None];
         for step in steps {
@@ -123,12 +124,15 @@ pub fn merge(
                                 done.report.record(&out, Some(target), field, NOT_KEPT);
                             }
                             if !mine.insert(target) {
-                                done.report.record_change(
-                                    Field::Folder,
-                                    1,
-                                    vec![out.path(target)],
-                                    JOINED,
-                                );
+                                // A path costs the folder's depth: only the
+                                // ones the report lists are made.
+                                let paths = if joined < MAX_PATHS {
+                                    vec![out.path(target)]
+                                } else {
+                                    Vec::new()
+                                };
+                                joined += 1;
+                                done.report.record_change(Field::Folder, 1, paths, JOINED);
                             }
                             target
                         }
