@@ -154,3 +154,65 @@ for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromiu
         printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' "$fmt" "$shape" "${times[0]}" "${times[1]}" "$ratio" "${mems[0]}" "${mems[1]}" "$per"
     done
 done
+
+# The migration operations on their hostile shapes (docs/operations.md):
+# one link N times with distinct tags, through `convert --dedupe` and through
+# `merge` (the copies split between two files); one bookmark with N/5 tags
+# through `--tags-as-folders=all`; `diff` of N bookmarks against the same
+# with the roots reordered and the links rewritten. Time and peak memory at
+# N and 2N. OPERATIONS="dedupe merge tags-as-folders-all diff" picks (empty: none).
+gen_ops() {
+    python3 - "$1" "$2" "$3" <<'EOF2'
+import sys
+shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+o = ['<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<TITLE>Bookmarks</TITLE>\n<DL><p>\n']
+if shape == "same-link":
+    o += ['<DT><A HREF="https://example.org/" TAGS="t%d">x</A>\n' % i for i in range(n)]
+elif shape in ("roots", "roots-rewritten"):
+    # N links in two roots; the second file has the roots the other way
+    # round and every host upper-cased, plus one more link (so diff pairs
+    # folders by path and bookmarks by the link's WHATWG form).
+    names = ["Toolbar", "Menu"] if shape == "roots" else ["Menu", "Toolbar"]
+    host = "example.org" if shape == "roots" else "EXAMPLE.org"
+    for name in names:
+        o.append('<DT><H3>%s</H3>\n<DL><p>\n' % name)
+        o += ['<DT><A HREF="https://%s/%s/%d">t%d</A>\n' % (host, name, i, i) for i in range(n // 2)]
+        o.append('</DL><p>\n')
+    if shape == "roots-rewritten":
+        o.append('<DT><A HREF="https://new.example/">new</A>\n')
+elif shape == "many-tags":
+    o.append('<DT><A HREF="https://example.org/" TAGS="%s">x</A>\n' % ",".join("t%d" % i for i in range(n)))
+o.append('</DL><p>\n')
+open(path, "w").write("".join(o))
+EOF2
+}
+
+printf '\n%-20s %9s %9s %6s %9s %9s\n' operation "N s" "2N s" ratio "N MB" "2N MB"
+for op in ${OPERATIONS-dedupe merge tags-as-folders-all diff}; do
+    times=()
+    mems=()
+    for size in "$n" "$((2 * n))"; do
+        f="$work/ops-$op-$size.html"
+        case $op in
+            dedupe)
+                gen_ops same-link "$size" "$f"
+                read -r t m < <(best "$bin" convert --dedupe --to json -o "$work/out.json" "$f") ;;
+            merge)
+                gen_ops same-link "$((size / 2))" "$f"
+                cp "$f" "$f.2.html"
+                read -r t m < <(best "$bin" merge "$f" "$f.2.html" -o "$work/out.json") ;;
+            tags-as-folders-all)
+                gen_ops many-tags "$((size / 5))" "$f"
+                read -r t m < <(best "$bin" convert --tags-as-folders=all --to json -o "$work/out.json" "$f") ;;
+            diff)
+                gen_ops roots "$size" "$f"
+                gen_ops roots-rewritten "$size" "$f.2.html"
+                # diff exits 1 when the files differ, as they do here.
+                read -r t m < <(best sh -c '"$0" diff "$1" "$2"; test $? -eq 1' "$bin" "$f" "$f.2.html") ;;
+        esac
+        times+=("$t")
+        mems+=("$m")
+    done
+    ratio=$(awk -v a="${times[0]}" -v b="${times[1]}" 'BEGIN{ if (a < 0.01) a = 0.01; printf "%.1f", b / a }')
+    printf '%-20s %9s %9s %6s %9s %9s\n' "$op" "${times[0]}" "${times[1]}" "$ratio" "${mems[0]}" "${mems[1]}"
+done

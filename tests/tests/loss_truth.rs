@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use std::collections::BTreeMap;
 
+use markport::model::Scope;
 use markport::model::Timestamp;
 use markport::ops::{apply, Operation};
 use markport::{diff, Document, Field, ReadOptions, WriteOptions};
@@ -348,4 +349,81 @@ fn with_operations_the_changes_and_every_report_are_exact() {
         changed > 50,
         "only {changed} operated samples changed anything"
     );
+}
+
+/// A loss is counted per node, not per value (`LossReport::record` is
+/// called once per node and reason): no entry of any writer's report counts
+/// more nodes than hold the field, however many extra attributes, tags or
+/// annotations one node has.
+#[test]
+fn every_loss_is_counted_once_per_node() {
+    let mut failures = Vec::new();
+    for (format, path) in all_inputs() {
+        let doc = read_sample(&format, &path);
+        let census = doc.census();
+        for w in markport::writable() {
+            let Ok((_, report)) = markport::write_to_vec(&doc, w, &WriteOptions::default()) else {
+                continue;
+            };
+            for l in report.losses.iter().chain(&report.destination) {
+                // A field a writer gives (a guid made) may be lost on a
+                // node that did not hold it: the bound is the nodes of the
+                // field's kind (of any kind for placement).
+                let nodes = match (l.field, l.field.scope()) {
+                    (Field::Folder, _) => {
+                        census.folders + census.bookmarks + census.separators + census.aliases
+                    }
+                    (_, Scope::Bookmark) => census.bookmarks,
+                    (_, Scope::Folder) => census.folders,
+                    (_, Scope::Separator) => census.separators,
+                    (_, Scope::Alias) => census.aliases,
+                    _ => 1,
+                };
+                if l.count > nodes.max(1) {
+                    failures.push(format!(
+                        "{} -> {}: {} on {} nodes, but there are {nodes} ({})",
+                        path.display(),
+                        w.name,
+                        l.field,
+                        l.count,
+                        l.reason
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Pinboard's posts carry several keys markport keeps as extra attributes
+/// (`hash`, `meta`, ...); the Netscape writer upper-cases each, and reports
+/// it once per bookmark, not once per key.
+#[test]
+fn a_bookmark_with_several_extras_counts_once() {
+    let path = markport_conformance::root().join("corpus/pinboard/pinboard.json");
+    let doc = read_sample("pinboard", &path);
+    let lowercase = |b: &markport::Bookmark| {
+        b.details()
+            .extra
+            .iter()
+            .filter(|a| a.name != a.name.to_ascii_uppercase())
+            .count()
+    };
+    let bookmarks: Vec<usize> = doc
+        .ids()
+        .filter_map(|id| doc.node(id).as_bookmark().map(lowercase))
+        .filter(|&n| n > 0)
+        .collect();
+    assert!(
+        bookmarks.iter().any(|&n| n > 1),
+        "the sample has bookmarks with several extras: {bookmarks:?}"
+    );
+    let netscape = markport::format("netscape").unwrap();
+    let (_, report) = markport::write_to_vec(&doc, netscape, &WriteOptions::default()).unwrap();
+    let cased = report
+        .losses
+        .iter()
+        .find(|l| l.field == Field::BookmarkExtra && l.reason.contains("upper-case"))
+        .expect("the upper-casing is reported");
+    assert_eq!(cased.count, bookmarks.len());
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use markport::{diff as model_diff, Field, ReadOptions, WriteOptions};
+use markport::{Field, ReadOptions, WriteOptions};
 
 use crate::exit;
 use crate::failure::Failure;
@@ -397,6 +397,9 @@ pub(crate) struct DiffArgs {
     /// Show the two values of each differing field (long ones shortened).
     #[arg(long)]
     values: bool,
+    /// List every node that differs (default: the first five of each file).
+    #[arg(long)]
+    all: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
@@ -422,7 +425,12 @@ fn try_diff(a: &DiffArgs) -> Result<u8, Failure> {
     let (_, ra) = load(&a.a, a.from_a.as_deref(), &opts)?;
     let (_, rb) = load(&a.b, a.from_b.as_deref(), &opts)?;
     let mut out = files::stdout()?;
-    let d = model_diff(&ra.document, &rb.document);
+    let max_paths = if a.all {
+        usize::MAX
+    } else {
+        markport::model::MAX_PATHS
+    };
+    let d = markport::diff_listing(&ra.document, &rb.document, max_paths);
     let (name_a, name_b) = (display_name(&a.a), display_name(&a.b));
     if a.values {
         let (left, right) = (&ra.document, &rb.document);
@@ -447,6 +455,10 @@ fn try_diff(a: &DiffArgs) -> Result<u8, Failure> {
                 writeln!(out, "{}", x.difference)?;
                 for v in &x.values {
                     let indent = match &v.path {
+                        Some(path) if v.only_second => {
+                            writeln!(out, "  {path} (only in {name_b})")?;
+                            "    "
+                        }
                         Some(path) => {
                             writeln!(out, "  {path}")?;
                             "    "

@@ -59,6 +59,9 @@ struct MergeReport<'a> {
     lost: bool,
     extensions: &'a [markport::model::Loss],
     extended: bool,
+    /// Folders joined with one of the same title in their own input.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    changes: &'a [markport::model::Loss],
 }
 
 pub(crate) fn run(a: MergeArgs) -> u8 {
@@ -89,8 +92,15 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     }
     let (doc, merged) =
         markport::ops::merge(docs, a.keep_duplicates).map_err(|e| Failure::new(e.message))?;
-    let (bytes, loss) = markport::write_to_vec(&doc, to, &markport::WriteOptions::default())
+    let (bytes, written) = markport::write_to_vec(&doc, to, &markport::WriteOptions::default())
         .map_err(|e| Failure::new(format_args!("writing {}: {}", to.name, e)))?;
+    // What joining folders could not keep is lost as surely as what the
+    // format cannot carry: one report, which --fail-on-loss reads.
+    let mut loss = markport::LossReport::new();
+    for m in &merged {
+        loss.extend(m.report.clone());
+    }
+    loss.extend(written);
     let failed = a.fail_on_loss && !loss.is_empty();
     let inputs: Vec<&Path> = a.inputs.iter().map(PathBuf::as_path).collect();
     let mut out = Output::open(a.output.as_deref(), &inputs)?;
@@ -117,6 +127,7 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
         lost: !loss.is_empty(),
         extensions: &loss.extensions,
         extended: loss.has_extensions(),
+        changes: &loss.changes,
     };
     let mut text = if a.json {
         serde_json::to_string_pretty(&report).expect("a report serialises") + "\n"
@@ -170,7 +181,7 @@ fn text(r: &MergeReport<'_>, loss: &markport::LossReport) -> String {
         s.push_str(&format!("merged -> {}: nothing lost\n", r.to));
     } else {
         s.push_str(&format!(
-            "merged -> {}: {} field(s) could not be carried\n",
+            "merged -> {}: {} field(s) lost\n",
             r.to,
             loss.fields().len()
         ));

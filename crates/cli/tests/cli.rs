@@ -593,3 +593,152 @@ fn publishing_shows_place_queries_as_text_unless_allow_browser_urls() {
         ))
         .stderr(predicate::str::contains("lost bookmark on").not());
 }
+
+/// An XBEL file of top-level folders, each with its bookmarks' links.
+fn xbel_folders(path: &Path, folders: &[(&str, &[&str])]) {
+    let mut s = String::from("<xbel version=\"1.0\">");
+    for (title, links) in folders {
+        s.push_str(&format!("<folder><title>{title}</title>"));
+        for l in *links {
+            s.push_str(&format!(
+                "<bookmark href=\"{l}\"><title>{l}</title></bookmark>"
+            ));
+        }
+        s.push_str("</folder>");
+    }
+    s.push_str("</xbel>");
+    std::fs::write(path, s).unwrap();
+}
+
+#[test]
+fn diff_shows_what_only_the_second_file_has_in_text_values_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.xbel"), dir.path().join("b.xbel"));
+    xbel_folders(&a, &[("Dev", &["https://a.example/"])]);
+    xbel_folders(
+        &b,
+        &[("Dev", &["https://a.example/", "https://new.example/"])],
+    );
+    markport()
+        .current_dir(dir.path())
+        .args(["diff", "a.xbel", "b.xbel"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "bookmark differs on 1 node: only in the second: Dev/https://new.example/",
+        ));
+    markport()
+        .current_dir(dir.path())
+        .args(["diff", "--values", "a.xbel", "b.xbel"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "  Dev/https://new.example/ (only in b.xbel)\n    a.xbel: (not set)\n    b.xbel: \"Dev/https://new.example/\"\n",
+        ));
+    for flags in [&["--json"][..], &["--json", "--values"]] {
+        let out = markport()
+            .arg("diff")
+            .args(flags)
+            .arg(&a)
+            .arg(&b)
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let d = &v["differences"][0];
+        assert_eq!(d["field"], "bookmark", "{v:#}");
+        assert_eq!(d["only_second"][0], "Dev/https://new.example/", "{v:#}");
+        if flags.contains(&"--values") {
+            let value = &d["values"][0];
+            assert_eq!(value["only_second"], true, "{v:#}");
+            assert_eq!(value["right"], "Dev/https://new.example/", "{v:#}");
+        }
+    }
+}
+
+#[test]
+fn diff_all_lists_every_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.xbel"), dir.path().join("b.xbel"));
+    let links: Vec<String> = (0..8).map(|i| format!("https://{i}.example/")).collect();
+    let links: Vec<&str> = links.iter().map(String::as_str).collect();
+    xbel_folders(&a, &[("Dev", &links)]);
+    xbel_folders(&b, &[("Dev", &[])]);
+    let capped = markport()
+        .args(["diff"])
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let capped = String::from_utf8(capped).unwrap();
+    assert!(capped.contains("bookmark differs on 8 nodes: Dev/https://0.example/"));
+    assert!(capped.contains("https://4.example/, ...") && !capped.contains("5.example"));
+    let all = markport()
+        .args(["diff", "--all"])
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let all = String::from_utf8(all).unwrap();
+    assert!(all.contains("https://7.example/\n"), "{all}");
+    assert!(!all.contains("..."), "{all}");
+}
+
+#[test]
+fn diff_pairs_reordered_folders_by_path_and_rewritten_links_as_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.xbel"), dir.path().join("b.xbel"));
+    xbel_folders(
+        &a,
+        &[
+            ("Toolbar", &["https://t.example/1", "https://t.example/2"]),
+            ("Menu", &["https://m.example/1", "HTTP://Example.COM"]),
+        ],
+    );
+    // The browser put its roots in another order and rewrote one link
+    // (keeping its title); the second has one bookmark more.
+    let text = |s: String| {
+        s.replace(
+            "<bookmark href=\"HTTP://Example.COM\">",
+            "<bookmark href=\"http://example.com/\">",
+        )
+    };
+    xbel_folders(
+        &b,
+        &[
+            ("Menu", &["https://m.example/1", "HTTP://Example.COM"]),
+            (
+                "Toolbar",
+                &[
+                    "https://t.example/1",
+                    "https://t.example/2",
+                    "https://t.example/3",
+                ],
+            ),
+        ],
+    );
+    std::fs::write(&b, text(std::fs::read_to_string(&b).unwrap())).unwrap();
+    let out = markport()
+        .args(["diff"])
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(
+        out,
+        "bookmark differs on 1 node: only in the second: Toolbar/https://t.example/3\n\
+         bookmark.href differs on 1 node: Menu/HTTP://Example.COM\n"
+    );
+}

@@ -270,3 +270,89 @@ fn roundtrip_with_operations_shows_the_changes_and_a_true_report() {
         ))
         .stdout(predicate::str::contains("not exact").not());
 }
+
+/// A markport JSON file of top-level folders, each `(title, desc, id, guid, added)`.
+fn folders_json(path: &Path, folders: &[(&str, &str, &str, &str, &str)]) {
+    let nodes: Vec<Value> = folders
+        .iter()
+        .map(|(title, desc, id, guid, added)| {
+            serde_json::json!({"type": "folder", "title": title, "desc": desc,
+                "id": id, "guid": guid, "added": added})
+        })
+        .collect();
+    let doc = serde_json::json!({"markport": 1, "nodes": nodes});
+    std::fs::write(path, serde_json::to_vec(&doc).unwrap()).unwrap();
+}
+
+#[test]
+fn merge_keeps_a_joined_folders_data_reports_what_it_cannot_and_fails_on_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.json"), dir.path().join("b.json"));
+    folders_json(&a, &[("Dev", "Work", "f1", "g1", "2024-02-01T00:00:00Z")]);
+    folders_json(
+        &b,
+        &[
+            ("Dev", "Play", "f2", "g2", "2024-01-01T00:00:00Z"),
+            ("Dev", "Work", "f1", "g1", "2024-03-01T00:00:00Z"),
+        ],
+    );
+    let out = dir.path().join("merged.json");
+    let assert = markport()
+        .arg("merge")
+        .arg(&a)
+        .arg(&b)
+        .arg("-o")
+        .arg(&out)
+        .arg("--json")
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&assert.get_output().stderr).unwrap();
+    assert_eq!(report["lost"], true, "{report:#}");
+    let lost: Vec<(&str, u64, &str)> = report["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["field"].as_str().unwrap(),
+                l["count"].as_u64().unwrap(),
+                l["paths"][0].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(lost, [("folder.id", 1, "Dev"), ("folder.guid", 1, "Dev")]);
+    let joined = &report["changes"][0];
+    assert_eq!(
+        (joined["field"].as_str(), joined["count"].as_u64()),
+        (Some("folder"), Some(1))
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let dev = &of_type(&doc, "folder")[0];
+    assert_eq!(of_type(&doc, "folder").len(), 1);
+    assert_eq!(dev["desc"], "Work\n\nPlay");
+    assert_eq!(
+        (dev["id"].as_str(), dev["guid"].as_str()),
+        (Some("f1"), Some("g1"))
+    );
+    assert_eq!(dev["added"], "2024-01-01T00:00:00Z");
+
+    // The same as text, and --fail-on-loss refuses and writes nothing.
+    let refused = dir.path().join("refused.json");
+    markport()
+        .arg("merge")
+        .arg(&a)
+        .arg(&b)
+        .arg("-o")
+        .arg(&refused)
+        .arg("--fail-on-loss")
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("merged -> json: 2 field(s) lost"))
+        .stderr(predicate::str::contains("lost folder.id on 1 node"))
+        .stderr(predicate::str::contains("lost folder.guid on 1 node"))
+        .stderr(predicate::str::contains(
+            "changed folder on 1 node: joined by merge",
+        ))
+        .stderr(predicate::str::contains("nothing written: --fail-on-loss"));
+    assert!(!refused.exists());
+}

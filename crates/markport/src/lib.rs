@@ -92,8 +92,8 @@ pub use markport_markup as markup;
 pub use markport_markup::output;
 pub use markport_model as model;
 pub use markport_model::{
-    diff, Bookmark, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field, Folder,
-    Header, LossReport, Node, NodeId, Parsed, ReadOptions, Separator, Severity, Support,
+    diff, diff_listing, Bookmark, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field,
+    Folder, Header, LossReport, Node, NodeId, Parsed, ReadOptions, Separator, Severity, Support,
     WriteOptions,
 };
 /// The Netscape bookmark HTML format's own API.

@@ -19,11 +19,16 @@ pub struct Values {
     pub left: Value,
     /// The value in the second document, likewise.
     pub right: Value,
+    /// Whether the node is one only the second document has; `path` is
+    /// then its path there, and `left` is `null`.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub only_second: bool,
 }
 
 /// The values behind `d`, a difference between `a` and `b` as
 /// [`diff`](crate::diff)`(a, b)` found it: one entry for a document field,
-/// else one for each node in `d.paths`.
+/// else one for each node in `d.paths`, then one for each node only the
+/// second document has (`d.only_second`).
 ///
 /// ```
 /// use markport::{diff, format, read, values, ReadOptions};
@@ -49,6 +54,7 @@ pub fn values(a: &Document, b: &Document, d: &Difference) -> Vec<Values> {
             path: None,
             left: header(a).remove(&key).unwrap_or(Value::Null),
             right: header(b).remove(&key).unwrap_or(Value::Null),
+            only_second: false,
         }];
     }
     let value = |doc: &Document, id: NodeId| match &key {
@@ -58,14 +64,19 @@ pub fn values(a: &Document, b: &Document, d: &Difference) -> Vec<Values> {
             .unwrap_or(Value::Null),
         None => Value::String(doc.path(id)),
     };
-    d.nodes
-        .iter()
-        .map(|&(x, y)| Values {
-            path: Some(a.path(x)),
-            left: value(a, x),
-            right: y.map_or(Value::Null, |y| value(b, y)),
-        })
-        .collect()
+    let first = d.nodes.iter().map(|&(x, y)| Values {
+        path: Some(a.path(x)),
+        left: value(a, x),
+        right: y.map_or(Value::Null, |y| value(b, y)),
+        only_second: false,
+    });
+    let second = d.second_nodes.iter().map(|&y| Values {
+        path: Some(b.path(y)),
+        left: Value::Null,
+        right: value(b, y),
+        only_second: true,
+    });
+    first.chain(second).collect()
 }
 
 /// The document's own fields as the JSON model spells them; unset ones left out.

@@ -1,14 +1,26 @@
 //! Field-by-field comparison of two documents.
 //!
-//! Nodes of each kind are paired in document order. Bookmarks are paired by
-//! position when both documents have as many; otherwise by href, in order,
-//! and the unpaired ones count as a [`Field::Bookmark`] difference (a writer
-//! merged or withheld entries). Folders and separators are paired the same
-//! way when their counts differ (by title, in order), and each unpaired one
-//! counts on its own, so a writer that drops 29 folders differs in
-//! [`Field::Folder`] on 29 nodes, as its report says. Placement (which folder
-//! holds a node) is part of [`Field::Folder`]; where separators and aliases
-//! stand is part of their own fields.
+//! Nodes of each kind are paired, and what is left unpaired counts as a
+//! difference of the kind's presence field on its own: a writer that drops
+//! 29 folders differs in [`Field::Folder`] on 29 nodes, as its report says,
+//! and a node only the second document has is listed by its path there.
+//!
+//! - Folders pair by path first (the titles from the top level down), so a
+//!   browser that reorders its roots differs in nothing; then, top-down, by
+//!   title under the folder their parent paired with, by title anywhere (a
+//!   moved folder), and by position among their parent's unpaired folders
+//!   (a renamed one).
+//! - Bookmarks pair by link and title, then by link, then by link as an XML
+//!   attribute reads back, then by [`link_key`] (the WHATWG form, so a link
+//!   a browser rewrote, `HTTP://Example.COM` as `http://example.com/`, is a
+//!   changed `bookmark.href`); when both documents have as many bookmarks,
+//!   the rest pair by position.
+//! - Separators pair by position when their counts agree, else by title.
+//!
+//! Placement (which folder holds a node) is part of [`Field::Folder`]: a
+//! paired node whose parent did not pair with its counterpart's parent.
+//! Where separators and aliases stand is part of their own fields. Every
+//! pairing is a hash lookup per node: linear in both documents.
 
 use std::collections::{BTreeSet, HashMap, VecDeque};
 
@@ -16,6 +28,7 @@ use serde::Serialize;
 
 use crate::document::{Document, NodeId};
 use crate::field::Field;
+use crate::link::link_key;
 use crate::loss::MAX_PATHS;
 use crate::node::{Node, NodeKind};
 use crate::value::Holder;
@@ -35,6 +48,13 @@ pub struct Difference {
     /// counterpart), so that a caller can show the two values.
     #[serde(skip)]
     pub nodes: Vec<(NodeId, Option<NodeId>)>,
+    /// The first few nodes only the second document has, by their paths
+    /// there (a folder or bookmark added).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_second: Vec<String>,
+    /// The nodes of the second document behind `only_second`.
+    #[serde(skip)]
+    pub second_nodes: Vec<NodeId>,
 }
 
 /// The result of [`diff`]: every differing field, in [`Field::ALL`] order.
@@ -73,9 +93,19 @@ impl std::fmt::Display for Difference {
         }
         if !self.paths.is_empty() {
             write!(f, ": {}", self.paths.join(", "))?;
-            if self.count > self.paths.len() {
-                write!(f, ", ...")?;
-            }
+        }
+        if !self.only_second.is_empty() {
+            let sep = if self.paths.is_empty() { ":" } else { ";" };
+            write!(
+                f,
+                "{sep} only in the second: {}",
+                self.only_second.join(", ")
+            )?;
+        }
+        if self.count > self.paths.len() + self.only_second.len()
+            && !(self.paths.is_empty() && self.only_second.is_empty())
+        {
+            write!(f, ", ...")?;
         }
         Ok(())
     }
@@ -83,26 +113,46 @@ impl std::fmt::Display for Difference {
 
 struct Collector<'a> {
     a: &'a Document,
+    b: &'a Document,
     found: HashMap<Field, Difference>,
     /// The node of the second document being compared, if any.
     other: Option<NodeId>,
+    /// How many paths each difference lists (of each document).
+    max_paths: usize,
 }
 
 impl Collector<'_> {
-    fn add(&mut self, field: Field, node: Option<NodeId>) {
-        let a = self.a;
-        let d = self.found.entry(field).or_insert(Difference {
+    fn entry(&mut self, field: Field) -> &mut Difference {
+        self.found.entry(field).or_insert(Difference {
             field,
             count: 0,
             paths: Vec::new(),
             nodes: Vec::new(),
-        });
+            only_second: Vec::new(),
+            second_nodes: Vec::new(),
+        })
+    }
+
+    fn add(&mut self, field: Field, node: Option<NodeId>) {
+        let (a, max, other) = (self.a, self.max_paths, self.other);
+        let d = self.entry(field);
         d.count += 1;
         if let Some(id) = node {
-            if d.paths.len() < MAX_PATHS {
+            if d.paths.len() < max {
                 d.paths.push(a.path(id));
-                d.nodes.push((id, self.other));
+                d.nodes.push((id, other));
             }
+        }
+    }
+
+    /// A node only the second document has.
+    fn add_second(&mut self, field: Field, node: NodeId) {
+        let (b, max) = (self.b, self.max_paths);
+        let d = self.entry(field);
+        d.count += 1;
+        if d.only_second.len() < max {
+            d.only_second.push(b.path(node));
+            d.second_nodes.push(node);
         }
     }
 
@@ -128,31 +178,6 @@ impl Collector<'_> {
     }
 }
 
-/// Where a node stands: the ordinal of its folder among all folders (in
-/// document order), and how many non-separator siblings precede it.
-fn placements(doc: &Document) -> HashMap<NodeId, (Option<usize>, usize)> {
-    let mut folder_ord = HashMap::new();
-    for id in doc.preorder() {
-        if doc.node(id).kind() == NodeKind::Folder {
-            let n = folder_ord.len();
-            folder_ord.insert(id, n);
-        }
-    }
-    let mut place = HashMap::new();
-    let mut parents: Vec<Option<NodeId>> = vec![None];
-    parents.extend(folder_ord.keys().map(|&f| Some(f)));
-    for parent in parents {
-        let mut before = 0;
-        for &child in doc.children(parent) {
-            place.insert(child, (parent.map(|p| folder_ord[&p]), before));
-            if doc.node(child).kind() != NodeKind::Separator {
-                before += 1;
-            }
-        }
-    }
-    place
-}
-
 /// `s` as it reads back from an XML attribute: each tab and line end a space,
 /// and what XML 1.0 cannot hold (NUL and most C0 controls, U+FFFE, U+FFFF) gone.
 fn as_xml_attribute(s: &str) -> String {
@@ -171,134 +196,226 @@ fn of_kind(doc: &Document, kind: NodeKind) -> Vec<NodeId> {
         .collect()
 }
 
-/// Pair nodes whose `key` agrees, in document order; returns the pairs, the
-/// unpaired nodes of `a`, and how many of `b` are unpaired. Linear: one
-/// queue per key.
-fn pair_by<K: std::hash::Hash + Eq>(
+/// Which node of the other document each node paired with.
+struct Pairs {
+    /// By index of the first document's node.
+    of_a: Vec<Option<NodeId>>,
+    /// Whether each node of the second document is taken.
+    taken_b: Vec<bool>,
+}
+
+impl Pairs {
+    fn new(a: &Document, b: &Document) -> Pairs {
+        Pairs {
+            of_a: vec![None; a.len()],
+            taken_b: vec![false; b.len()],
+        }
+    }
+
+    fn pair(&mut self, x: NodeId, y: NodeId) {
+        self.of_a[x.index()] = Some(y);
+        self.taken_b[y.index()] = true;
+    }
+
+    fn paired(&self, x: NodeId) -> Option<NodeId> {
+        self.of_a[x.index()]
+    }
+
+    /// The first node of `queue` not yet taken (each is popped once).
+    fn next(&self, queue: Option<&mut VecDeque<NodeId>>) -> Option<NodeId> {
+        let queue = queue?;
+        while let Some(y) = queue.pop_front() {
+            if !self.taken_b[y.index()] {
+                return Some(y);
+            }
+        }
+        None
+    }
+
+    /// Where the parent of `x` (in the first document) stands in the
+    /// second: `Some(None)` the top level, `Some(Some(p))` the folder it
+    /// paired with, `None` a folder that did not pair.
+    fn parent(&self, a: &Document, x: NodeId) -> Option<Option<NodeId>> {
+        match a.parent(x) {
+            None => Some(None),
+            Some(p) => self.paired(p).map(Some),
+        }
+    }
+
+    /// Whether paired `x` and `y` stand in the same folder. A node whose
+    /// folder (in either document) did not pair is not counted again: its
+    /// folder is the difference.
+    fn same_place(&self, a: &Document, b: &Document, x: NodeId, y: NodeId) -> bool {
+        let py = b.parent(y);
+        if py.is_some_and(|q| !self.taken_b[q.index()]) {
+            return true;
+        }
+        self.parent(a, x).is_none_or(|p| p == py)
+    }
+}
+
+/// Each folder's path (titles from the top level down) as a number two
+/// documents share: one lookup per folder, whatever the depth.
+fn path_ids(
+    doc: &Document,
+    folders: &[NodeId],
+    table: &mut HashMap<(usize, Option<String>), usize>,
+) -> HashMap<NodeId, usize> {
+    let mut ids: HashMap<NodeId, usize> = HashMap::with_capacity(folders.len());
+    // `folders` is in document order, so a parent comes before its children.
+    for &f in folders {
+        let parent = doc.parent(f).map_or(0, |p| ids[&p]);
+        let key = (parent, doc.node(f).title().map(str::to_owned));
+        let next = table.len() + 1;
+        ids.insert(f, *table.entry(key).or_insert(next));
+    }
+    ids
+}
+
+/// Pair folders: by path; then, top-down, by title under the folder the
+/// parent paired with, by title anywhere, and by position among the
+/// parent's unpaired folders.
+fn pair_folders(a: &Document, fa: &[NodeId], b: &Document, fb: &[NodeId], pairs: &mut Pairs) {
+    let mut table = HashMap::new();
+    let (pa, pb) = (path_ids(a, fa, &mut table), path_ids(b, fb, &mut table));
+    let mut by_path: HashMap<usize, VecDeque<NodeId>> = HashMap::new();
+    for &y in fb {
+        by_path.entry(pb[&y]).or_default().push_back(y);
+    }
+    for &x in fa {
+        if let Some(y) = pairs.next(by_path.get_mut(&pa[&x])) {
+            pairs.pair(x, y);
+        }
+    }
+    let title = |d: &Document, id: NodeId| d.node(id).title().map(str::to_owned);
+    let mut by_place: HashMap<(Option<NodeId>, Option<String>), VecDeque<NodeId>> = HashMap::new();
+    let mut by_title: HashMap<Option<String>, VecDeque<NodeId>> = HashMap::new();
+    let mut by_parent: HashMap<Option<NodeId>, VecDeque<NodeId>> = HashMap::new();
+    for &y in fb.iter().filter(|y| !pairs.taken_b[y.index()]) {
+        by_place
+            .entry((b.parent(y), title(b, y)))
+            .or_default()
+            .push_back(y);
+        by_title.entry(title(b, y)).or_default().push_back(y);
+        by_parent.entry(b.parent(y)).or_default().push_back(y);
+    }
+    for &x in fa {
+        if pairs.paired(x).is_some() {
+            continue;
+        }
+        let parent = pairs.parent(a, x);
+        let t = title(a, x);
+        let found = parent
+            .and_then(|p| pairs.next(by_place.get_mut(&(p, t.clone()))))
+            .or_else(|| pairs.next(by_title.get_mut(&t)))
+            .or_else(|| parent.and_then(|p| pairs.next(by_parent.get_mut(&p))));
+        if let Some(y) = found {
+            pairs.pair(x, y);
+        }
+    }
+}
+
+/// Pair nodes whose `key` agrees, in document order, among those not yet
+/// paired. Linear: one queue per key.
+fn pair_by_key<K: std::hash::Hash + Eq>(
     a: &Document,
     xa: &[NodeId],
     b: &Document,
     xb: &[NodeId],
+    pairs: &mut Pairs,
     key: impl Fn(&Document, NodeId) -> K,
-) -> (Vec<(NodeId, NodeId)>, Vec<NodeId>, usize) {
+) {
     let mut pool: HashMap<K, VecDeque<NodeId>> = HashMap::new();
-    for &id in xb {
-        pool.entry(key(b, id)).or_default().push_back(id);
+    for &y in xb.iter().filter(|y| !pairs.taken_b[y.index()]) {
+        pool.entry(key(b, y)).or_default().push_back(y);
     }
-    let mut pairs = Vec::new();
-    let mut unpaired_a = Vec::new();
-    for &id in xa {
-        match pool.get_mut(&key(a, id)).and_then(VecDeque::pop_front) {
-            Some(y) => pairs.push((id, y)),
-            None => unpaired_a.push(id),
+    for &x in xa {
+        if pairs.paired(x).is_none() {
+            if let Some(y) = pairs.next(pool.get_mut(&key(a, x))) {
+                pairs.pair(x, y);
+            }
         }
     }
-    let unpaired_b = xb.len() - pairs.len();
-    (pairs, unpaired_a, unpaired_b)
 }
 
-/// Pair bookmarks: by position when counts agree, else by href in order.
-fn pair_bookmarks(
-    a: &Document,
-    xa: &[NodeId],
-    b: &Document,
-    xb: &[NodeId],
-) -> (Vec<(NodeId, NodeId)>, Vec<NodeId>, usize) {
+/// Pair the unpaired nodes of `xa` and `xb` in order.
+fn pair_by_position(xa: &[NodeId], xb: &[NodeId], pairs: &mut Pairs) {
+    let rest_b = xb.iter().filter(|y| !pairs.taken_b[y.index()]).copied();
+    let rest_a: Vec<NodeId> = xa
+        .iter()
+        .filter(|x| pairs.paired(**x).is_none())
+        .copied()
+        .collect();
+    for (x, y) in rest_a.into_iter().zip(rest_b.collect::<Vec<_>>()) {
+        pairs.pair(x, y);
+    }
+}
+
+/// Pair bookmarks: by link and title (so a left-out duplicate link does not
+/// shift the pairing of the others), by link, by link as an XML attribute
+/// reads back (a link an XML writer had to change still pairs with its
+/// original, and its fields are compared), by [`link_key`]; when the counts
+/// agree, the rest by position.
+fn pair_bookmarks(a: &Document, xa: &[NodeId], b: &Document, xb: &[NodeId], pairs: &mut Pairs) {
+    fn href(d: &Document, id: NodeId) -> Option<&str> {
+        d.node(id).as_bookmark().map(|b| b.href.as_str())
+    }
+    pair_by_key(a, xa, b, xb, pairs, |d, id| {
+        (
+            href(d, id).map(str::to_owned),
+            d.node(id).title().map(str::to_owned),
+        )
+    });
+    pair_by_key(a, xa, b, xb, pairs, |d, id| href(d, id).map(str::to_owned));
+    pair_by_key(a, xa, b, xb, pairs, |d, id| {
+        href(d, id).map(as_xml_attribute)
+    });
+    pair_by_key(a, xa, b, xb, pairs, |d, id| {
+        href(d, id).map(|h| link_key(h).into_owned())
+    });
     if xa.len() == xb.len() {
-        return (
-            xa.iter().copied().zip(xb.iter().copied()).collect(),
-            Vec::new(),
-            0,
-        );
+        pair_by_position(xa, xb, pairs);
     }
-    // Three passes: bookmarks that agree on link and title first, so that a
-    // left-out duplicate link does not shift the pairing of the others;
-    // then the rest by link, in order; then by link as an XML attribute
-    // reads back, so a link an XML writer had to change still pairs with its
-    // original and its fields are compared.
-    #[derive(Clone, Copy, PartialEq)]
-    enum Pass {
-        LinkAndTitle,
-        Link,
-        NormalizedLink,
-    }
-    let key = |d: &Document, id: NodeId, pass: Pass| {
-        d.node(id)
-            .as_bookmark()
-            .map_or((String::new(), None), |b| match pass {
-                Pass::LinkAndTitle => (b.href.clone(), b.title.clone()),
-                Pass::Link => (b.href.clone(), None),
-                Pass::NormalizedLink => (as_xml_attribute(&b.href), None),
-            })
-    };
-    let mut taken_b = vec![false; xb.len()];
-    let mut paired_a = vec![None; xa.len()];
-    for pass in [Pass::LinkAndTitle, Pass::Link, Pass::NormalizedLink] {
-        let mut pool: HashMap<(String, Option<String>), VecDeque<usize>> = HashMap::new();
-        for (j, &id) in xb.iter().enumerate() {
-            if !taken_b[j] {
-                pool.entry(key(b, id, pass)).or_default().push_back(j);
-            }
-        }
-        for (i, &id) in xa.iter().enumerate() {
-            if paired_a[i].is_some() {
-                continue;
-            }
-            if let Some(j) = pool
-                .get_mut(&key(a, id, pass))
-                .and_then(VecDeque::pop_front)
-            {
-                taken_b[j] = true;
-                paired_a[i] = Some(j);
-            }
-        }
-    }
-    let mut pairs = Vec::new();
-    let mut unpaired_a = Vec::new();
-    for (i, &id) in xa.iter().enumerate() {
-        match paired_a[i] {
-            Some(j) => pairs.push((id, xb[j])),
-            None => unpaired_a.push(id),
-        }
-    }
-    let unpaired_b = taken_b.iter().filter(|t| !**t).count();
-    (pairs, unpaired_a, unpaired_b)
 }
 
-/// Compare two documents field by field.
+/// Compare two documents field by field, listing up to [`MAX_PATHS`] paths
+/// per difference.
 pub fn diff(a: &Document, b: &Document) -> Diff {
+    diff_listing(a, b, MAX_PATHS)
+}
+
+/// [`diff`], listing up to `max_paths` paths of each document per
+/// difference (`usize::MAX`: all, as `markport diff --all`).
+pub fn diff_listing(a: &Document, b: &Document, max_paths: usize) -> Diff {
     let mut c = Collector {
         a,
+        b,
         found: HashMap::new(),
         other: None,
+        max_paths,
     };
     c.compare(None, Holder::from(&a.header), Holder::from(&b.header));
+    let mut pairs = Pairs::new(a, b);
 
-    let place_a = placements(a);
-    let place_b = placements(b);
+    // Each kind: pair, compare the pairs, count the unpaired of each side.
+    let unpaired = |c: &mut Collector<'_>, pairs: &Pairs, field, xa: &[NodeId], xb: &[NodeId]| {
+        for &x in xa.iter().filter(|x| pairs.paired(**x).is_none()) {
+            c.add(field, Some(x));
+        }
+        for &y in xb.iter().filter(|y| !pairs.taken_b[y.index()]) {
+            c.add_second(field, y);
+        }
+    };
 
     let fa = of_kind(a, NodeKind::Folder);
     let fb = of_kind(b, NodeKind::Folder);
-    let folders_align = fa.len() == fb.len();
-    // When a writer left folders out (or added some), each one counts, as in
-    // the writer's report; the rest pair by title, in order.
-    let folder_pairs = if folders_align {
-        fa.iter().copied().zip(fb.iter().copied()).collect()
-    } else {
-        let title = |d: &Document, id: NodeId| d.node(id).title().map(str::to_owned);
-        let (pairs, unpaired_a, unpaired_b) = pair_by(a, &fa, b, &fb, title);
-        for id in unpaired_a {
-            c.add(Field::Folder, Some(id));
-        }
-        for _ in 0..unpaired_b {
-            c.add(Field::Folder, None);
-        }
-        pairs
-    };
-    for (x, y) in folder_pairs {
+    pair_folders(a, &fa, b, &fb, &mut pairs);
+    unpaired(&mut c, &pairs, Field::Folder, &fa, &fb);
+    for &x in &fa {
+        let Some(y) = pairs.paired(x) else { continue };
         c.other = Some(y);
         c.compare(Some(x), a.node(x).into(), b.node(y).into());
-        if folders_align && place_a[&x].0 != place_b[&y].0 {
+        if !pairs.same_place(a, b, x, y) {
             c.add(Field::Folder, Some(x));
         }
     }
@@ -306,17 +423,13 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
 
     let ba = of_kind(a, NodeKind::Bookmark);
     let bb = of_kind(b, NodeKind::Bookmark);
-    let (pairs, unpaired_a, unpaired_b) = pair_bookmarks(a, &ba, b, &bb);
-    for &id in &unpaired_a {
-        c.add(Field::Bookmark, Some(id));
-    }
-    for _ in 0..unpaired_b {
-        c.add(Field::Bookmark, None);
-    }
-    for (x, y) in pairs {
+    pair_bookmarks(a, &ba, b, &bb, &mut pairs);
+    unpaired(&mut c, &pairs, Field::Bookmark, &ba, &bb);
+    for &x in &ba {
+        let Some(y) = pairs.paired(x) else { continue };
         c.other = Some(y);
         c.compare(Some(x), a.node(x).into(), b.node(y).into());
-        if folders_align && place_a[&x].0 != place_b[&y].0 {
+        if !pairs.same_place(a, b, x, y) {
             c.add(Field::Folder, Some(x));
         }
     }
@@ -325,23 +438,40 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     let sa = of_kind(a, NodeKind::Separator);
     let sb = of_kind(b, NodeKind::Separator);
     let separators_align = sa.len() == sb.len();
-    let separator_pairs = if separators_align {
-        sa.iter().copied().zip(sb.iter().copied()).collect()
+    if separators_align {
+        pair_by_position(&sa, &sb, &mut pairs);
     } else {
-        let title = |d: &Document, id: NodeId| d.node(id).title().map(str::to_owned);
-        let (pairs, unpaired_a, unpaired_b) = pair_by(a, &sa, b, &sb, title);
-        for id in unpaired_a {
-            c.add(Field::Separator, Some(id));
+        pair_by_key(a, &sa, b, &sb, &mut pairs, |d, id| {
+            d.node(id).title().map(str::to_owned)
+        });
+    }
+    unpaired(&mut c, &pairs, Field::Separator, &sa, &sb);
+    // Where a separator stands: its folder, and how many non-separator
+    // siblings precede it (one pass over each folder that holds one).
+    let sibling_counts = |d: &Document, xs: &[NodeId]| -> HashMap<NodeId, usize> {
+        let mut out = HashMap::new();
+        let mut done = std::collections::HashSet::new();
+        for p in xs.iter().map(|&s| d.parent(s)) {
+            if !done.insert(p) {
+                continue;
+            }
+            let mut n = 0;
+            for &child in d.children(p) {
+                if d.node(child).kind() == NodeKind::Separator {
+                    out.insert(child, n);
+                } else {
+                    n += 1;
+                }
+            }
         }
-        for _ in 0..unpaired_b {
-            c.add(Field::Separator, None);
-        }
-        pairs
+        out
     };
-    for (x, y) in separator_pairs {
+    let (ka, kb) = (sibling_counts(a, &sa), sibling_counts(b, &sb));
+    for &x in &sa {
+        let Some(y) = pairs.paired(x) else { continue };
         c.other = Some(y);
         c.compare(Some(x), a.node(x).into(), b.node(y).into());
-        if separators_align && folders_align && place_a[&x] != place_b[&y] {
+        if separators_align && (!pairs.same_place(a, b, x, y) || ka[&x] != kb[&y]) {
             c.add(Field::Separator, Some(x));
         }
     }
@@ -355,7 +485,7 @@ pub fn diff(a: &Document, b: &Document) -> Diff {
     for (&x, &y) in aa.iter().zip(&ab) {
         c.other = Some(y);
         if let (Node::Alias(p), Node::Alias(q)) = (a.node(x), b.node(y)) {
-            let placed = !folders_align || place_a[&x].0 == place_b[&y].0;
+            let placed = pairs.same_place(a, b, x, y);
             c.check(Field::Alias, Some(x), p.target == q.target && placed);
         }
         c.compare(Some(x), a.node(x).into(), b.node(y).into());
@@ -460,10 +590,12 @@ mod tests {
             names.push(format!("F{i}"));
         }
         let mut b = Document::new();
-        b.push(None, Folder::titled("F3"));
+        let f3 = b.push(None, Folder::titled("F3"));
         for id in a.preorder() {
             if let Node::Bookmark(bm) = a.node(id) {
-                b.push(None, bm.clone());
+                // The kept folder keeps its bookmark: only the drops differ.
+                let parent = (bm.href == "https://3.example/").then_some(f3);
+                b.push(parent, bm.clone());
             }
         }
         let d = diff(&a, &b);
@@ -559,6 +691,124 @@ mod tests {
         assert_eq!(
             diff(&a, &b).fields().into_iter().collect::<Vec<_>>(),
             [Field::Folder]
+        );
+    }
+
+    #[test]
+    fn a_node_only_the_second_document_has_is_listed_by_its_path_there() {
+        let a = doc();
+        let mut b = doc();
+        let news = b
+            .find_by_href("https://bbc.co.uk/")
+            .and_then(|id| b.parent(id));
+        let added = b.push(
+            news,
+            Bookmark::new("https://new.example/").with_title("New"),
+        );
+        let extra = b.push(None, Folder::titled("Extra"));
+        let d = diff(&a, &b);
+        let bookmark = d
+            .differences
+            .iter()
+            .find(|x| x.field == Field::Bookmark)
+            .unwrap();
+        assert_eq!(bookmark.count, 1);
+        assert!(bookmark.paths.is_empty());
+        assert_eq!(bookmark.only_second, ["Toolbar/News/New"]);
+        assert_eq!(bookmark.second_nodes, [added]);
+        assert_eq!(
+            bookmark.to_string(),
+            "bookmark differs on 1 node: only in the second: Toolbar/News/New"
+        );
+        let folder = d
+            .differences
+            .iter()
+            .find(|x| x.field == Field::Folder)
+            .unwrap();
+        assert_eq!(
+            (folder.count, folder.second_nodes.as_slice()),
+            (1, &[extra][..])
+        );
+        let json = serde_json::to_value(&d).unwrap();
+        assert_eq!(
+            json["differences"][0]["only_second"],
+            serde_json::json!(["Toolbar/News/New"])
+        );
+    }
+
+    #[test]
+    fn diff_listing_lifts_the_cap_on_paths() {
+        let a = Document::new();
+        let mut b = Document::new();
+        for i in 0..12 {
+            b.push(None, Bookmark::new(format!("https://{i}.example/")));
+        }
+        assert_eq!(diff(&a, &b).differences[0].only_second.len(), MAX_PATHS);
+        let all = diff_listing(&a, &b, usize::MAX);
+        assert_eq!(all.differences[0].count, 12);
+        assert_eq!(all.differences[0].only_second.len(), 12);
+        assert!(!all.differences[0].to_string().ends_with("..."));
+        assert!(diff(&a, &b).differences[0].to_string().ends_with(", ..."));
+    }
+
+    #[test]
+    fn reordered_roots_pair_by_path_and_differ_in_nothing() {
+        let mut a = Document::new();
+        let mut roots = Vec::new();
+        for name in ["Toolbar", "Menu", "Other"] {
+            let f = a.push(None, Folder::titled(name));
+            let sub = a.push(Some(f), Folder::titled("Sub"));
+            for i in 0..10 {
+                a.push(
+                    Some(sub),
+                    Bookmark::new(format!("https://{name}.example/{i}")),
+                );
+            }
+            roots.push(f);
+        }
+        // The same tree with the roots in another order.
+        let mut b = Document::new();
+        for &root in roots.iter().rev() {
+            let name = a.node(root).title().unwrap();
+            let f = b.push(None, Folder::titled(name));
+            let sub = b.push(Some(f), Folder::titled("Sub"));
+            for i in 0..10 {
+                b.push(
+                    Some(sub),
+                    Bookmark::new(format!("https://{name}.example/{i}")),
+                );
+            }
+        }
+        assert!(diff(&a, &b).is_empty(), "{:?}", diff(&a, &b));
+        // A renamed root is one title difference, not its whole subtree.
+        let Node::Folder(f) = b.node_mut(b.children(None)[0]) else {
+            panic!("a folder")
+        };
+        f.title = Some("Elsewhere".into());
+        let d = diff(&a, &b);
+        assert_eq!(
+            d.fields().into_iter().collect::<Vec<_>>(),
+            [Field::FolderTitle]
+        );
+        assert_eq!(d.differences[0].count, 1);
+    }
+
+    #[test]
+    fn a_link_the_browser_rewrote_is_a_changed_href_not_a_removal_and_an_addition() {
+        let mut a = Document::new();
+        a.push(None, Bookmark::new("HTTP://Example.COM").with_title("Ex"));
+        a.push(None, Bookmark::new("https://gone.example/"));
+        let mut b = Document::new();
+        b.push(None, Bookmark::new("http://example.com/").with_title("Ex"));
+        let d = diff(&a, &b);
+        assert_eq!(
+            d.fields().into_iter().collect::<Vec<_>>(),
+            [Field::Bookmark, Field::BookmarkHref]
+        );
+        let bookmark = &d.differences[0];
+        assert_eq!(
+            (bookmark.count, bookmark.paths.as_slice()),
+            (1, &["https://gone.example/".to_owned()][..])
         );
     }
 }

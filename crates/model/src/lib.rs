@@ -54,6 +54,7 @@ mod diff;
 mod document;
 mod field;
 mod header;
+mod link;
 mod loss;
 mod node;
 mod options;
@@ -62,10 +63,11 @@ mod value;
 
 pub use census::{bookmark_fields, document_fields, folder_fields, separator_fields, Census};
 pub use diag::{Diagnostic, Error, ErrorKind, LineIndex, Location, Severity};
-pub use diff::{diff, Diff, Difference};
+pub use diff::{diff, diff_listing, Diff, Difference};
 pub use document::{Document, NodeId, Step, Walk};
 pub use field::{Field, Scope, Support};
 pub use header::Header;
+pub use link::link_key;
 pub use loss::{Loss, LossReport, MAX_PATHS};
 pub use node::{
     Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopIcon, Folder, Metadata, Node,

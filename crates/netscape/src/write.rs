@@ -380,7 +380,9 @@ impl Writer<'_> {
     }
 
     fn extras(&mut self, node: Option<NodeId>, field: Field, extra: &[&Attribute], own: &[&str]) {
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        // A loss is counted per node, however many of its attributes it hits.
+        let (mut left_out, mut cased) = (false, false);
         for a in extra {
             let upper = a.name.to_ascii_uppercase();
             let valid = !a.name.is_empty()
@@ -388,22 +390,26 @@ impl Writer<'_> {
                     b.is_ascii_graphic() && !matches!(b, b'/' | b'>' | b'=' | b'"' | b'\'' | b'<')
                 });
             if !valid || own.contains(&upper.as_str()) || seen.contains(&upper) {
-                self.lose(
-                    node,
-                    field,
-                    "an attribute whose name is not a plain HTML attribute name, repeats, or is one the format itself uses, is left out",
-                );
+                left_out = true;
                 continue;
             }
-            if upper != a.name {
-                self.lose(
-                    node,
-                    field,
-                    "HTML attribute names are case-insensitive; written and read upper-case",
-                );
-            }
+            cased |= upper != a.name;
             self.attr(&upper, &a.value);
-            seen.push(upper);
+            seen.insert(upper);
+        }
+        if left_out {
+            self.lose(
+                node,
+                field,
+                "an attribute whose name is not a plain HTML attribute name, repeats, or is one the format itself uses, is left out",
+            );
+        }
+        if cased {
+            self.lose(
+                node,
+                field,
+                "HTML attribute names are case-insensitive; written and read upper-case",
+            );
         }
     }
 

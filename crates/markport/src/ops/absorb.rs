@@ -1,8 +1,8 @@
 //! What a surviving bookmark gains from a duplicate of it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use markport_model::{Bookmark, DateValue, Field, Scope};
+use markport_model::{Bookmark, DateValue, Field, NodeId, Scope};
 
 /// Add `more` to `tags`, skipping any already there in any case (the first
 /// spelling is kept). Returns how many were added.
@@ -10,14 +10,53 @@ pub(crate) fn add_tags<'a>(
     tags: &mut Vec<String>,
     more: impl IntoIterator<Item = &'a str>,
 ) -> usize {
-    let mut seen: HashSet<String> = tags.iter().map(|t| t.to_lowercase()).collect();
-    let before = tags.len();
-    for t in more {
-        if seen.insert(t.to_lowercase()) {
-            tags.push(t.to_owned());
-        }
+    let mut seen = SeenTags::of(tags);
+    seen.add(tags, more)
+}
+
+/// The tags of one bookmark, lowercased: kept while a survivor absorbs its
+/// duplicates, so that each duplicate costs its own tags, not the
+/// survivor's (which grow with every duplicate absorbed).
+#[derive(Default)]
+pub(crate) struct SeenTags(HashSet<String>);
+
+impl SeenTags {
+    /// The set of `tags`.
+    pub(crate) fn of(tags: &[String]) -> SeenTags {
+        SeenTags(tags.iter().map(|t| t.to_lowercase()).collect())
     }
-    tags.len() - before
+
+    /// Add `more` to `tags` (the set's bookmark's), skipping any already
+    /// there in any case. Returns how many were added.
+    fn add<'a>(
+        &mut self,
+        tags: &mut Vec<String>,
+        more: impl IntoIterator<Item = &'a str>,
+    ) -> usize {
+        let before = tags.len();
+        for t in more {
+            if self.0.insert(t.to_lowercase()) {
+                tags.push(t.to_owned());
+            }
+        }
+        tags.len() - before
+    }
+}
+
+/// The tag sets of the survivors that absorbed a duplicate, by node.
+#[derive(Default)]
+pub(crate) struct Survivors(HashMap<NodeId, SeenTags>);
+
+impl Survivors {
+    /// Merge `other` into `survivor`, the bookmark `id`, as [`absorb`]
+    /// does, in time proportional to `other`.
+    pub(crate) fn absorb(&mut self, id: NodeId, survivor: &mut Bookmark, other: Bookmark) {
+        let seen = self
+            .0
+            .entry(id)
+            .or_insert_with(|| SeenTags::of(&survivor.tags));
+        absorb_with(survivor, other, seen);
+    }
 }
 
 /// The instant of a date as a sortable pair.
@@ -29,7 +68,7 @@ fn instant(d: &Option<DateValue>) -> Option<(i64, u32)> {
 
 /// `mine` becomes `theirs` when `theirs` is set and `mine` is not, or when
 /// both are instants and `theirs` is the one `prefer` chooses.
-fn pick(mine: &mut Option<DateValue>, theirs: Option<DateValue>, later: bool) {
+pub(crate) fn pick(mine: &mut Option<DateValue>, theirs: Option<DateValue>, later: bool) {
     let better = match (instant(mine), instant(&theirs)) {
         (Some(a), Some(b)) => (b > a) == later && b != a,
         _ => mine.is_none(),
@@ -57,9 +96,16 @@ pub(crate) fn conflicts(survivor: &Bookmark, other: &Bookmark) -> Vec<Field> {
 /// Merge `other`, a later duplicate, into `survivor`: the union of tags,
 /// the earliest added date, the latest visited and modified dates, its
 /// description if the survivor has none, private if either is.
+#[cfg(test)]
 pub(crate) fn absorb(survivor: &mut Bookmark, other: Bookmark) {
+    let mut seen = SeenTags::of(&survivor.tags);
+    absorb_with(survivor, other, &mut seen);
+}
+
+/// [`absorb`] with the survivor's tag set at hand.
+fn absorb_with(survivor: &mut Bookmark, other: Bookmark, seen: &mut SeenTags) {
     let mut other = other;
-    add_tags(&mut survivor.tags, other.tags.iter().map(String::as_str));
+    seen.add(&mut survivor.tags, other.tags.iter().map(String::as_str));
     pick(&mut survivor.added, other.added.take(), false);
     pick(&mut survivor.modified, other.modified.take(), true);
     if let Some(v) = other.details().visited.clone() {

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use markport_model::{Document, Node, NodeId};
 
-use super::absorb::absorb;
+use super::absorb::Survivors;
 use super::link::link_key;
 
 /// Remove every bookmark whose link (compared by [`link_key`](super::link_key))
@@ -42,6 +42,7 @@ pub fn dedupe(doc: &mut Document) -> usize {
     let mut gone = vec![false; doc.len()];
     let mut removed = 0;
     let mut retarget: HashMap<String, String> = HashMap::new();
+    let mut survivors = Survivors::default();
     for id in order {
         let key = link_key(&doc.node(id).as_bookmark().expect("a bookmark").href).into_owned();
         match first.get(&key) {
@@ -58,7 +59,7 @@ pub fn dedupe(doc: &mut Document) -> usize {
                         None => s.details_mut().id = Some(dup_id),
                     }
                 }
-                absorb(s, dup);
+                survivors.absorb(survivor, s, dup);
                 gone[id.index()] = true;
                 removed += 1;
             }

@@ -1,10 +1,13 @@
 //! One collection from several.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use markport_model::{Document, Error, ErrorKind, Field, Node, NodeId, Role, Separator, Step};
+use markport_model::{
+    Document, Error, ErrorKind, Field, LossReport, Node, NodeId, Role, Separator, Step, MAX_PATHS,
+};
 
-use super::absorb::{absorb, conflicts};
+use super::absorb::{conflicts, Survivors};
+use super::join::{join, Descriptions};
 use super::link::link_key;
 
 /// What [`merge`] did with one input.
@@ -20,12 +23,23 @@ pub struct MergedInput {
     /// Fields a merged bookmark had set differently from the earlier one
     /// (whose value was kept), with on how many bookmarks.
     pub conflicts: BTreeMap<Field, usize>,
+    /// What joining this input's folders with others of the same title or
+    /// role could not keep (`losses`: a later folder's id or guid, say, with
+    /// the joined folder's path), and its folders that were joined with one
+    /// of the same title in the same input (`changes`, as `joined by merge`).
+    pub report: LossReport,
 }
 
 /// Make one collection from `inputs`, in order. Folders with the same role
 /// are one folder (Firefox's toolbar and Chrome's bookmarks bar), where the
 /// first input put it, with its title; folders with the same title in the
-/// same (merged) folder are one folder. Unless `keep_duplicates`, a
+/// same (merged) folder are one folder. A joined folder keeps its own
+/// values and takes the later one's where it has none; descriptions are
+/// joined (each different one once, as a paragraph), and the earliest added
+/// and latest modified dates kept. What it could not take (a later id or
+/// guid when it has its own) is a loss in the later input's
+/// [`MergedInput::report`], with the folder's path; a folder joined with one
+/// of the same title in its own input is a change there. Unless `keep_duplicates`, a
 /// bookmark whose link (by [`link_key`](super::link_key)) an earlier one
 /// has, in any input, is merged into it as [`dedupe`](super::dedupe) does
 /// (the earlier one wins a conflict). The header is the first input's.
@@ -74,12 +88,19 @@ pub fn merge(
     let mut by_role: HashMap<Role, NodeId> = HashMap::new();
     let mut by_title: HashMap<(Option<NodeId>, String), NodeId> = HashMap::new();
     let mut by_link: HashMap<String, NodeId> = HashMap::new();
+    let mut survivors = Survivors::default();
+    // The descriptions of the folders joined.
+    let mut descs: HashMap<NodeId, Descriptions> = HashMap::new();
     let mut report = Vec::with_capacity(inputs.len());
     for (i, mut doc) in inputs.into_iter().enumerate() {
         if i == 0 {
             out.header = std::mem::take(&mut doc.header);
         }
         let mut done = MergedInput::default();
+        // The folders this input's folders became: one met twice is a
+        // folder of this input joined with another of the same title.
+        let mut mine: HashSet<NodeId> = HashSet::new();
+        let mut joined = 0;
         let steps: Vec<Step> = doc.walk().collect();
         let mut parents: Vec<Option<NodeId>> = vec![None];
         for step in steps {
@@ -89,10 +110,43 @@ pub fn merge(
                     let Node::Folder(f) = take(&mut doc, id) else {
                         unreachable!("walk opens folders only")
                     };
-                    let key = (parent, f.title.clone().unwrap_or_default());
-                    let target = match f.role {
-                        Some(role) => *by_role.entry(role).or_insert_with(|| out.push(parent, *f)),
-                        None => *by_title.entry(key).or_insert_with(|| out.push(parent, *f)),
+                    let earlier = match f.role {
+                        Some(role) => by_role.get(&role),
+                        None => by_title.get(&(parent, f.title.clone().unwrap_or_default())),
+                    };
+                    let target = match earlier.copied() {
+                        Some(target) => {
+                            let Node::Folder(kept) = out.node_mut(target) else {
+                                unreachable!("the keys name folders")
+                            };
+                            let lost = join(kept, *f, descs.entry(target).or_default());
+                            for field in lost {
+                                done.report.record(&out, Some(target), field, NOT_KEPT);
+                            }
+                            if !mine.insert(target) {
+                                // A path costs the folder's depth: only the
+                                // ones the report lists are made.
+                                let paths = if joined < MAX_PATHS {
+                                    vec![out.path(target)]
+                                } else {
+                                    Vec::new()
+                                };
+                                joined += 1;
+                                done.report.record_change(Field::Folder, 1, paths, JOINED);
+                            }
+                            target
+                        }
+                        None => {
+                            let key = (parent, f.title.clone().unwrap_or_default());
+                            let role = f.role;
+                            let n = out.push(parent, *f);
+                            match role {
+                                Some(role) => by_role.insert(role, n),
+                                None => by_title.insert(key, n),
+                            };
+                            mine.insert(n);
+                            n
+                        }
                     };
                     parents.push(Some(target));
                 }
@@ -110,7 +164,7 @@ pub fn merge(
                                 for field in conflicts(s, &b) {
                                     *done.conflicts.entry(field).or_default() += 1;
                                 }
-                                absorb(s, b);
+                                survivors.absorb(survivor, s, b);
                                 done.merged += 1;
                             }
                             None => {
@@ -130,6 +184,12 @@ pub fn merge(
     }
     Ok((out, report))
 }
+
+/// Why a later folder's field is missing from the folder it was joined with.
+const NOT_KEPT: &str = "not kept: merge joined the folder with an earlier one of the same title or role, whose value was kept";
+
+/// The change a folder joined with one of the same title in its own input is.
+const JOINED: &str = "joined by merge (the same title twice in one folder of this input)";
 
 fn take(doc: &mut Document, id: NodeId) -> Node {
     std::mem::replace(doc.node_mut(id), Separator::new().into())

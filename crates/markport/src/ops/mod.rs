@@ -26,6 +26,7 @@
 
 mod absorb;
 mod dedupe;
+mod join;
 mod link;
 mod merge;
 mod select;

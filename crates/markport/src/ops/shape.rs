@@ -172,7 +172,8 @@ pub struct TagFolders {
 /// (without case, then as written), holding the bookmarks whose first tag
 /// it is; untagged bookmarks follow at the top level, in document order.
 /// Bookmarks keep their tags. With `every_tag`, a bookmark also gets a copy
-/// (without its id and guid) in the folder of each of its other tags. The
+/// (without its id and guid) in the folder of each of its other tags,
+/// carrying that one tag, so the output grows with the number of tags. The
 /// tree is [`flatten`]ed first, so the old folders, separators and aliases go.
 ///
 /// ```
@@ -202,7 +203,7 @@ pub fn tags_as_folders(doc: &mut Document, every_tag: bool) -> TagFolders {
     let mut untagged = Vec::new();
     let ids: Vec<NodeId> = old.children(None).to_vec();
     for id in ids {
-        let Node::Bookmark(b) = take(&mut old, id) else {
+        let Node::Bookmark(mut b) = take(&mut old, id) else {
             continue;
         };
         let Some(first) = b.tags.first().cloned() else {
@@ -210,18 +211,24 @@ pub fn tags_as_folders(doc: &mut Document, every_tag: bool) -> TagFolders {
             continue;
         };
         if every_tag {
-            let mut seen = vec![first.to_lowercase()];
-            for tag in b.tags.iter().skip(1) {
+            // A copy carries the one tag its folder stands for: copies of
+            // the whole list would make the output grow with the square of
+            // a bookmark's tags (4,000 tags, 16 million strings).
+            let tags = std::mem::take(&mut b.tags);
+            let mut seen = HashSet::from([first.to_lowercase()]);
+            for tag in tags.iter().skip(1) {
                 let key = tag.to_lowercase();
                 if seen.contains(&key) {
                     continue;
                 }
                 let mut copy = b.clone();
+                copy.tags = vec![tag.clone()];
                 anonymous(&mut copy);
                 group(&mut groups, tag, key.clone()).push(copy);
-                seen.push(key);
+                seen.insert(key);
                 made.copies += 1;
             }
+            b.tags = tags;
         }
         group(&mut groups, &first, first.to_lowercase()).push(b);
     }

@@ -282,3 +282,127 @@ fn an_alias_of_a_removed_duplicate_shows_the_survivor() {
         .collect();
     assert_eq!(targets, ["d", "b"]);
 }
+
+fn folder(title: &str, desc: Option<&str>, id: &str, guid: &str, added: i64) -> Folder {
+    let mut f = Folder::titled(title);
+    f.desc = desc.map(str::to_owned);
+    f.id = Some(id.into());
+    f.guid = Some(guid.into());
+    f.added = Some(
+        markport_model::Timestamp::from_unix(added, 0)
+            .unwrap()
+            .into(),
+    );
+    f.modified = Some(
+        markport_model::Timestamp::from_unix(added + 10, 0)
+            .unwrap()
+            .into(),
+    );
+    f
+}
+
+fn entries(list: &[markport_model::Loss]) -> Vec<(Field, usize, Vec<String>)> {
+    list.iter()
+        .map(|l| (l.field, l.count, l.paths.clone()))
+        .collect()
+}
+
+#[test]
+fn merge_keeps_what_a_joined_folder_can_keep_and_reports_the_rest() {
+    let mut a = Document::new();
+    a.push(None, folder("Dev", Some("Work"), "f1", "g1", 200));
+    let mut b = Document::new();
+    b.push(None, folder("Dev", Some("Play"), "f2", "g2", 100));
+    let mut c = Document::new();
+    // The same description again, and none at all, add nothing.
+    c.push(None, folder("Dev", Some("Work"), "f1", "g1", 300));
+    c.push(None, Folder::titled("Dev"));
+    let (doc, report) = merge(vec![a, b, c], false).unwrap();
+    assert_eq!(doc.len(), 1);
+    let Node::Folder(dev) = doc.node(doc.children(None)[0]) else {
+        panic!("a folder")
+    };
+    assert_eq!(dev.desc.as_deref(), Some("Work\n\nPlay"));
+    assert_eq!(
+        (dev.id.as_deref(), dev.guid.as_deref()),
+        (Some("f1"), Some("g1"))
+    );
+    let at = |s| Some(markport_model::Timestamp::from_unix(s, 0).unwrap().into());
+    assert_eq!(dev.added, at(100), "the earliest added date");
+    assert_eq!(dev.modified, at(310), "the latest modified date");
+    // The second input's id and guid could not be kept: losses, with the path.
+    assert!(report[0].report.is_empty());
+    assert_eq!(
+        entries(&report[1].report.losses),
+        [
+            (Field::FolderId, 1, vec!["Dev".to_owned()]),
+            (Field::FolderGuid, 1, vec!["Dev".to_owned()])
+        ]
+    );
+    assert!(!report[1].report.has_changes());
+    // The third input's id and guid are the kept ones: nothing lost; its
+    // second "Dev" joins its first within the one input, which is a change.
+    assert!(report[2].report.is_empty(), "{:?}", report[2].report);
+    assert_eq!(
+        entries(&report[2].report.changes),
+        [(Field::Folder, 1, vec!["Dev".to_owned()])]
+    );
+}
+
+#[test]
+fn merge_takes_a_later_folders_data_when_the_earlier_has_none() {
+    let mut a = Document::new();
+    let mut toolbar = Folder::titled("Bookmarks Toolbar");
+    toolbar.role = Some(Role::Toolbar);
+    a.push(None, toolbar);
+    let mut b = Document::new();
+    let mut bar = folder("Bookmarks bar", Some("Chrome's"), "1", "g", 100);
+    bar.role = Some(Role::Toolbar);
+    b.push(None, bar);
+    let (doc, report) = merge(vec![a, b], false).unwrap();
+    let Node::Folder(t) = doc.node(doc.children(None)[0]) else {
+        panic!("a folder")
+    };
+    assert_eq!(t.title.as_deref(), Some("Bookmarks Toolbar"));
+    assert_eq!((t.id.as_deref(), t.guid.as_deref()), (Some("1"), Some("g")));
+    assert_eq!(t.desc.as_deref(), Some("Chrome's"));
+    assert!(t.added.is_some() && t.modified.is_some());
+    // Only the later title could not be kept.
+    assert_eq!(
+        entries(&report[1].report.losses),
+        [(Field::FolderTitle, 1, vec!["Bookmarks Toolbar".to_owned()])]
+    );
+}
+
+#[test]
+fn a_copy_in_a_tag_folder_carries_that_tag_only_so_the_output_grows_with_the_tags() {
+    let mut doc = Document::new();
+    let tags: Vec<String> = (0..50).map(|i| format!("t{i:02}")).collect();
+    let mut b = Bookmark::new("https://a.example/");
+    b.tags = tags.clone();
+    doc.push(None, b);
+    let made = tags_as_folders(&mut doc, true);
+    assert_eq!((made.folders, made.copies), (50, 49));
+    let mut carried = 0;
+    for &folder in doc.children(None) {
+        let title = doc.node(folder).title().unwrap().to_owned();
+        for &c in doc.children(Some(folder)) {
+            let b = doc.node(c).as_bookmark().unwrap();
+            carried += b.tags.len();
+            if title == "t00" {
+                assert_eq!(b.tags, tags, "the original keeps its tags");
+            } else {
+                assert_eq!(
+                    b.tags,
+                    std::slice::from_ref(&title),
+                    "a copy has its folder's tag"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        carried,
+        50 + 49,
+        "tags in the output: proportional to the input's"
+    );
+}
