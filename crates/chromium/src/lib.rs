@@ -40,6 +40,7 @@
 #![warn(missing_docs)]
 
 mod dates;
+mod destination;
 mod json;
 mod layout;
 mod md5;
