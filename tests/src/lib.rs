@@ -233,21 +233,22 @@ print(json.dumps(out))
 }
 
 /// The xFolk entries HTML::Microformats finds on `page` (read as if
-/// published at `url`), through ../shared/tools/xfolk_peer.py: each with
-/// `url`, `title`, `tags` and `descriptions_text`. `None` (with the reason
-/// printed) when the shared tools or the Perl module are missing outside CI;
-/// under `CI=true` a panic.
+/// published at `url`), through the project's driver
+/// `tests/peers/xfolk_peer.py`: each with `url`, `title`, `tags` and
+/// `descriptions_text`. `None` (with the reason printed) when Python or the
+/// Perl module is missing outside CI; under `CI=true` a panic.
 pub fn xfolk_peer_entries(page: &Path, url: &str) -> Option<Vec<serde_json::Value>> {
-    let shared = shared()?;
-    if !installed(
-        "HTML::Microformats",
-        std::process::Command::new("perl").args(["-MHTML::Microformats", "-e1"]),
-        "the Perl xFolk parser",
-    ) {
+    if !tool("python3", "the xFolk peer's driver runs on Python")
+        || !installed(
+            "HTML::Microformats",
+            std::process::Command::new("perl").args(["-MHTML::Microformats", "-e1"]),
+            "the Perl xFolk parser",
+        )
+    {
         return None;
     }
     let out = std::process::Command::new("python3")
-        .arg(shared.join("tools/xfolk_peer.py"))
+        .arg(peer_driver("xfolk_peer.py"))
         .arg(page)
         .arg("--url")
         .arg(url)
@@ -264,4 +265,9 @@ pub fn xfolk_peer_entries(page: &Path, url: &str) -> Option<Vec<serde_json::Valu
         serde_json::Value::Array(entries) => Some(entries),
         other => panic!("xfolk_peer.py: no entries array: {other}"),
     }
+}
+
+/// The project's own driver for a live peer: `tests/peers/NAME`.
+pub fn peer_driver(name: &str) -> std::path::PathBuf {
+    root().join("tests").join("peers").join(name)
 }

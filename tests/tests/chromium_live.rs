@@ -1,12 +1,14 @@
-//! A real Chromium (Debian's `chromium`, headless, through
-//! ../shared/tools/chromium_bookmarks.py) loads every corpus file markport
+//! A real Chromium (Debian's `chromium`, headless, through the project's
+//! driver `tests/peers/chromium_bookmarks.py`) loads every corpus file markport
 //! converts to `chromium` with the same titles, links, folders, order,
 //! dates and ids (Chromium renumbers every id when ids are missing or not
 //! unique); and the `Bookmarks` files Chromium itself writes read back in
 //! markport with the same values, and markport computes the checksum
 //! Chromium stored (Chromium 156 no longer renumbers a file whose checksum
-//! is wrong, measured, so only that comparison checks markport's sum). Runs under CI=true (`.ci/setup.d`
-//! installs chromium); elsewhere skips when Chromium is missing.
+//! is wrong, measured, so only that comparison checks markport's sum). Needs
+//! only the repository: the inputs are the corpus samples. Runs under
+//! CI=true (`.ci/setup.d` installs chromium); elsewhere skips, saying why,
+//! when Chromium or Python is missing.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -15,7 +17,7 @@ use std::sync::Mutex;
 
 use markport::model::{Document, Node, Role};
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, read_sample, root, shared, tool};
+use markport_conformance::{corpus_samples, peer_driver, read_sample, root, tool};
 use serde_json::{json, Value};
 
 /// One node as both sides show it, in document order: kind, the titles of
@@ -37,10 +39,11 @@ const ROOTS: [(Role, &str, &str); 3] = [
     (Role::Mobile, "mobile", "synced"),
 ];
 
+/// The driver, when Chromium and Python are there (see [`tool`]).
 fn chromium() -> Option<PathBuf> {
-    let shared = shared()?;
-    tool("chromium", "loads and writes markport's Chromium files")
-        .then(|| shared.join("tools/chromium_bookmarks.py"))
+    (tool("python3", "the Chromium driver runs on Python")
+        && tool("chromium", "loads and writes markport's Chromium files"))
+    .then(|| peer_driver("chromium_bookmarks.py"))
 }
 
 /// Run the tool; its JSON answer (panics with the tool's words when it fails).

@@ -1,20 +1,20 @@
 //! What markport writes as desktop bookmarks, the real GLib loads, with the
 //! same values: every corpus file of every format, converted, is loaded by
-//! GBookmarkFile (through `../shared/tools/glib_bookmarks.py`, which needs
-//! only libglib2.0-0; `.ci/setup.d/desktop.sh` installs it).
+//! GBookmarkFile (through the project's driver `tests/peers/glib_bookmarks.py`,
+//! which needs only Python and libglib2.0-0; `.ci/setup.d/desktop.sh` installs
+//! them).
 
 use markport::model::Node;
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, shared, tool};
+use markport_conformance::{corpus_samples, peer_driver, tool};
 use serde_json::Value;
 
 #[test]
 fn glib_loads_what_markport_writes_with_the_same_values() {
-    let Some(shared) = shared() else { return };
-    if !tool("python3", "the GLib peer script runs on Python") {
+    if !tool("python3", "the GLib driver runs on Python") {
         return;
     }
-    let script = shared.join("tools/glib_bookmarks.py");
+    let script = peer_driver("glib_bookmarks.py");
     let probe = std::process::Command::new("python3")
         .arg(&script)
         .arg("--version")
@@ -25,7 +25,10 @@ fn glib_loads_what_markport_writes_with_the_same_values() {
             !std::env::var("CI").is_ok_and(|v| v == "true"),
             "CI=true but GLib cannot be loaded"
         );
-        eprintln!("skipped: libglib2.0-0 is not installed");
+        eprintln!(
+            "skipped: GLib cannot be loaded (libglib2.0-0 is not installed): {}",
+            String::from_utf8_lossy(&probe.stderr)
+        );
         return;
     }
     let desktop = markport::format("desktop").unwrap();
@@ -143,11 +146,10 @@ fn backslashreplace(bytes: &[u8]) -> String {
 #[test]
 fn exec_lines_are_stored_and_expanded_as_glib_does() {
     use markport::desktop::spec::{exec_command_line, register, Registration};
-    let Some(shared) = shared() else { return };
-    if !tool("python3", "the GLib peer script runs on Python") {
+    if !tool("python3", "the GLib driver runs on Python") {
         return;
     }
-    let script = shared.join("tools/glib_bookmarks.py");
+    let script = peer_driver("glib_bookmarks.py");
     let probe = std::process::Command::new("python3")
         .arg(&script)
         .arg("--version")
@@ -158,7 +160,10 @@ fn exec_lines_are_stored_and_expanded_as_glib_does() {
             !std::env::var("CI").is_ok_and(|v| v == "true"),
             "CI=true but GLib cannot be loaded"
         );
-        eprintln!("skipped: libglib2.0-0 is not installed");
+        eprintln!(
+            "skipped: GLib cannot be loaded (libglib2.0-0 is not installed): {}",
+            String::from_utf8_lossy(&probe.stderr)
+        );
         return;
     }
     let execs = [

@@ -1,5 +1,5 @@
 //! A published page, read by real independent parsers and a real browser:
-//! HTML::Microformats (through `../shared/tools/xfolk_peer.py`) finds the
+//! HTML::Microformats (through the project's driver `tests/peers/xfolk_peer.py`) finds the
 //! same url, title, tags and descriptions for every entry; mf2py finds the
 //! same entries as h-entry items; headless Chromium renders every entry and
 //! its filter narrows the list. `.ci/setup.d/xfolk.sh` installs all three.

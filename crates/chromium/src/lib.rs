@@ -17,7 +17,10 @@
 //!   sorted keys), its checksum, unique decimal ids and valid guids (kept
 //!   when they are, made when not, and reported), so that Chromium loads the
 //!   file without repairing it. A file markport read comes back with the
-//!   same JSON values.
+//!   same JSON values. What Chromium itself then drops or changes (a url's
+//!   `date_modified`, keys it does not know, its roots' names and guids,
+//!   links it canonicalises or cannot parse, as measured with the real
+//!   browser) goes into the report's `destination` list.
 //!
 //! ```
 //! use markport_model::{ReadOptions, Role, WriteOptions};
@@ -43,6 +46,7 @@
 #![warn(missing_docs)]
 
 mod dates;
+mod destination;
 mod json;
 mod layout;
 mod md5;

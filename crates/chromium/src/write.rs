@@ -11,6 +11,7 @@ use markport_model::{
     Folder, LossReport, Node, NodeId, Role,
 };
 
+use crate::destination::{self as chromium, Link};
 use crate::json::{indent, write_string};
 use crate::layout::{writes, Kind, UnsetDates, DATE_KEYS, KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
 use crate::md5::Md5;
@@ -536,6 +537,34 @@ fn members(
                     (doc, id, loss, field, &p.seen),
                 );
             }
+            if b.modified.is_some() {
+                loss.record_destination(
+                    doc,
+                    Some(id),
+                    Field::BookmarkModified,
+                    chromium::DROPS_MODIFIED,
+                );
+            }
+            if !b.title.as_deref().is_none_or(chromium::keeps_title) {
+                loss.record_destination(
+                    doc,
+                    Some(id),
+                    Field::BookmarkTitle,
+                    chromium::TITLE_SPACES,
+                );
+            }
+            match chromium::link(&b.href) {
+                Link::Kept => {}
+                Link::Rewritten => loss.record_destination(
+                    doc,
+                    Some(id),
+                    Field::BookmarkHref,
+                    chromium::CANONICAL_URL,
+                ),
+                Link::Dropped => {
+                    loss.record_destination(doc, Some(id), Field::Bookmark, chromium::NOT_ABSOLUTE)
+                }
+            }
             m.push(("name".into(), string(b.title.as_deref().unwrap_or(""))));
             m.push(("type".into(), string("url")));
             m.push(("url".into(), string(&b.href)));
@@ -565,9 +594,34 @@ fn members(
                             "Chromium's roots have a name: the English one is given",
                         );
                     }
-                    root_name(doc, id, i)
+                    let name = root_name(doc, id, i);
+                    if f.title.is_some() && name != ROOT_NAMES[i] {
+                        loss.record_destination(
+                            doc,
+                            Some(id),
+                            Field::FolderTitle,
+                            chromium::RENAMES_ROOTS,
+                        );
+                    }
+                    if f.guid.is_some() && ids.1 != ROOT_GUIDS[i] {
+                        loss.record_destination(
+                            doc,
+                            Some(id),
+                            Field::FolderGuid,
+                            chromium::ROOT_GUIDS,
+                        );
+                    }
+                    name
                 }
                 None => {
+                    if !f.title.as_deref().is_none_or(chromium::keeps_title) {
+                        loss.record_destination(
+                            doc,
+                            Some(id),
+                            Field::FolderTitle,
+                            chromium::TITLE_SPACES,
+                        );
+                    }
                     if f.title.as_deref() == Some("") {
                         loss.record(
                             doc,
@@ -659,6 +713,8 @@ fn members(
             "JSON keys are written sorted, as Chromium writes them: their order changes",
         );
     }
+    let mut dropped_by_chromium = false;
+    let folder = extra_field == Field::FolderExtra;
     for a in extra {
         if a.name == KEY_ATTR || a.name == MAP_ATTR {
             continue;
@@ -667,7 +723,11 @@ fn members(
             lost_extra = true;
             continue;
         }
+        dropped_by_chromium |= !chromium::keeps_node_key(&a.name, folder);
         m.push((a.name.clone(), kept(&a.value, depth + 1)));
+    }
+    if dropped_by_chromium {
+        loss.record_destination(doc, Some(id), extra_field, chromium::DROPS_KEY);
     }
     if lost_extra {
         loss.record(
@@ -794,6 +854,7 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
         roots.push((ROOT_KEYS[i].to_owned(), text));
     }
     for (key, &id) in &p.others {
+        dropped_root(doc, id, &mut loss);
         let mut text = String::new();
         let Node::Folder(f) = doc.node(id) else {
             unreachable!("roots are folders")
@@ -830,6 +891,7 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
     }
     let mut top: Vec<(String, String)> = vec![("checksum".into(), format!("\"{sum}\""))];
     let mut lost_extra = false;
+    let mut dropped_by_chromium = false;
     for a in &doc.header.extra {
         if a.name == UNSET_DATES_ATTR {
             continue;
@@ -854,7 +916,16 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
                 Piece::Children(_) => unreachable!("kept values are text"),
             }
         };
+        if !chromium::keeps_top_key(&a.name, &a.value) {
+            dropped_by_chromium = true;
+        }
         list.push((name, text));
+    }
+    if dropped_by_chromium {
+        loss.record_destination(doc, None, Field::DocumentExtra, chromium::DROPS_KEY);
+    }
+    if p.policy != UnsetDates::DEFAULT {
+        loss.record_destination(doc, None, Field::DocumentExtra, chromium::UNSET_DATES);
     }
     if lost_extra {
         loss.record(
@@ -899,6 +970,21 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
     glue.push_str("\n}\n");
     out.write_all(glue.as_bytes()).map_err(Error::io)?;
     Ok(loss)
+}
+
+/// Record that Chromium drops the root `id` (Vivaldi's `trash`, Opera's
+/// `custom_root`) with everything in it.
+fn dropped_root(doc: &Document, id: NodeId, loss: &mut LossReport) {
+    let mut todo = vec![id];
+    while let Some(n) = todo.pop() {
+        let field = match doc.node(n) {
+            Node::Bookmark(_) => Field::Bookmark,
+            Node::Folder(_) => Field::Folder,
+            _ => continue,
+        };
+        loss.record_destination(doc, Some(n), field, chromium::DROPS_ROOT);
+        todo.extend(doc.children(Some(n)).iter().rev());
+    }
 }
 
 /// About how many bytes the JSON of the nodes `from` and everything in them

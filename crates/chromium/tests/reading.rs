@@ -99,3 +99,87 @@ fn loose_entries_beside_a_toolbar_folder_go_into_other_as_chromiums_export_had_t
     );
     assert_eq!(back.children(Some(other)).len(), 1);
 }
+
+/// What Chromium's next save drops or changes is named in the report's
+/// `destination` list, node by node (measured with the real browser by
+/// tests/tests/chromium_destination.rs); what it keeps is not.
+#[test]
+fn what_chromium_drops_on_its_next_save_is_reported_at_the_destination() {
+    let file = r#"{ "checksum": "", "version": 1, "sync_metadata": "CgQIARAB", "roots": {
+      "bookmark_bar": { "type": "folder", "name": "Favourites", "id": "1", "source": "sync",
+        "guid": "00000000-0000-4000-a000-000000000001", "children": [
+        { "type": "url", "name": "Kept", "url": "https://kept.example/", "id": "4",
+          "date_added": "13300000000000000", "meta_info": { "k": "v" } },
+        { "type": "url", "name": "Tab\there", "url": "https://Example.org", "id": "5",
+          "date_added": "13300000000000000", "date_modified": "13300000000000001",
+          "show_icon": false },
+        { "type": "url", "name": "Note", "url": "?aBcDeF", "id": "6" } ] },
+      "other": { "type": "folder", "name": "Other bookmarks", "id": "2", "children": [] },
+      "synced": { "type": "folder", "name": "Mobile bookmarks", "id": "3", "children": [] },
+      "trash": { "type": "folder", "name": "Trash", "id": "7", "children": [
+        { "type": "url", "name": "Gone", "url": "https://gone.example/", "id": "8" } ] } } }"#;
+    let doc = read(file).unwrap().document;
+    let (_, loss) = write(&doc);
+    let at = |field: Field| -> Vec<(usize, &str)> {
+        loss.destination
+            .iter()
+            .filter(|l| l.field == field)
+            .map(|l| (l.count, l.reason.as_str()))
+            .collect()
+    };
+    let drops_keys = "Chromium drops keys it does not know on its next save";
+    assert_eq!(
+        at(Field::BookmarkModified),
+        [(1, "Chromium drops this on its next save")]
+    );
+    assert_eq!(at(Field::BookmarkExtra), [(1, drops_keys)]);
+    assert_eq!(at(Field::FolderExtra), [(1, drops_keys)]);
+    // The file leaves out unset dates Chromium writes as "0".
+    assert_eq!(
+        at(Field::DocumentExtra),
+        [
+            (1, drops_keys),
+            (
+                1,
+                "Chromium writes unset dates its own way on its next save"
+            )
+        ]
+    );
+    assert_eq!(
+        at(Field::FolderTitle),
+        [(
+            1,
+            "Chromium renames the top-level folders to its own titles"
+        )]
+    );
+    assert_eq!(
+        at(Field::FolderGuid),
+        [(1, "Chromium gives the top-level folders its own guids")]
+    );
+    assert_eq!(
+        at(Field::BookmarkTitle),
+        [(
+            1,
+            "Chromium turns a tab or line break in a title into a space"
+        )]
+    );
+    assert_eq!(
+        at(Field::BookmarkHref),
+        [(1, "Chromium rewrites a link to its canonical form on load")]
+    );
+    let dropped_root =
+        "Chromium drops roots other than its three, with everything in them, on its next save";
+    assert_eq!(
+        at(Field::Bookmark),
+        [
+            (
+                1,
+                "Chromium drops a bookmark whose link is not an absolute URL on load"
+            ),
+            (1, dropped_root)
+        ]
+    );
+    assert_eq!(at(Field::Folder), [(1, dropped_root)]);
+    assert_eq!(loss.destination.len(), 12, "{loss}");
+    assert!(!loss.arrives_whole());
+}
