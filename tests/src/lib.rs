@@ -265,3 +265,8 @@ pub fn xfolk_peer_entries(page: &Path, url: &str) -> Option<Vec<serde_json::Valu
         other => panic!("xfolk_peer.py: no entries array: {other}"),
     }
 }
+
+/// The project's own driver for a live peer: `tests/peers/NAME`.
+pub fn peer_driver(name: &str) -> std::path::PathBuf {
+    root().join("tests").join("peers").join(name)
+}
