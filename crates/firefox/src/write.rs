@@ -213,6 +213,7 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
         w.tree(children);
     }
     w.out.push_str("]}\n");
+    crate::restore::record(doc, &roots, &order, &mut w.loss);
     Ok((w.out.into_bytes(), w.loss))
 }
 
