@@ -13,7 +13,7 @@
 
 mod firefox_driver;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use markport::model::{Document, Field, Holder, LossReport, Node, NodeId};
@@ -139,7 +139,8 @@ fn the_report_names_every_field_firefox_changes_on_restore() {
         return;
     }
     let mut sources: Vec<(String, PathBuf)> = corpus_samples();
-    if let Some(shared) = shared() {
+    let shared_here = shared();
+    if let Some(shared) = &shared_here {
         for f in walk(&shared.join("corpus/peers/browsers/firefox-json")) {
             sources.push(("firefox".into(), f));
         }
@@ -171,7 +172,8 @@ fn the_report_names_every_field_firefox_changes_on_restore() {
     }
     let taken = firefox_driver::run_jobs(dir.path(), &jobs);
     let mut failures = Vec::new();
-    let mut total: BTreeMap<Field, usize> = BTreeMap::new();
+    // field -> (nodes Firefox changed, the report's reasons for them)
+    let mut table: BTreeMap<Field, (usize, BTreeSet<String>)> = BTreeMap::new();
     for (((src, _), job), (report, taken)) in
         written.iter().zip(&jobs).zip(reports.iter().zip(taken))
     {
@@ -188,7 +190,15 @@ fn the_report_names_every_field_firefox_changes_on_restore() {
         let ours = read(&job.input);
         let theirs = read(job.json.as_ref().unwrap());
         for (field, paths) in changes(&ours, &theirs) {
-            *total.entry(field).or_default() += paths.len();
+            let row = table.entry(field).or_default();
+            row.0 += paths.len();
+            row.1.extend(
+                report
+                    .destination
+                    .iter()
+                    .filter(|l| l.field == field)
+                    .map(|l| l.reason.clone()),
+            );
             let named = reported(report, field);
             if named < paths.len() {
                 failures.push(format!(
@@ -199,6 +209,59 @@ fn the_report_names_every_field_firefox_changes_on_restore() {
             }
         }
     }
-    eprintln!("changed by Firefox (all reported): {total:?}");
+    // The table of docs/formats/firefox.md, as scripts/firefox-restore-table.sh prints it.
+    eprintln!("TABLE| {} files", sources.len());
+    eprintln!("TABLE| | field | nodes | what the report says |");
+    eprintln!("TABLE| | --- | --- | --- |");
+    for (field, (nodes, reasons)) in &table {
+        let reasons: Vec<&str> = reasons.iter().map(String::as_str).collect();
+        eprintln!("TABLE| | `{field}` | {nodes} | {} |", reasons.join("; "));
+    }
+    failures.extend(doc_disagrees(&table, shared_here.is_some()));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Where docs/formats/firefox.md's table of Firefox's changes disagrees with
+/// the measurement: a field measured but not in the table (or without one
+/// of the report's reasons), or, when every input was measured (the shared
+/// corpus there), a field in the table that Firefox did not change.
+fn doc_disagrees(
+    table: &BTreeMap<Field, (usize, BTreeSet<String>)>,
+    complete: bool,
+) -> Vec<String> {
+    let doc = std::fs::read_to_string(markport_conformance::root().join("docs/formats/firefox.md"))
+        .unwrap();
+    let section = doc
+        .split("### What Firefox's restore changes")
+        .nth(1)
+        .expect("docs/formats/firefox.md has the section");
+    let rows: BTreeMap<String, &str> = section
+        .lines()
+        .take_while(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let name = l.strip_prefix("| `")?.split('`').next()?;
+            Some((name.to_string(), l))
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (field, (_, reasons)) in table {
+        match rows.get(field.name()) {
+            None => out.push(format!(
+                "docs/formats/firefox.md: no row for {field} (scripts/firefox-restore-table.sh)"
+            )),
+            Some(row) => out.extend(reasons.iter().filter(|r| !row.contains(r.as_str())).map(
+                |r| format!("docs/formats/firefox.md: the row of {field} does not say {r:?}"),
+            )),
+        }
+    }
+    if complete {
+        for name in rows.keys() {
+            if !table.keys().any(|f| f.name() == name) {
+                out.push(format!(
+                    "docs/formats/firefox.md: Firefox no longer changes {name}"
+                ));
+            }
+        }
+    }
+    out
 }
