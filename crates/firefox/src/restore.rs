@@ -7,7 +7,7 @@
 //! in docs/formats/firefox.md). The backup itself stays faithful (markport
 //! reads back everything it wrote): these are what Firefox makes of it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use markport_model::{Bookmark, DateValue, Document, Field, LossReport, Node, NodeId, Role};
 
@@ -279,12 +279,15 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
 struct Tags {
     /// Lower-cased tag -> the spelling Firefox keeps.
     spelling: HashMap<String, String>,
-    /// Stored link -> the spellings of its tags (lower-cased, sorted, unique).
-    by_link: HashMap<String, Vec<String>>,
+    /// Stored link -> its tags (lower-cased), then, once all are seen, the
+    /// tags Firefox lists for it.
+    by_link: HashMap<String, HashSet<String>>,
+    /// Stored link -> the tags Firefox lists for each of its bookmarks.
+    restored: HashMap<String, Vec<String>>,
     /// Lower-cased keyword -> (the last bookmark with it, its stored link).
     keywords: HashMap<String, (NodeId, String)>,
     /// Stored link -> the keywords its bookmarks have (lower-cased).
-    link_keywords: HashMap<String, Vec<String>>,
+    link_keywords: HashMap<String, HashSet<String>>,
 }
 
 impl Tags {
@@ -292,6 +295,7 @@ impl Tags {
         let mut t = Tags {
             spelling: HashMap::new(),
             by_link: HashMap::new(),
+            restored: HashMap::new(),
             keywords: HashMap::new(),
             link_keywords: HashMap::new(),
         };
@@ -305,40 +309,27 @@ impl Tags {
             for tag in taken_tags(b) {
                 let folded = tag.to_lowercase();
                 t.spelling.insert(folded.clone(), tag.to_string());
-                let list = t.by_link.entry(href.clone()).or_default();
-                if !list.contains(&folded) {
-                    list.push(folded);
-                }
+                t.by_link.entry(href.clone()).or_default().insert(folded);
             }
             if let Some(k) = &b.details().keyword {
                 let k = js_trim(k).to_lowercase();
                 t.keywords.insert(k.clone(), (id, href.clone()));
-                let list = t.link_keywords.entry(href).or_default();
-                if !list.contains(&k) {
-                    list.push(k);
-                }
+                t.link_keywords.entry(href).or_default().insert(k);
             }
+        }
+        // Each link's list once (a link with many bookmarks and many tags
+        // must not cost their product).
+        for (href, folded) in std::mem::take(&mut t.by_link) {
+            let mut list: Vec<String> = folded.iter().map(|f| t.spelling[f].clone()).collect();
+            list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+            t.restored.insert(href, list);
         }
         t
     }
 
-    /// The tags Firefox lists for a bookmark of `href`: its link's, each in
-    /// the spelling Firefox keeps, sorted as JavaScript sorts (UTF-16 units).
-    fn restored(&self, href: &str) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .by_link
-            .get(href)
-            .into_iter()
-            .flatten()
-            .map(|f| self.spelling[f].clone())
-            .collect();
-        out.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-        out
-    }
-
     fn record(&self, doc: &Document, id: NodeId, b: &Bookmark, href: &str, loss: &mut LossReport) {
-        let restored = self.restored(href);
-        if restored == b.tags {
+        let restored: &[String] = self.restored.get(href).map_or(&[], Vec::as_slice);
+        if restored == b.tags.as_slice() {
             return;
         }
         let own: Vec<&str> = taken_tags(b).collect();
@@ -375,5 +366,101 @@ impl Tags {
             return Some("Firefox keeps one keyword per link on restore");
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use markport_model::{Bookmark, Document, Field, LossReport, WriteOptions};
+
+    fn report(doc: &Document) -> LossReport {
+        let mut out = Vec::new();
+        crate::write(doc, &WriteOptions::default(), &mut out).unwrap()
+    }
+
+    fn destination(r: &LossReport, field: Field) -> Vec<(usize, &str)> {
+        r.destination
+            .iter()
+            .filter(|l| l.field == field)
+            .map(|l| (l.count, l.reason.as_str()))
+            .collect()
+    }
+
+    fn tagged(href: &str, tags: &[&str]) -> Bookmark {
+        let mut b = Bookmark::new(href);
+        b.tags = tags.iter().map(|t| t.to_string()).collect();
+        b
+    }
+
+    #[test]
+    fn tag_case_across_the_collection_and_tags_per_link_are_named() {
+        let mut doc = Document::new();
+        doc.push(None, tagged("https://a.example/", &["rhel"]));
+        doc.push(None, tagged("https://b.example/", &["RHEL"]));
+        doc.push(None, tagged("https://c.example/", &["dup", "dup"]));
+        doc.push(None, tagged("https://d.example/", &["x"]));
+        doc.push(None, tagged("https://d.example/", &["y"]));
+        doc.push(None, tagged("https://e.example/", &[&"t".repeat(101)]));
+        let r = report(&doc);
+        let tags = destination(&r, Field::BookmarkTags);
+        let reasons: Vec<&str> = tags.iter().map(|t| t.1).collect();
+        // rhel (folded to RHEL), dup, both bookmarks of d, the long tag.
+        assert_eq!(tags.iter().map(|t| t.0).sum::<usize>(), 5, "{reasons:?}");
+        assert!(reasons.iter().any(|r| r.contains("case folded")));
+        assert!(reasons.iter().any(|r| r.contains("duplicate")));
+        assert!(reasons.iter().any(|r| r.contains("per link")));
+        assert!(reasons.iter().any(|r| r.contains("over 100")));
+        assert!(r.losses.iter().all(|l| l.field != Field::BookmarkTags));
+    }
+
+    #[test]
+    fn dropped_fields_links_and_dates_are_named() {
+        let mut doc = Document::new();
+        let mut b = Bookmark::new("https://a.example/");
+        b.desc = Some("a note".into());
+        b.details_mut().charset = Some("UTF-8".into());
+        b.details_mut().favicon_uri = Some("https://a.example/i.ico".into());
+        b.added = markport_model::Timestamp::from_unix(1_700_000_000, 0)
+            .map(markport_model::DateValue::Instant);
+        b.modified = markport_model::Timestamp::from_unix(1_600_000_000, 0)
+            .map(markport_model::DateValue::Instant);
+        doc.push(None, b);
+        let mut kept = Bookmark::new("https://b.example/");
+        kept.details_mut().charset = Some("windows-1252".into());
+        doc.push(None, kept);
+        doc.push(None, Bookmark::new("not a url"));
+        doc.push(None, Bookmark::new("HTTPS://C.Example/a/../b"));
+        let r = report(&doc);
+        for field in [
+            Field::BookmarkDesc,
+            Field::BookmarkCharset,
+            Field::BookmarkFaviconUri,
+            Field::BookmarkModified,
+            Field::Bookmark,
+            Field::BookmarkHref,
+        ] {
+            let d = destination(&r, field);
+            assert_eq!(d.len(), 1, "{field}: {:?}", r.destination);
+            assert_eq!(d[0].0, 1, "{field}: {:?}", r.destination);
+        }
+        assert!(r.has_destination() && !r.arrives_whole());
+    }
+
+    #[test]
+    fn a_backup_firefox_keeps_whole_has_no_destination_entries() {
+        let mut doc = Document::new();
+        doc.push(None, tagged("https://a.example/", &["a", "b"]));
+        doc.push(None, tagged("https://b.example/", &["A"]));
+        let r = report(&doc);
+        // The roots markport adds are Firefox's own; "A" and "a" fold together.
+        assert_eq!(
+            destination(&r, Field::BookmarkTags).len(),
+            1,
+            "{:?}",
+            r.destination
+        );
+        let mut doc = Document::new();
+        doc.push(None, tagged("https://a.example/", &["a", "b"]));
+        assert!(!report(&doc).has_destination(), "{:?}", report(&doc));
     }
 }
