@@ -105,7 +105,11 @@ fn firefox_restores_markport_backups_and_markport_reads_firefox_backups() {
     }
     let mut sources: Vec<std::path::PathBuf> = corpus_samples()
         .into_iter()
-        .filter(|(format, _)| format == "firefox")
+        // The hard cases of firefox-restore-changes.json are what Firefox
+        // changes; firefox_live_report holds the report to them.
+        .filter(|(format, path)| {
+            format == "firefox" && !path.ends_with("firefox-restore-changes.json")
+        })
         .map(|(_, path)| path)
         .collect();
     // The peer backups when the shared corpus is there (skipped with its
