@@ -76,6 +76,20 @@ fn below_millis(d: Option<&DateValue>) -> bool {
         .is_some_and(|t| t.subsec_nanos() % 1_000_000 != 0)
 }
 
+/// Whether an item of folder `id` was added after `modified` (or has no
+/// date, and gets the time of the restore): Firefox dates the folder's last
+/// change by it.
+fn newer_item(doc: &Document, id: NodeId, modified: Option<&DateValue>) -> bool {
+    doc.children(Some(id)).iter().any(|&c| {
+        let added = match doc.node(c) {
+            Node::Bookmark(b) => b.added.as_ref(),
+            Node::Folder(f) => f.added.as_ref(),
+            _ => return false,
+        };
+        added.is_none() || before(modified, added)
+    })
+}
+
 fn before(a: Option<&DateValue>, b: Option<&DateValue>) -> bool {
     match (
         a.and_then(DateValue::instant),
@@ -156,14 +170,16 @@ pub(crate) fn record(
                     if below_millis(f.added.as_ref()) {
                         loss.record_destination(doc, Some(id), Field::FolderAdded, MILLIS);
                     }
-                    if f.modified.is_some() {
-                        // Firefox dates a folder's change itself: the
-                        // restore of its items changes it.
+                    if below_millis(f.modified.as_ref()) {
+                        loss.record_destination(doc, Some(id), Field::FolderModified, MILLIS);
+                    } else if before(f.modified.as_ref(), f.added.as_ref()) {
+                        loss.record_destination(doc, Some(id), Field::FolderModified, RAISED);
+                    } else if f.modified.is_some() && newer_item(doc, id, f.modified.as_ref()) {
                         loss.record_destination(
                             doc,
                             Some(id),
                             Field::FolderModified,
-                            "Firefox sets a folder's last-modified date itself on restore",
+                            "Firefox raises a folder's last-modified date to its newest item's added date on restore",
                         );
                     }
                 }
