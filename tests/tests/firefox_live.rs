@@ -1,16 +1,17 @@
-//! A real Firefox (firefox-esr, headless, through
-//! ../shared/tools/firefox_bookmarks.py) restores markport's Firefox backups
+//! A real Firefox (firefox-esr, headless, through the project's own driver,
+//! tests/peers/firefox_bookmarks.py) restores markport's Firefox backups
 //! with the same titles, links, tags, keywords and dates, and the backups
 //! Firefox then writes (JSON and .jsonlz4) read back in markport with the
-//! values Firefox holds. Runs under CI=true; elsewhere skips when Firefox
-//! is missing.
+//! values Firefox holds: the Firefox samples of corpus/, and the public
+//! backups of the shared peer corpus when it is there. Runs under CI=true;
+//! elsewhere skips when Firefox is missing.
+
+mod firefox_driver;
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
 
 use markport::{Node, ReadOptions, WriteOptions};
-use markport_conformance::{shared, tool, walk};
+use markport_conformance::{corpus_samples, shared, walk};
 
 /// (href, title, tags, keyword, dateAdded µs) of every bookmark, sorted.
 type Entries = Vec<(String, String, Vec<String>, String, Option<i64>)>;
@@ -69,27 +70,9 @@ fn from_firefox(tree: &serde_json::Value) -> Entries {
     v
 }
 
-/// Firefox imports `input` and exports JSON and jsonlz4; its tree.
-fn firefox(input: &Path, json: &Path, lz4: &Path) -> serde_json::Value {
-    let script = markport_conformance::root().join("../shared/tools/firefox_bookmarks.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(input)
-        .arg("--from-json")
-        .arg("--json")
-        .arg(json)
-        .arg("--jsonlz4")
-        .arg(lz4)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}: {}",
-        input.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the tool prints JSON");
-    v["tree"].clone()
+/// Firefox's tree of one of its JSON backups, as the driver's tree would be.
+fn tree_of(json: &std::path::Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(json).unwrap()).expect("Firefox writes JSON")
 }
 
 fn differences(a: &Entries, b: &Entries) -> Vec<String> {
@@ -117,29 +100,54 @@ fn differences(a: &Entries, b: &Entries) -> Vec<String> {
 
 #[test]
 fn firefox_restores_markport_backups_and_markport_reads_firefox_backups() {
-    let Some(shared) = shared() else { return };
-    if !tool("firefox-esr", "restores markport's Firefox backups") {
+    if !firefox_driver::available("restores markport's Firefox backups") {
         return;
     }
+    let mut sources: Vec<std::path::PathBuf> = corpus_samples()
+        .into_iter()
+        // The hard cases of firefox-restore-changes.json are what Firefox
+        // changes; firefox_live_report holds the report to them.
+        .filter(|(format, path)| {
+            format == "firefox" && !path.ends_with("firefox-restore-changes.json")
+        })
+        .map(|(_, path)| path)
+        .collect();
+    // The peer backups when the shared corpus is there (skipped with its
+    // reason otherwise; required under CI=true).
+    if let Some(shared) = shared() {
+        sources.extend(walk(&shared.join("corpus/peers/browsers/firefox-json")));
+    }
     let ff = markport::format("firefox").unwrap();
-    let dir = std::env::temp_dir().join(format!("markport-ff-live-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut failures = Vec::new();
-    for src in walk(&shared.join("corpus/peers/browsers/firefox-json")) {
-        let doc = markport_conformance::read_sample("firefox", &src);
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let mut docs = Vec::new();
+    let mut jobs = Vec::new();
+    for (i, src) in sources.iter().enumerate() {
+        let doc = markport_conformance::read_sample("firefox", src);
         let (bytes, _) = markport::write_to_vec(&doc, ff, &WriteOptions::default()).unwrap();
-        let (ours, json, lz4) = (
-            dir.join("in.json"),
-            dir.join("out.json"),
-            dir.join("out.jsonlz4"),
-        );
+        let ours = dir.join(format!("{i}.in.json"));
         std::fs::write(&ours, bytes).unwrap();
-        let tree = firefox(&ours, &json, &lz4);
-        let restored = from_firefox(&tree);
+        jobs.push(firefox_driver::Job {
+            input: ours,
+            json: Some(dir.join(format!("{i}.out.json"))),
+            jsonlz4: Some(dir.join(format!("{i}.out.jsonlz4"))),
+            ..Default::default()
+        });
+        docs.push(doc);
+    }
+    let taken = firefox_driver::run_jobs(dir, &jobs);
+    let mut failures = Vec::new();
+    for (((src, doc), job), taken) in sources.iter().zip(&docs).zip(&jobs).zip(taken) {
         let name = src.file_name().unwrap().to_string_lossy().into_owned();
+        if let Err(e) = taken {
+            failures.push(format!("{name}: Firefox refused markport's backup: {e}"));
+            continue;
+        }
+        let (json, lz4) = (job.json.clone().unwrap(), job.jsonlz4.clone().unwrap());
+        let restored = from_firefox(&tree_of(&json));
         // Firefox keeps dates to the millisecond (measured: it truncates the
         // microseconds of a backup it restores); everything else is ours.
-        let mut expected: Entries = from_doc(&doc);
+        let mut expected: Entries = from_doc(doc);
         // It also rewrites the root names of old place: queries into guids,
         // and dates an undated item with the time of the restore.
         let undated: std::collections::HashSet<String> = expected
@@ -182,6 +190,5 @@ fn firefox_restores_markport_backups_and_markport_reads_firefox_backups() {
             }
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

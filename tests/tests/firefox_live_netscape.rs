@@ -1,14 +1,16 @@
-//! markport's Netscape output imported by a real Firefox (HTML import, then
+//! markport's Netscape output imported by a real Firefox (through the
+//! project's own driver, tests/peers/firefox_bookmarks.py: HTML import, then
 //! Firefox's own JSON backup read back by markport): each bookmark, found by
 //! its link, keeps what Firefox keeps. The fields Firefox drops or changes
 //! are the table in docs/formats/firefox.md; this test measures them.
 //! Runs under CI=true; elsewhere skips when Firefox is missing.
 
+mod firefox_driver;
+
 use std::collections::{BTreeMap, HashMap};
-use std::process::Command;
 
 use markport::{Bookmark, Document, Field, Node, ReadOptions, WriteOptions};
-use markport_conformance::{root, tool};
+use markport_conformance::root;
 
 fn bookmarks(doc: &Document) -> Vec<&Bookmark> {
     doc.ids()
@@ -77,7 +79,7 @@ fn differing(a: &Bookmark, b: &Bookmark) -> Vec<Field> {
 
 #[test]
 fn firefox_keeps_of_markports_netscape_output_what_the_docs_say() {
-    if !tool("firefox-esr", "imports markport's Netscape output") {
+    if !firefox_driver::available("imports markport's Netscape output") {
         return;
     }
     let samples = [
@@ -103,19 +105,7 @@ fn firefox_keeps_of_markports_netscape_output_what_the_docs_say() {
             .document;
         let (input, json) = (dir.join("in.html"), dir.join("out.json"));
         std::fs::write(&input, &html).unwrap();
-        let script = root().join("../shared/tools/firefox_bookmarks.py");
-        let out = Command::new("python3")
-            .arg(script)
-            .arg(&input)
-            .arg("--json")
-            .arg(&json)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{sample}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        firefox_driver::drive(&[input.as_os_str(), "--json".as_ref(), json.as_os_str()]);
         let theirs = markport::read(&std::fs::read(&json).unwrap(), ff, &ReadOptions::default())
             .unwrap()
             .document;

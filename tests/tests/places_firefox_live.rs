@@ -1,17 +1,18 @@
-//! places.sqlite as a real Firefox writes it: `../shared/tools/firefox_bookmarks.py`
-//! has Firefox (firefox-esr, headless) import corpus files and hand back its
+//! places.sqlite as a real Firefox writes it: the project's own driver,
+//! `tests/peers/firefox_bookmarks.py`, has Firefox (firefox-esr, headless) import corpus files and hand back its
 //! places.sqlite and, independently, its own view of the tree
 //! (`PlacesUtils.promiseBookmarksTree`). markport reads the database and must
 //! find every bookmark and folder Firefox lists, with the same guid, parent,
 //! position, title, url, dates, tags, keyword and post data.
 
+mod firefox_driver;
+
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
 
 use markport::model::{DateValue, Document, Node};
 use markport::ReadOptions;
-use markport_conformance::{root, shared, tool};
+use markport_conformance::root;
 use serde_json::Value;
 
 /// What both sides say of one item, keyed by guid.
@@ -134,32 +135,15 @@ fn markport_items(doc: &Document) -> Items {
     out
 }
 
-fn firefox_places(shared: &Path, input: &Path, out: &Path) -> Value {
-    let run = Command::new("python3")
-        .arg(shared.join("tools/firefox_bookmarks.py"))
-        .arg(input)
-        .arg("--places")
-        .arg(out)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        run.status.success(),
-        "Firefox could not import {}: {}",
-        input.display(),
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let said: Value = serde_json::from_slice(&run.stdout).unwrap();
+fn firefox_places(input: &Path, out: &Path) -> Value {
+    let said = firefox_driver::drive(&[input.as_os_str(), "--places".as_ref(), out.as_os_str()]);
     assert_eq!(said["ok"], true, "{said}");
     said["tree"].clone()
 }
 
 #[test]
 fn places_databases_firefox_writes_read_back_with_firefox_s_own_values() {
-    let Some(shared) = shared() else { return };
-    if !tool(
-        "firefox-esr",
-        "a real Firefox writes the places.sqlite files read here",
-    ) {
+    if !firefox_driver::available("a real Firefox writes the places.sqlite files read here") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -172,7 +156,7 @@ fn places_databases_firefox_writes_read_back_with_firefox_s_own_values() {
     ] {
         let input = root().join("corpus/netscape").join(sample);
         let db = dir.path().join(format!("{sample}.sqlite"));
-        let tree = firefox_places(&shared, &input, &db);
+        let tree = firefox_places(&input, &db);
         let parsed = markport::read_path(&db, None, &ReadOptions::default())
             .unwrap_or_else(|e| panic!("{sample}: {e}"));
         assert!(

@@ -39,6 +39,7 @@
 
 pub mod lz4;
 mod read;
+mod restore;
 mod write;
 
 use markport_model::{

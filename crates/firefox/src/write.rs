@@ -75,7 +75,10 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
     let mut roots: [Option<NodeId>; 4] = [None; 4];
     let mut strays = Vec::new();
     let mut order: Vec<usize> = Vec::new();
-    for &id in top {
+    // Where the last stray and the first root stand (one pass: the order
+    // check below must not cost strays x top-level items).
+    let (mut last_stray, mut first_root) = (None, None);
+    for (at, &id) in top.iter().enumerate() {
         let slot = match doc.node(id) {
             Node::Folder(f) => ROOTS
                 .iter()
@@ -84,8 +87,14 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
             _ => None,
         };
         match slot {
-            Some(i) => roots[i] = Some(id),
-            None => strays.push(id),
+            Some(i) => {
+                roots[i] = Some(id);
+                first_root = first_root.or(Some(at));
+            }
+            None => {
+                strays.push(id);
+                last_stray = Some(at);
+            }
         }
         let slot = slot.unwrap_or(0);
         if !order.contains(&slot) {
@@ -93,15 +102,9 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
         }
     }
     let in_order = strays.is_empty()
-        || (strays.iter().all(|s| {
-            top.iter().position(|t| t == s)
-                < top
-                    .iter()
-                    .position(|t| roots.contains(&Some(*t)))
-                    .or(Some(usize::MAX))
-        }) && roots[0].is_none_or(|m| {
-            order.first() == Some(&0) && top.iter().position(|&t| t == m) == Some(strays.len())
-        }));
+        || (last_stray < Some(first_root.unwrap_or(usize::MAX))
+            && roots[0]
+                .is_none_or(|m| order.first() == Some(&0) && top.get(strays.len()) == Some(&m)));
     if !in_order {
         roots = [None; 4];
         strays = top.to_vec();
@@ -213,6 +216,7 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
         w.tree(children);
     }
     w.out.push_str("]}\n");
+    crate::restore::record(doc, &roots, &order, &mut w.loss);
     Ok((w.out.into_bytes(), w.loss))
 }
 

@@ -1,0 +1,482 @@
+//! What Firefox's restore (`BookmarkJSONUtils.importFromFile`) does to a
+//! backup markport writes, recorded in the report's `destination` list.
+//!
+//! Each rule here was measured with a real Firefox (firefox-esr 153,
+//! `tests/tests/firefox_live_report.rs`, which fails when Firefox changes a
+//! field no rule names; `scripts/firefox-restore-table.py` prints the table
+//! in docs/formats/firefox.md). The backup itself stays faithful (markport
+//! reads back everything it wrote): these are what Firefox makes of it.
+
+use std::collections::{HashMap, HashSet};
+
+use markport_model::{Bookmark, DateValue, Document, Field, LossReport, Node, NodeId, Role};
+
+/// Firefox's names for its roots, which a restore keeps whatever the backup says.
+const ROOT_TITLES: [(Role, &str); 4] = [
+    (Role::Menu, "menu"),
+    (Role::Toolbar, "toolbar"),
+    (Role::Unfiled, "unfiled"),
+    (Role::Mobile, "mobile"),
+];
+
+/// Firefox's longest tag (`PlacesUtils.bookmarks.MAX_TAG_LENGTH`), in UTF-16 units.
+const MAX_TAG: usize = 100;
+/// Firefox's longest title (`PlacesUtils.bookmarks.MAX_TITLE_LENGTH`), in UTF-16 units.
+const MAX_TITLE: usize = 4096;
+
+const DROPS: &str = "Firefox drops this on restore";
+const OWN_ROOT: &str = "Firefox keeps its own root on restore (title, dates, id)";
+const NUMBERS: &str = "Firefox numbers every item itself on restore";
+const MILLIS: &str = "Firefox keeps dates to the millisecond on restore";
+const RAISED: &str = "Firefox raises a last-modified date earlier than the added date to it";
+
+/// How Firefox's JavaScript trims a tag (`String.prototype.trim`: Unicode
+/// white space and the BOM).
+fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+}
+
+/// Length as JavaScript counts it.
+fn js_len(s: &str) -> usize {
+    s.encode_utf16().count()
+}
+
+/// The link as Firefox stores it: `None` when Firefox cannot parse it (the
+/// bookmark is dropped), else its normal form (Firefox's URL parser agrees
+/// with WHATWG's, as `url` implements it, on every link measured); old
+/// `place:` folder names become root guids.
+pub(crate) fn stored_href(href: &str) -> Option<String> {
+    let url = url::Url::parse(href).ok()?;
+    let mut out = url.as_str().to_string();
+    if out.starts_with("place:") {
+        for (old, new) in [
+            ("folder=BOOKMARKS_MENU", "parent=menu________"),
+            ("folder=UNFILED_BOOKMARKS", "parent=unfiled_____"),
+            ("folder=TOOLBAR", "parent=toolbar_____"),
+        ] {
+            out = out.replace(old, new);
+        }
+    }
+    Some(out)
+}
+
+/// The tags as Firefox reads them from the backup's comma string: trimmed,
+/// empty and over-long ones left out.
+fn taken_tags(b: &Bookmark) -> impl Iterator<Item = &str> {
+    b.tags
+        .iter()
+        .flat_map(|t| t.split(','))
+        .map(js_trim)
+        .filter(|t| !t.is_empty() && js_len(t) <= MAX_TAG)
+}
+
+/// A date Firefox keeps to the millisecond: whether it had more.
+fn below_millis(d: Option<&DateValue>) -> bool {
+    d.and_then(DateValue::instant)
+        .is_some_and(|t| t.subsec_nanos() % 1_000_000 != 0)
+}
+
+/// Whether an item of folder `id` was added after `modified` (or has no
+/// date, and gets the time of the restore): Firefox dates the folder's last
+/// change by it.
+fn newer_item(doc: &Document, id: NodeId, modified: Option<&DateValue>) -> bool {
+    doc.children(Some(id)).iter().any(|&c| {
+        let added = match doc.node(c) {
+            Node::Bookmark(b) => b.added.as_ref(),
+            Node::Folder(f) => f.added.as_ref(),
+            _ => return false,
+        };
+        added.is_none() || before(modified, added)
+    })
+}
+
+fn before(a: Option<&DateValue>, b: Option<&DateValue>) -> bool {
+    match (
+        a.and_then(DateValue::instant),
+        b.and_then(DateValue::instant),
+    ) {
+        (Some(x), Some(y)) => {
+            (x.unix_seconds(), x.subsec_nanos() / 1_000_000)
+                < (y.unix_seconds(), y.subsec_nanos() / 1_000_000)
+        }
+        _ => false,
+    }
+}
+
+/// Record in `loss.destination` what Firefox's restore will drop or change
+/// of `doc` as markport writes it. `roots` are the document's folders
+/// written as Firefox's roots and `order` the order they were written in
+/// (indexes into Firefox's root list menu, toolbar, unfiled, mobile).
+pub(crate) fn record(
+    doc: &Document,
+    roots: &[Option<NodeId>; 4],
+    order: &[usize],
+    loss: &mut LossReport,
+) {
+    let h = &doc.header;
+    let header = [
+        (
+            Field::DocumentTitle,
+            h.title.as_deref().is_some_and(|t| !t.is_empty()),
+        ),
+        (Field::DocumentAdded, h.added.is_some()),
+        (Field::DocumentModified, h.modified.is_some()),
+        (Field::DocumentId, h.id.is_some()),
+    ];
+    for (field, present) in header {
+        if present {
+            loss.record_destination(doc, None, field, OWN_ROOT);
+        }
+    }
+    if h.extra.iter().any(|a| a.name != "guid") {
+        loss.record_destination(doc, None, Field::DocumentExtra, DROPS);
+    }
+    // Firefox keeps its roots in its own order.
+    for (rank, &i) in order.iter().enumerate() {
+        let moved = order.iter().filter(|&&j| j < i).count() != rank;
+        if let (true, Some(id)) = (moved, roots[i]) {
+            loss.record_destination(
+                doc,
+                Some(id),
+                Field::Folder,
+                "Firefox keeps its roots in its own order (menu, toolbar, unfiled, mobile)",
+            );
+        }
+    }
+    let tags = Tags::of(doc);
+    for id in doc.preorder() {
+        match doc.node(id) {
+            Node::Folder(f) => {
+                let root = roots.iter().position(|r| *r == Some(id));
+                if let Some(i) = root {
+                    let name = ROOT_TITLES[i].1;
+                    if f.title.as_deref() != Some(name) {
+                        loss.record_destination(
+                            doc,
+                            Some(id),
+                            Field::FolderTitle,
+                            "Firefox keeps its own titles of its roots on restore",
+                        );
+                    }
+                    for (field, present) in [
+                        (Field::FolderAdded, f.added.is_some()),
+                        (Field::FolderModified, f.modified.is_some()),
+                    ] {
+                        if present {
+                            loss.record_destination(doc, Some(id), field, OWN_ROOT);
+                        }
+                    }
+                } else {
+                    if below_millis(f.added.as_ref()) {
+                        loss.record_destination(doc, Some(id), Field::FolderAdded, MILLIS);
+                    }
+                    if below_millis(f.modified.as_ref()) {
+                        loss.record_destination(doc, Some(id), Field::FolderModified, MILLIS);
+                    } else if before(f.modified.as_ref(), f.added.as_ref()) {
+                        loss.record_destination(doc, Some(id), Field::FolderModified, RAISED);
+                    } else if f.modified.is_some() && newer_item(doc, id, f.modified.as_ref()) {
+                        loss.record_destination(
+                            doc,
+                            Some(id),
+                            Field::FolderModified,
+                            "Firefox raises a folder's last-modified date to its newest item's added date on restore",
+                        );
+                    }
+                }
+                if f.id.is_some() {
+                    loss.record_destination(doc, Some(id), Field::FolderId, NUMBERS);
+                }
+                for (field, present) in [
+                    (Field::FolderDesc, f.desc.is_some()),
+                    (Field::FolderMetaInfo, !f.meta_info.is_empty()),
+                    (Field::FolderExtra, !f.extra.is_empty()),
+                ] {
+                    if present {
+                        loss.record_destination(doc, Some(id), field, DROPS);
+                    }
+                }
+            }
+            Node::Bookmark(b) => bookmark(doc, id, b, &tags, loss),
+            Node::Separator(s) => {
+                if s.title.is_some() {
+                    loss.record_destination(doc, Some(id), Field::SeparatorTitle, DROPS);
+                }
+                if !s.extra.is_empty() {
+                    loss.record_destination(
+                        doc,
+                        Some(id),
+                        Field::SeparatorExtra,
+                        "Firefox numbers and dates a separator itself on restore",
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut LossReport) {
+    let d = b.details();
+    let Some(href) = stored_href(&b.href) else {
+        loss.record_destination(
+            doc,
+            Some(id),
+            Field::Bookmark,
+            "Firefox cannot parse this link: it drops the bookmark on restore",
+        );
+        return;
+    };
+    if href != b.href {
+        loss.record_destination(
+            doc,
+            Some(id),
+            Field::BookmarkHref,
+            "Firefox rewrites the link in its normal form on restore",
+        );
+    }
+    if b.title.as_deref().is_some_and(|t| js_len(t) > MAX_TITLE) {
+        loss.record_destination(
+            doc,
+            Some(id),
+            Field::BookmarkTitle,
+            "Firefox cuts a title to 4096 characters on restore",
+        );
+    }
+    if below_millis(b.added.as_ref()) {
+        loss.record_destination(doc, Some(id), Field::BookmarkAdded, MILLIS);
+    }
+    if below_millis(b.modified.as_ref()) {
+        loss.record_destination(doc, Some(id), Field::BookmarkModified, MILLIS);
+    } else if before(b.modified.as_ref(), b.added.as_ref()) {
+        loss.record_destination(doc, Some(id), Field::BookmarkModified, RAISED);
+    }
+    if d.id.is_some() {
+        loss.record_destination(doc, Some(id), Field::BookmarkId, NUMBERS);
+    }
+    let utf8 = d
+        .charset
+        .as_deref()
+        .is_some_and(|c| c.eq_ignore_ascii_case("utf-8"));
+    for (field, present, why) in [
+        (Field::BookmarkDesc, b.desc.is_some(), DROPS),
+        (Field::BookmarkFaviconUri, d.favicon_uri.is_some(), DROPS),
+        (
+            Field::BookmarkFeedUrl,
+            d.feed_url.is_some(),
+            "Firefox has no live bookmarks since version 64: it drops the feed on restore",
+        ),
+        (
+            Field::BookmarkCharset,
+            utf8,
+            "Firefox drops a UTF-8 charset on restore (its default)",
+        ),
+        (Field::BookmarkMetaInfo, !d.meta_info.is_empty(), DROPS),
+        (Field::BookmarkExtra, !d.extra.is_empty(), DROPS),
+    ] {
+        if present {
+            loss.record_destination(doc, Some(id), field, why);
+        }
+    }
+    tags.record(doc, id, b, &href, loss);
+    if let Some(k) = &d.keyword {
+        if let Some(why) = tags.keyword_change(id, k, &href) {
+            loss.record_destination(doc, Some(id), Field::BookmarkKeyword, why);
+            if d.post_data.is_some() {
+                loss.record_destination(doc, Some(id), Field::BookmarkPostData, why);
+            }
+        }
+    }
+}
+
+/// What Firefox keeps per collection or per link rather than per bookmark:
+/// one spelling of each tag (case folded, the last one restored wins), the
+/// tags of a link (every bookmark of it gets all of them), and keywords
+/// (lower case, one link each, the last bookmark restored wins).
+struct Tags {
+    /// Lower-cased tag -> the spelling Firefox keeps.
+    spelling: HashMap<String, String>,
+    /// Stored link -> its tags (lower-cased), then, once all are seen, the
+    /// tags Firefox lists for it.
+    by_link: HashMap<String, HashSet<String>>,
+    /// Stored link -> the tags Firefox lists for each of its bookmarks.
+    restored: HashMap<String, Vec<String>>,
+    /// Lower-cased keyword -> (the last bookmark with it, its stored link).
+    keywords: HashMap<String, (NodeId, String)>,
+    /// Stored link -> the keywords its bookmarks have (lower-cased).
+    link_keywords: HashMap<String, HashSet<String>>,
+}
+
+impl Tags {
+    fn of(doc: &Document) -> Tags {
+        let mut t = Tags {
+            spelling: HashMap::new(),
+            by_link: HashMap::new(),
+            restored: HashMap::new(),
+            keywords: HashMap::new(),
+            link_keywords: HashMap::new(),
+        };
+        for id in doc.preorder() {
+            let Node::Bookmark(b) = doc.node(id) else {
+                continue;
+            };
+            let Some(href) = stored_href(&b.href) else {
+                continue;
+            };
+            for tag in taken_tags(b) {
+                let folded = tag.to_lowercase();
+                t.spelling.insert(folded.clone(), tag.to_string());
+                t.by_link.entry(href.clone()).or_default().insert(folded);
+            }
+            if let Some(k) = &b.details().keyword {
+                let k = js_trim(k).to_lowercase();
+                t.keywords.insert(k.clone(), (id, href.clone()));
+                t.link_keywords.entry(href).or_default().insert(k);
+            }
+        }
+        // Each link's list once (a link with many bookmarks and many tags
+        // must not cost their product).
+        for (href, folded) in std::mem::take(&mut t.by_link) {
+            let mut list: Vec<String> = folded.iter().map(|f| t.spelling[f].clone()).collect();
+            list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+            t.restored.insert(href, list);
+        }
+        t
+    }
+
+    fn record(&self, doc: &Document, id: NodeId, b: &Bookmark, href: &str, loss: &mut LossReport) {
+        let restored: &[String] = self.restored.get(href).map_or(&[], Vec::as_slice);
+        if restored == b.tags.as_slice() {
+            return;
+        }
+        let own: Vec<&str> = taken_tags(b).collect();
+        let why = if own.len() != b.tags.len() || own.iter().zip(&b.tags).any(|(a, t)| a != t) {
+            "Firefox trims tags and drops empty ones and those over 100 characters on restore"
+        } else if own.iter().any(|t| self.spelling[&t.to_lowercase()] != *t) {
+            "Firefox keeps one spelling of a tag across the collection (case folded: the last one restored wins)"
+        } else if own.len() > restored.len() {
+            "Firefox merges duplicate tags on restore"
+        } else if restored.len() > own.len() {
+            "Firefox keeps tags per link: each bookmark of a link gets the tags of all of them"
+        } else {
+            "Firefox lists tags sorted on restore"
+        };
+        loss.record_destination(doc, Some(id), Field::BookmarkTags, why);
+    }
+
+    /// Why Firefox will not keep `keyword` on bookmark `id` of `href`, if it will not.
+    fn keyword_change(&self, id: NodeId, keyword: &str, href: &str) -> Option<&'static str> {
+        let k = js_trim(keyword).to_lowercase();
+        if k != keyword {
+            return Some("Firefox keeps keywords in lower case on restore");
+        }
+        if self
+            .keywords
+            .get(&k)
+            .is_some_and(|(last, link)| *last != id && link != href)
+        {
+            return Some(
+                "a keyword names one link in Firefox: the last bookmark restored with it keeps it",
+            );
+        }
+        if self.link_keywords.get(href).is_some_and(|l| l.len() > 1) {
+            return Some("Firefox keeps one keyword per link on restore");
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use markport_model::{Bookmark, Document, Field, LossReport, WriteOptions};
+
+    fn report(doc: &Document) -> LossReport {
+        let mut out = Vec::new();
+        crate::write(doc, &WriteOptions::default(), &mut out).unwrap()
+    }
+
+    fn destination(r: &LossReport, field: Field) -> Vec<(usize, &str)> {
+        r.destination
+            .iter()
+            .filter(|l| l.field == field)
+            .map(|l| (l.count, l.reason.as_str()))
+            .collect()
+    }
+
+    fn tagged(href: &str, tags: &[&str]) -> Bookmark {
+        let mut b = Bookmark::new(href);
+        b.tags = tags.iter().map(|t| t.to_string()).collect();
+        b
+    }
+
+    #[test]
+    fn tag_case_across_the_collection_and_tags_per_link_are_named() {
+        let mut doc = Document::new();
+        doc.push(None, tagged("https://a.example/", &["rhel"]));
+        doc.push(None, tagged("https://b.example/", &["RHEL"]));
+        doc.push(None, tagged("https://c.example/", &["dup", "dup"]));
+        doc.push(None, tagged("https://d.example/", &["x"]));
+        doc.push(None, tagged("https://d.example/", &["y"]));
+        doc.push(None, tagged("https://e.example/", &[&"t".repeat(101)]));
+        let r = report(&doc);
+        let tags = destination(&r, Field::BookmarkTags);
+        let reasons: Vec<&str> = tags.iter().map(|t| t.1).collect();
+        // rhel (folded to RHEL), dup, both bookmarks of d, the long tag.
+        assert_eq!(tags.iter().map(|t| t.0).sum::<usize>(), 5, "{reasons:?}");
+        assert!(reasons.iter().any(|r| r.contains("case folded")));
+        assert!(reasons.iter().any(|r| r.contains("duplicate")));
+        assert!(reasons.iter().any(|r| r.contains("per link")));
+        assert!(reasons.iter().any(|r| r.contains("over 100")));
+        assert!(r.losses.iter().all(|l| l.field != Field::BookmarkTags));
+    }
+
+    #[test]
+    fn dropped_fields_links_and_dates_are_named() {
+        let mut doc = Document::new();
+        let mut b = Bookmark::new("https://a.example/");
+        b.desc = Some("a note".into());
+        b.details_mut().charset = Some("UTF-8".into());
+        b.details_mut().favicon_uri = Some("https://a.example/i.ico".into());
+        b.added = markport_model::Timestamp::from_unix(1_700_000_000, 0)
+            .map(markport_model::DateValue::Instant);
+        b.modified = markport_model::Timestamp::from_unix(1_600_000_000, 0)
+            .map(markport_model::DateValue::Instant);
+        doc.push(None, b);
+        let mut kept = Bookmark::new("https://b.example/");
+        kept.details_mut().charset = Some("windows-1252".into());
+        doc.push(None, kept);
+        doc.push(None, Bookmark::new("not a url"));
+        doc.push(None, Bookmark::new("HTTPS://C.Example/a/../b"));
+        let r = report(&doc);
+        for field in [
+            Field::BookmarkDesc,
+            Field::BookmarkCharset,
+            Field::BookmarkFaviconUri,
+            Field::BookmarkModified,
+            Field::Bookmark,
+            Field::BookmarkHref,
+        ] {
+            let d = destination(&r, field);
+            assert_eq!(d.len(), 1, "{field}: {:?}", r.destination);
+            assert_eq!(d[0].0, 1, "{field}: {:?}", r.destination);
+        }
+        assert!(r.has_destination() && !r.arrives_whole());
+    }
+
+    #[test]
+    fn a_backup_firefox_keeps_whole_has_no_destination_entries() {
+        let mut doc = Document::new();
+        doc.push(None, tagged("https://a.example/", &["a", "b"]));
+        doc.push(None, tagged("https://b.example/", &["A"]));
+        let r = report(&doc);
+        // The roots markport adds are Firefox's own; "A" and "a" fold together.
+        assert_eq!(
+            destination(&r, Field::BookmarkTags).len(),
+            1,
+            "{:?}",
+            r.destination
+        );
+        let mut doc = Document::new();
+        doc.push(None, tagged("https://a.example/", &["a", "b"]));
+        assert!(!report(&doc).has_destination(), "{:?}", report(&doc));
+    }
+}
