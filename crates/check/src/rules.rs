@@ -1,0 +1,256 @@
+//! Every rule `markport check` applies, in one table. docs/check.md
+//! documents each under its id, with where the rule comes from; a test
+//! holds the table, the document and the example files together.
+
+use crate::problem::{Rule, Severity};
+
+const fn error(id: &'static str, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        severity: Severity::Error,
+        summary,
+    }
+}
+
+const fn warning(id: &'static str, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        severity: Severity::Warning,
+        summary,
+    }
+}
+
+// XBEL: the 1.0 DTD, then what it cannot say.
+pub(crate) const XBEL_NOT_WELL_FORMED: Rule = error(
+    "xbel/not-well-formed",
+    "the file is not well-formed XML (checking stops at a fatal error)",
+);
+pub(crate) const XBEL_ENCODING_MISMATCH: Rule = error(
+    "xbel/encoding-mismatch",
+    "the bytes are not in the encoding the <?xml declaration or byte order mark says",
+);
+pub(crate) const XBEL_ENCODING_SUSPECT: Rule = warning(
+    "xbel/encoding-suspect",
+    "a single-byte encoding is declared but the bytes read as UTF-8",
+);
+pub(crate) const XBEL_UNKNOWN_ENCODING: Rule = error(
+    "xbel/unknown-encoding",
+    "the <?xml declaration names an encoding no reader knows",
+);
+pub(crate) const XBEL_ROOT: Rule = error("xbel/root", "the root element is not <xbel>");
+pub(crate) const XBEL_MISSING_VERSION: Rule =
+    warning("xbel/missing-version", "<xbel> has no version attribute");
+pub(crate) const XBEL_VERSION: Rule = error("xbel/version", "<xbel version> is not \"1.0\"");
+pub(crate) const XBEL_UNKNOWN_ELEMENT: Rule = error(
+    "xbel/unknown-element",
+    "an element XBEL does not define, outside <metadata>",
+);
+pub(crate) const XBEL_FOREIGN_ELEMENT: Rule = warning(
+    "xbel/foreign-element",
+    "an element of another namespace outside <metadata>",
+);
+pub(crate) const XBEL_MISPLACED_ELEMENT: Rule = error(
+    "xbel/misplaced-element",
+    "an XBEL element where its parent's content model does not allow it",
+);
+pub(crate) const XBEL_ELEMENT_ORDER: Rule = error(
+    "xbel/element-order",
+    "title, info and desc out of order, repeated, or after the content",
+);
+pub(crate) const XBEL_TEXT_NOT_ALLOWED: Rule = error(
+    "xbel/text-not-allowed",
+    "text in an element that holds only elements",
+);
+pub(crate) const XBEL_EMPTY_INFO: Rule = error("xbel/empty-info", "<info> without <metadata>");
+pub(crate) const XBEL_DUPLICATE_OWNER: Rule = error(
+    "xbel/duplicate-owner",
+    "two <metadata> in one <info> with the same owner",
+);
+pub(crate) const XBEL_UNKNOWN_ATTRIBUTE: Rule = error(
+    "xbel/unknown-attribute",
+    "an attribute the DTD does not declare on that element",
+);
+pub(crate) const XBEL_MISSING_ATTRIBUTE: Rule = error(
+    "xbel/missing-attribute",
+    "<alias> without ref, or <metadata> without owner",
+);
+pub(crate) const XBEL_BAD_ATTRIBUTE_VALUE: Rule = error(
+    "xbel/bad-attribute-value",
+    "folded or toolbar is neither yes nor no",
+);
+pub(crate) const XBEL_BOOKMARK_WITHOUT_HREF: Rule =
+    error("xbel/bookmark-without-href", "a <bookmark> without href");
+pub(crate) const XBEL_BAD_ID: Rule = error("xbel/bad-id", "an id that is not an XML name");
+pub(crate) const XBEL_DUPLICATE_ID: Rule = error("xbel/duplicate-id", "two elements share an id");
+pub(crate) const XBEL_DANGLING_ALIAS: Rule = error(
+    "xbel/dangling-alias",
+    "an <alias ref> that names no element's id",
+);
+pub(crate) const XBEL_BAD_DATE: Rule = error(
+    "xbel/bad-date",
+    "added, modified or visited is not a W3C date/time",
+);
+
+// Desktop bookmarks: XBEL's rules, then the spec's and GLib's.
+pub(crate) const DESKTOP_NOT_UTF8: Rule = error(
+    "desktop/not-utf8",
+    "a desktop bookmark file that is not UTF-8",
+);
+pub(crate) const DESKTOP_XBEL_ELEMENT: Rule = warning(
+    "desktop/xbel-element",
+    "<folder>, <alias> or <separator> in a desktop bookmark file",
+);
+pub(crate) const DESKTOP_BOOKMARK_ATTRIBUTE: Rule = warning(
+    "desktop/bookmark-attribute",
+    "a <bookmark> attribute other than href, added, modified and visited",
+);
+pub(crate) const DESKTOP_NOT_A_URI: Rule =
+    error("desktop/not-a-uri", "a bookmark href that is not a URI");
+pub(crate) const DESKTOP_RELATIVE_FILE_URI: Rule = error(
+    "desktop/relative-file-uri",
+    "a file: URI that is not absolute",
+);
+pub(crate) const DESKTOP_DUPLICATE_URI: Rule =
+    error("desktop/duplicate-uri", "two bookmarks for the same URI");
+pub(crate) const DESKTOP_BAD_DATE: Rule =
+    error("desktop/bad-date", "a date GLib's ISO 8601 reader refuses");
+pub(crate) const DESKTOP_MISSING_MIME_TYPE: Rule = error(
+    "desktop/missing-mime-type",
+    "a bookmark without <mime:mime-type type>",
+);
+pub(crate) const DESKTOP_MISSING_APPLICATION: Rule = error(
+    "desktop/missing-application",
+    "a bookmark no application registered",
+);
+pub(crate) const DESKTOP_APPLICATION_ATTRIBUTE: Rule = error(
+    "desktop/application-attribute",
+    "<bookmark:application> without name, exec, count or modified",
+);
+pub(crate) const DESKTOP_BAD_COUNT: Rule = error(
+    "desktop/bad-count",
+    "an application count that is not a positive whole number",
+);
+pub(crate) const DESKTOP_DUPLICATE_APPLICATION: Rule = error(
+    "desktop/duplicate-application",
+    "one application registered twice on a bookmark",
+);
+pub(crate) const DESKTOP_BAD_GROUPS: Rule = error(
+    "desktop/bad-groups",
+    "<bookmark:groups> holding anything but non-empty <bookmark:group> text",
+);
+pub(crate) const DESKTOP_BAD_PRIVATE: Rule = error(
+    "desktop/bad-private",
+    "<bookmark:private> that is not empty",
+);
+pub(crate) const DESKTOP_ICON_WITHOUT_HREF: Rule =
+    error("desktop/icon-without-href", "<bookmark:icon> without href");
+pub(crate) const DESKTOP_UNKNOWN_ELEMENT: Rule = error(
+    "desktop/unknown-element",
+    "an element the spec does not define in the freedesktop <metadata>",
+);
+pub(crate) const DESKTOP_FOREIGN_METADATA: Rule = warning(
+    "desktop/foreign-metadata",
+    "another owner's <metadata> with elements inside, which GLib refuses",
+);
+
+// Netscape bookmark HTML.
+pub(crate) const NETSCAPE_DOCTYPE: Rule = error(
+    "netscape/doctype",
+    "the file does not start with <!DOCTYPE NETSCAPE-Bookmark-file-1>",
+);
+pub(crate) const NETSCAPE_UNBALANCED_DL: Rule = error(
+    "netscape/unbalanced-dl",
+    "a </DL> without its <DL>, or a <DL> never closed",
+);
+pub(crate) const NETSCAPE_ITEM_OUTSIDE_LIST: Rule = warning(
+    "netscape/item-outside-list",
+    "a <DT>, <A>, <H3>, <HR> or <DD> outside every <DL> (but the heading's <DD>)",
+);
+pub(crate) const NETSCAPE_UNKNOWN_ATTRIBUTE: Rule = warning(
+    "netscape/unknown-attribute",
+    "an attribute no browser or service writes on that element",
+);
+pub(crate) const NETSCAPE_DUPLICATE_ATTRIBUTE: Rule = error(
+    "netscape/duplicate-attribute",
+    "an attribute given twice on one element",
+);
+pub(crate) const NETSCAPE_BAD_DATE: Rule = error(
+    "netscape/bad-date",
+    "ADD_DATE, LAST_MODIFIED or LAST_VISIT that is not a whole number of seconds",
+);
+pub(crate) const NETSCAPE_CHARSET_MISMATCH: Rule = error(
+    "netscape/charset-mismatch",
+    "the bytes are not in the charset the <META> or byte order mark declares",
+);
+pub(crate) const NETSCAPE_CHARSET_SUSPECT: Rule = warning(
+    "netscape/charset-suspect",
+    "a single-byte charset is declared but the bytes read as UTF-8",
+);
+pub(crate) const NETSCAPE_UNKNOWN_CHARSET: Rule = error(
+    "netscape/unknown-charset",
+    "the <META> names a charset no reader knows",
+);
+
+// Formats without rules of their own yet: what their reader says.
+pub(crate) const READER_ERROR: Rule = error(
+    "reader/error",
+    "markport's reader of the format could not read the file",
+);
+pub(crate) const READER_WARNING: Rule = warning(
+    "reader/warning",
+    "markport's reader of the format recovered from something",
+);
+
+/// Every rule, grouped by format, in the order docs/check.md lists them.
+pub static RULES: &[Rule] = &[
+    XBEL_NOT_WELL_FORMED,
+    XBEL_ENCODING_MISMATCH,
+    XBEL_ENCODING_SUSPECT,
+    XBEL_UNKNOWN_ENCODING,
+    XBEL_ROOT,
+    XBEL_MISSING_VERSION,
+    XBEL_VERSION,
+    XBEL_UNKNOWN_ELEMENT,
+    XBEL_FOREIGN_ELEMENT,
+    XBEL_MISPLACED_ELEMENT,
+    XBEL_ELEMENT_ORDER,
+    XBEL_TEXT_NOT_ALLOWED,
+    XBEL_EMPTY_INFO,
+    XBEL_DUPLICATE_OWNER,
+    XBEL_UNKNOWN_ATTRIBUTE,
+    XBEL_MISSING_ATTRIBUTE,
+    XBEL_BAD_ATTRIBUTE_VALUE,
+    XBEL_BOOKMARK_WITHOUT_HREF,
+    XBEL_BAD_ID,
+    XBEL_DUPLICATE_ID,
+    XBEL_DANGLING_ALIAS,
+    XBEL_BAD_DATE,
+    DESKTOP_NOT_UTF8,
+    DESKTOP_XBEL_ELEMENT,
+    DESKTOP_BOOKMARK_ATTRIBUTE,
+    DESKTOP_NOT_A_URI,
+    DESKTOP_RELATIVE_FILE_URI,
+    DESKTOP_DUPLICATE_URI,
+    DESKTOP_BAD_DATE,
+    DESKTOP_MISSING_MIME_TYPE,
+    DESKTOP_MISSING_APPLICATION,
+    DESKTOP_APPLICATION_ATTRIBUTE,
+    DESKTOP_BAD_COUNT,
+    DESKTOP_DUPLICATE_APPLICATION,
+    DESKTOP_BAD_GROUPS,
+    DESKTOP_BAD_PRIVATE,
+    DESKTOP_ICON_WITHOUT_HREF,
+    DESKTOP_UNKNOWN_ELEMENT,
+    DESKTOP_FOREIGN_METADATA,
+    NETSCAPE_DOCTYPE,
+    NETSCAPE_UNBALANCED_DL,
+    NETSCAPE_ITEM_OUTSIDE_LIST,
+    NETSCAPE_UNKNOWN_ATTRIBUTE,
+    NETSCAPE_DUPLICATE_ATTRIBUTE,
+    NETSCAPE_BAD_DATE,
+    NETSCAPE_CHARSET_MISMATCH,
+    NETSCAPE_CHARSET_SUSPECT,
+    NETSCAPE_UNKNOWN_CHARSET,
+    READER_ERROR,
+    READER_WARNING,
+];
