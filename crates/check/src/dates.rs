@@ -149,8 +149,8 @@ fn glib_time_zone(b: &[u8]) -> bool {
             if c.done() {
                 return h <= 24;
             }
-            let colon = c.byte(b':').is_some();
-            let _ = colon;
+            // GLib takes the colon or not.
+            let _ = c.byte(b':');
             matches!(c.digits(2), Some(m) if m <= 59) && c.done() && h <= 24
         }
         _ => false,
@@ -158,7 +158,7 @@ fn glib_time_zone(b: &[u8]) -> bool {
 }
 
 fn leap(year: u32) -> bool {
-    year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400))
 }
 
 fn days_in_month(year: u32, month: u32) -> u32 {

@@ -159,10 +159,10 @@ pub(crate) fn check(input: &[u8], raw: &mut Sink<'_>) -> Vec<crate::Problem> {
                     }
                 }
             }
-            Token::End { name, start, .. } if name.eq_ignore_ascii_case("dl") => {
-                if lists.pop().is_none() {
-                    sink.at(&NETSCAPE_UNBALANCED_DL, start, "</DL> without an open <DL>");
-                }
+            Token::End { name, start, .. }
+                if name.eq_ignore_ascii_case("dl") && lists.pop().is_none() =>
+            {
+                sink.at(&NETSCAPE_UNBALANCED_DL, start, "</DL> without an open <DL>");
             }
             _ => {}
         }

@@ -404,10 +404,13 @@ impl<'t> Walk<'t> {
         if kind == Kind::Info {
             self.owners.clear();
         }
-        if kind == Kind::Metadata && self.desktop.is_some() {
+        if kind == Kind::Metadata {
             let owner = self.attr("owner").map(|a| a.value.to_string());
-            let d = self.desktop.as_mut().expect("checked");
-            if let Some(fd) = d.metadata(owner.as_deref()) {
+            if let Some(fd) = self
+                .desktop
+                .as_mut()
+                .and_then(|d| d.metadata(owner.as_deref()))
+            {
                 return Kind::Desktop(fd);
             }
         }
@@ -577,9 +580,12 @@ impl<'t> Walk<'t> {
     }
 
     fn text(&mut self, sink: &mut Sink<'_>, raw: &[u8], offset: usize, escaped: bool) {
-        let blank = raw
+        let first = raw
             .iter()
-            .all(|c| matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+            .position(|c| !matches!(c, b' ' | b'\t' | b'\r' | b'\n'));
+        let blank = first.is_none();
+        // Point at the text itself, not at the white space before it.
+        let offset = offset + first.unwrap_or(0);
         let Some(frame) = self.stack.last_mut() else {
             if !blank {
                 sink.at(

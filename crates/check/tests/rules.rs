@@ -1,0 +1,457 @@
+//! Every rule fires on its example in corpus/check/ at the place it names,
+//! is documented in docs/check.md, and fires nowhere in the valid corpus
+//! but where a real producer's file is known to break it.
+
+use std::path::{Path, PathBuf};
+
+use markport_check::{check, Severity, RULES};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// (example file in corpus/check/, format, rule, line, column).
+const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
+    (
+        "xbel-not-well-formed.xbel",
+        "xbel",
+        "xbel/not-well-formed",
+        5,
+        1,
+    ),
+    (
+        "xbel-encoding-mismatch.xbel",
+        "xbel",
+        "xbel/encoding-mismatch",
+        4,
+        15,
+    ),
+    (
+        "xbel-encoding-suspect.xbel",
+        "xbel",
+        "xbel/encoding-suspect",
+        1,
+        31,
+    ),
+    (
+        "xbel-unknown-encoding.xbel",
+        "xbel",
+        "xbel/unknown-encoding",
+        1,
+        31,
+    ),
+    ("xbel-root.xbel", "xbel", "xbel/root", 2, 1),
+    (
+        "xbel-missing-version.xbel",
+        "xbel",
+        "xbel/missing-version",
+        2,
+        1,
+    ),
+    ("xbel-version.xbel", "xbel", "xbel/version", 2, 7),
+    (
+        "xbel-unknown-element.xbel",
+        "xbel",
+        "xbel/unknown-element",
+        4,
+        3,
+    ),
+    (
+        "xbel-foreign-element.xbel",
+        "xbel",
+        "xbel/foreign-element",
+        3,
+        3,
+    ),
+    (
+        "xbel-misplaced-element.xbel",
+        "xbel",
+        "xbel/misplaced-element",
+        4,
+        5,
+    ),
+    (
+        "xbel-element-order.xbel",
+        "xbel",
+        "xbel/element-order",
+        5,
+        5,
+    ),
+    (
+        "xbel-text-not-allowed.xbel",
+        "xbel",
+        "xbel/text-not-allowed",
+        5,
+        5,
+    ),
+    ("xbel-empty-info.xbel", "xbel", "xbel/empty-info", 4, 5),
+    (
+        "xbel-duplicate-owner.xbel",
+        "xbel",
+        "xbel/duplicate-owner",
+        6,
+        17,
+    ),
+    (
+        "xbel-unknown-attribute.xbel",
+        "xbel",
+        "xbel/unknown-attribute",
+        3,
+        41,
+    ),
+    (
+        "xbel-missing-attribute.xbel",
+        "xbel",
+        "xbel/missing-attribute",
+        4,
+        3,
+    ),
+    (
+        "xbel-bad-attribute-value.xbel",
+        "xbel",
+        "xbel/bad-attribute-value",
+        3,
+        11,
+    ),
+    (
+        "xbel-bookmark-without-href.xbel",
+        "xbel",
+        "xbel/bookmark-without-href",
+        3,
+        3,
+    ),
+    ("xbel-bad-id.xbel", "xbel", "xbel/bad-id", 3, 13),
+    ("xbel-duplicate-id.xbel", "xbel", "xbel/duplicate-id", 4, 11),
+    (
+        "xbel-dangling-alias.xbel",
+        "xbel",
+        "xbel/dangling-alias",
+        4,
+        10,
+    ),
+    ("xbel-bad-date.xbel", "xbel", "xbel/bad-date", 3, 41),
+    ("desktop-not-utf8.xbel", "desktop", "desktop/not-utf8", 1, 1),
+    (
+        "desktop-xbel-element.xbel",
+        "desktop",
+        "desktop/xbel-element",
+        6,
+        3,
+    ),
+    (
+        "desktop-bookmark-attribute.xbel",
+        "desktop",
+        "desktop/bookmark-attribute",
+        6,
+        47,
+    ),
+    (
+        "desktop-not-a-uri.xbel",
+        "desktop",
+        "desktop/not-a-uri",
+        6,
+        13,
+    ),
+    (
+        "desktop-relative-file-uri.xbel",
+        "desktop",
+        "desktop/relative-file-uri",
+        6,
+        13,
+    ),
+    (
+        "desktop-duplicate-uri.xbel",
+        "desktop",
+        "desktop/duplicate-uri",
+        16,
+        13,
+    ),
+    (
+        "desktop-bad-date.xbel",
+        "desktop",
+        "desktop/bad-date",
+        6,
+        47,
+    ),
+    (
+        "desktop-missing-mime-type.xbel",
+        "desktop",
+        "desktop/missing-mime-type",
+        6,
+        3,
+    ),
+    (
+        "desktop-missing-application.xbel",
+        "desktop",
+        "desktop/missing-application",
+        6,
+        3,
+    ),
+    (
+        "desktop-application-attribute.xbel",
+        "desktop",
+        "desktop/application-attribute",
+        11,
+        11,
+    ),
+    (
+        "desktop-bad-count.xbel",
+        "desktop",
+        "desktop/bad-count",
+        11,
+        94,
+    ),
+    (
+        "desktop-duplicate-application.xbel",
+        "desktop",
+        "desktop/duplicate-application",
+        12,
+        33,
+    ),
+    (
+        "desktop-bad-groups.xbel",
+        "desktop",
+        "desktop/bad-groups",
+        14,
+        11,
+    ),
+    (
+        "desktop-bad-private.xbel",
+        "desktop",
+        "desktop/bad-private",
+        13,
+        27,
+    ),
+    (
+        "desktop-icon-without-href.xbel",
+        "desktop",
+        "desktop/icon-without-href",
+        13,
+        9,
+    ),
+    (
+        "desktop-unknown-element.xbel",
+        "desktop",
+        "desktop/unknown-element",
+        13,
+        9,
+    ),
+    (
+        "desktop-foreign-metadata.xbel",
+        "desktop",
+        "desktop/foreign-metadata",
+        15,
+        9,
+    ),
+    (
+        "netscape-doctype.html",
+        "netscape",
+        "netscape/doctype",
+        1,
+        1,
+    ),
+    (
+        "netscape-unbalanced-dl.html",
+        "netscape",
+        "netscape/unbalanced-dl",
+        5,
+        1,
+    ),
+    (
+        "netscape-item-outside-list.html",
+        "netscape",
+        "netscape/item-outside-list",
+        8,
+        1,
+    ),
+    (
+        "netscape-unknown-attribute.html",
+        "netscape",
+        "netscape/unknown-attribute",
+        6,
+        40,
+    ),
+    (
+        "netscape-duplicate-attribute.html",
+        "netscape",
+        "netscape/duplicate-attribute",
+        6,
+        40,
+    ),
+    (
+        "netscape-bad-date.html",
+        "netscape",
+        "netscape/bad-date",
+        6,
+        40,
+    ),
+    (
+        "netscape-charset-mismatch.html",
+        "netscape",
+        "netscape/charset-mismatch",
+        6,
+        43,
+    ),
+    (
+        "netscape-charset-suspect.html",
+        "netscape",
+        "netscape/charset-suspect",
+        2,
+        1,
+    ),
+    (
+        "netscape-unknown-charset.html",
+        "netscape",
+        "netscape/unknown-charset",
+        2,
+        1,
+    ),
+    ("reader-error.json", "firefox", "reader/error", 6, 1),
+    ("reader-warning.json", "firefox", "reader/warning", 2, 83),
+];
+
+fn check_file(path: &Path, format: &str) -> Vec<markport_check::Problem> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    check(&bytes, markport::format(format).expect(format))
+}
+
+#[test]
+fn every_rule_has_one_example_named_after_it() {
+    for rule in RULES {
+        let examples: Vec<_> = EXAMPLES.iter().filter(|e| e.2 == rule.id).collect();
+        assert_eq!(examples.len(), 1, "{}: examples {examples:?}", rule.id);
+        let stem = rule.id.replace('/', "-");
+        assert!(
+            examples[0].0.starts_with(&format!("{stem}.")),
+            "{} is shown by {}, not a file named after it",
+            rule.id,
+            examples[0].0
+        );
+    }
+    assert_eq!(EXAMPLES.len(), RULES.len());
+}
+
+#[test]
+fn every_rule_fires_on_its_example_where_it_says() {
+    for &(file, format, rule, line, column) in EXAMPLES {
+        let problems = check_file(&root().join("corpus/check").join(file), format);
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.rule == rule && (p.line, p.column) == (line, column)),
+            "{file}: expected {rule} at {line}:{column}, got {problems:#?}"
+        );
+        let severity = RULES.iter().find(|r| r.id == rule).unwrap().severity;
+        assert!(problems
+            .iter()
+            .filter(|p| p.rule == rule)
+            .all(|p| p.severity == severity));
+    }
+}
+
+#[test]
+fn every_rule_is_documented() {
+    let doc = std::fs::read_to_string(root().join("docs/check.md")).unwrap();
+    for rule in RULES {
+        let heading = format!("### `{}`", rule.id);
+        assert!(doc.contains(&heading), "docs/check.md has no {heading}");
+        let severity = match rule.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let section = &doc[doc.find(&heading).unwrap()..];
+        let section = &section[..section[3..].find("\n### ").map_or(section.len(), |i| i + 3)];
+        assert!(
+            section.contains(&format!("Severity: {severity}")),
+            "docs/check.md: {} is not documented as {severity}",
+            rule.id
+        );
+        let example = format!("corpus/check/{}.", rule.id.replace('/', "-"));
+        assert!(
+            section.contains(&example),
+            "docs/check.md: {} names no example",
+            rule.id
+        );
+    }
+}
+
+/// What the valid corpus is known to break, each a real producer's habit
+/// (file, rule, how many times).
+const KNOWN: &[(&str, &str, usize)] = &[
+    // The sample keeps two dates no reader understands, on purpose.
+    ("xbel/dates.xbel", "xbel/bad-date", 2),
+    // Floccus writes numeric ids, which are not XML names.
+    ("xbel/floccus-sync.xbel", "xbel/bad-id", 5),
+    // markport's own (non-strict) writer puts an <info> in a <separator>.
+    ("xbel/markport-block.xbel", "xbel/misplaced-element", 1),
+    // KDE's places file: folders and separators, no MIME type, named
+    // icons, applications without count or modified.
+    ("desktop/kde-places.xbel", "desktop/xbel-element", 2),
+    ("desktop/kde-places.xbel", "desktop/missing-mime-type", 1),
+    ("desktop/kde-places.xbel", "desktop/icon-without-href", 2),
+    (
+        "desktop/kde-places.xbel",
+        "desktop/application-attribute",
+        2,
+    ),
+    // Safari writes its top-level folders outside any list.
+    ("netscape/safari.html", "netscape/item-outside-list", 3),
+    // The Firefox 3.x trailing-comma bug, kept as a sample.
+    ("firefox/firefox3-annos-tags.json", "reader/warning", 1),
+    // A page with an entry that has no link: the reader says it skipped it.
+    ("xfolk/nested-entries.html", "reader/warning", 1),
+];
+
+#[test]
+fn no_rule_fires_on_the_valid_corpus_but_the_known_habits() {
+    let corpus = root().join("corpus");
+    let mut checked = 0;
+    for dir in std::fs::read_dir(&corpus).unwrap().flatten() {
+        let format = dir.file_name().to_string_lossy().into_owned();
+        if format == "check" {
+            continue;
+        }
+        for file in std::fs::read_dir(dir.path()).unwrap().flatten() {
+            let name = file.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".expected.json") || name.ends_with(".md") || name.starts_with('.') {
+                continue;
+            }
+            let rel = format!("{format}/{name}");
+            let problems = check_file(&file.path(), &format);
+            checked += 1;
+            let mut rules: Vec<&str> = problems.iter().map(|p| p.rule).collect();
+            rules.dedup();
+            for rule in rules {
+                let found = problems.iter().filter(|p| p.rule == rule).count();
+                let known = KNOWN
+                    .iter()
+                    .find(|k| k.0 == rel && k.1 == rule)
+                    .map_or(0, |k| k.2);
+                assert_eq!(found, known, "{rel}: {rule}: {problems:#?}");
+            }
+        }
+    }
+    assert!(checked > 30, "only {checked} corpus files");
+}
+
+#[test]
+fn a_100000_deep_file_checks_cleanly() {
+    let depth = 100_000;
+    let mut xbel = String::from("<?xml version=\"1.0\"?>\n<xbel version=\"1.0\">");
+    xbel.push_str(&"<folder>".repeat(depth));
+    xbel.push_str("<bookmark href=\"https://example.org/\"/>");
+    xbel.push_str(&"</folder>".repeat(depth));
+    xbel.push_str("</xbel>\n");
+    assert_eq!(
+        check(xbel.as_bytes(), markport::format("xbel").unwrap()),
+        []
+    );
+
+    let mut html = String::from("<!DOCTYPE NETSCAPE-Bookmark-file-1>\n");
+    html.push_str(&"<DL><p><DT><H3>x</H3>\n".repeat(depth));
+    html.push_str(&"</DL><p>\n".repeat(depth));
+    assert_eq!(
+        check(html.as_bytes(), markport::format("netscape").unwrap()),
+        []
+    );
+}
