@@ -6,7 +6,8 @@
 //! stable rule id such as `xbel/duplicate-id`. The rules come from each
 //! format's own documents (the XBEL 1.0 DTD, the freedesktop
 //! desktop-bookmark spec, the Netscape format's description) and from what
-//! real readers refuse (GLib's GBookmarkFile, Chromium's importer); every
+//! real readers refuse (GLib's GBookmarkFile, Chromium's importer and
+//! `BookmarkCodec`, Firefox's restore); every
 //! rule is listed in [`RULES`] and documented in docs/check.md with where it
 //! comes from.
 //!
@@ -18,6 +19,11 @@
 //! * Netscape bookmark HTML: the DOCTYPE, balanced `<DL>`, items outside a
 //!   list, unknown or repeated attributes, dates that are not numbers, the
 //!   declared charset against the bytes.
+//! * Chromium's `Bookmarks`: the checksum, ids and guids, the keys each
+//!   node type needs, dates as integer strings, the roots.
+//! * Firefox backups (JSON and `.jsonlz4`): the places root and the menu,
+//!   toolbar and unfiled roots with their guids, `typeCode`/`type`
+//!   agreement, guid form, dates, Firefox 3's trailing commas.
 //! * Every other format: what markport's reader of it reports
 //!   (`reader/error`, `reader/warning`), until it has rules of its own.
 //!
@@ -49,8 +55,10 @@
 //! ```
 #![warn(missing_docs)]
 
+mod chromium;
 mod dates;
 mod desktop;
+mod firefox;
 mod netscape;
 mod problem;
 mod rules;
@@ -68,7 +76,10 @@ use problem::Sink;
 /// Whether `format` has rules of its own (the others are checked by what
 /// their reader reports).
 pub fn has_rules(format: &Format) -> bool {
-    matches!(format.name, "xbel" | "desktop" | "netscape")
+    matches!(
+        format.name,
+        "xbel" | "desktop" | "netscape" | "chromium" | "firefox"
+    )
 }
 
 /// Check `input`, a file in `format`: every problem, in order of position.
@@ -83,6 +94,30 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             sink.problems
         }
         "netscape" => netscape::check(input, &mut raw),
+        "firefox" => {
+            if input.starts_with(markport_firefox::lz4::MAGIC) {
+                match markport_firefox::lz4::decompress(input) {
+                    Ok(json) => {
+                        let mut sink = Sink::new(&json);
+                        firefox::check(&json, &mut sink);
+                        sink.problems
+                    }
+                    Err(e) => {
+                        raw.at(&rules::FIREFOX_BAD_LZ4, 0, e.message);
+                        Vec::new()
+                    }
+                }
+            } else {
+                let mut sink = Sink::new(input);
+                firefox::check(input, &mut sink);
+                sink.problems
+            }
+        }
+        "chromium" => {
+            let mut sink = Sink::new(input);
+            chromium::check(input, format, &mut sink);
+            sink.problems
+        }
         _ => by_reader(input, format),
     };
     problems.append(&mut raw.problems);

@@ -306,8 +306,135 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
         2,
         1,
     ),
-    ("reader-error.json", "firefox", "reader/error", 6, 1),
-    ("reader-warning.json", "firefox", "reader/warning", 2, 83),
+    (
+        "chromium-not-json.Bookmarks",
+        "chromium",
+        "chromium/not-json",
+        24,
+        17,
+    ),
+    (
+        "chromium-structure.Bookmarks",
+        "chromium",
+        "chromium/structure",
+        22,
+        16,
+    ),
+    (
+        "chromium-missing-root.Bookmarks",
+        "chromium",
+        "chromium/missing-root",
+        3,
+        13,
+    ),
+    (
+        "chromium-missing-key.Bookmarks",
+        "chromium",
+        "chromium/missing-key",
+        6,
+        13,
+    ),
+    (
+        "chromium-bad-type.Bookmarks",
+        "chromium",
+        "chromium/bad-type",
+        11,
+        24,
+    ),
+    (
+        "chromium-bad-id.Bookmarks",
+        "chromium",
+        "chromium/bad-id",
+        9,
+        22,
+    ),
+    (
+        "chromium-duplicate-id.Bookmarks",
+        "chromium",
+        "chromium/duplicate-id",
+        18,
+        16,
+    ),
+    (
+        "chromium-bad-guid.Bookmarks",
+        "chromium",
+        "chromium/bad-guid",
+        8,
+        24,
+    ),
+    (
+        "chromium-bad-date.Bookmarks",
+        "chromium",
+        "chromium/bad-date",
+        7,
+        30,
+    ),
+    (
+        "chromium-checksum.Bookmarks",
+        "chromium",
+        "chromium/checksum",
+        2,
+        16,
+    ),
+    (
+        "firefox-bad-lz4.jsonlz4",
+        "firefox",
+        "firefox/bad-lz4",
+        1,
+        1,
+    ),
+    (
+        "firefox-not-json.json",
+        "firefox",
+        "firefox/not-json",
+        1,
+        45,
+    ),
+    (
+        "firefox-trailing-comma.json",
+        "firefox",
+        "firefox/trailing-comma",
+        3,
+        202,
+    ),
+    (
+        "firefox-structure.json",
+        "firefox",
+        "firefox/structure",
+        2,
+        210,
+    ),
+    ("firefox-root.json", "firefox", "firefox/root", 5, 13),
+    (
+        "firefox-type-mismatch.json",
+        "firefox",
+        "firefox/type-mismatch",
+        3,
+        138,
+    ),
+    (
+        "firefox-missing-uri.json",
+        "firefox",
+        "firefox/missing-uri",
+        3,
+        7,
+    ),
+    (
+        "firefox-bad-guid.json",
+        "firefox",
+        "firefox/bad-guid",
+        3,
+        15,
+    ),
+    (
+        "firefox-bad-date.json",
+        "firefox",
+        "firefox/bad-date",
+        3,
+        71,
+    ),
+    ("reader-error.json", "pinboard", "reader/error", 3, 1),
+    ("reader-warning.html", "xfolk", "reader/warning", 1, 1),
 ];
 
 fn check_file(path: &Path, format: &str) -> Vec<markport_check::Problem> {
@@ -397,7 +524,11 @@ const KNOWN: &[(&str, &str, usize)] = &[
     // Safari writes its top-level folders outside any list.
     ("netscape/safari.html", "netscape/item-outside-list", 3),
     // The Firefox 3.x trailing-comma bug, kept as a sample.
-    ("firefox/firefox3-annos-tags.json", "reader/warning", 1),
+    (
+        "firefox/firefox3-annos-tags.json",
+        "firefox/trailing-comma",
+        1,
+    ),
     // A page with an entry that has no link: the reader says it skipped it.
     ("xfolk/nested-entries.html", "reader/warning", 1),
 ];
@@ -454,4 +585,30 @@ fn a_100000_deep_file_checks_cleanly() {
         check(html.as_bytes(), markport::format("netscape").unwrap()),
         []
     );
+
+    let chromium = format!(
+        "{{\"roots\": {{\"bookmark_bar\": {}{}, \"other\": {}}}, \"version\": 1}}",
+        "{\"id\": \"1\", \"name\": \"f\", \"type\": \"folder\", \"children\": [".repeat(depth),
+        "]}".repeat(depth),
+        "{\"id\": \"0\", \"name\": \"o\", \"type\": \"folder\", \"children\": []}"
+    );
+    let problems = check(chromium.as_bytes(), markport::format("chromium").unwrap());
+    // Every folder repeats id 1: one problem each, and nothing else.
+    assert_eq!(problems.len(), depth - 1);
+    assert!(problems.iter().all(|p| p.rule == "chromium/duplicate-id"));
+
+    let firefox = format!(
+        "{}{}",
+        "{\"typeCode\": 2, \"type\": \"text/x-moz-place-container\", \"children\": [".repeat(depth),
+        "]}".repeat(depth)
+    );
+    let problems = check(firefox.as_bytes(), markport::format("firefox").unwrap());
+    // Only the top: it is not the places root.
+    assert_eq!(
+        problems.len(),
+        1,
+        "{:?}",
+        &problems[..problems.len().min(3)]
+    );
+    assert_eq!(problems[0].rule, "firefox/root");
 }
