@@ -103,7 +103,11 @@ impl Desktop {
         sink.at(
             &DESKTOP_XBEL_ELEMENT,
             at,
-            format!("<{name}> should not be used in desktop bookmarks (the spec says to ignore it; GLib refuses the whole file)"),
+            if name == "info" {
+                "an <info> for the whole document: XBEL allows it, GLib refuses the whole file".to_string()
+            } else {
+                format!("<{name}> should not be used in desktop bookmarks (the spec says to ignore it; GLib refuses the whole file)")
+            },
         );
     }
 

@@ -96,9 +96,13 @@ pub(crate) const DESKTOP_NOT_UTF8: Rule = error(
     "desktop/not-utf8",
     "a desktop bookmark file that is not UTF-8",
 );
+pub(crate) const DESKTOP_BYTE_ORDER_MARK: Rule = warning(
+    "desktop/byte-order-mark",
+    "a UTF-8 byte order mark, which GLib refuses",
+);
 pub(crate) const DESKTOP_XBEL_ELEMENT: Rule = warning(
     "desktop/xbel-element",
-    "<folder>, <alias> or <separator> in a desktop bookmark file",
+    "<folder>, <alias>, <separator> or a document <info> in a desktop bookmark file",
 );
 pub(crate) const DESKTOP_BOOKMARK_ATTRIBUTE: Rule = warning(
     "desktop/bookmark-attribute",
@@ -300,6 +304,7 @@ pub static RULES: &[Rule] = &[
     XBEL_DANGLING_ALIAS,
     XBEL_BAD_DATE,
     DESKTOP_NOT_UTF8,
+    DESKTOP_BYTE_ORDER_MARK,
     DESKTOP_XBEL_ELEMENT,
     DESKTOP_BOOKMARK_ATTRIBUTE,
     DESKTOP_NOT_A_URI,

@@ -394,7 +394,11 @@ impl<'t> Walk<'t> {
                 sink.at(&XBEL_ELEMENT_ORDER, offset, message);
             }
             frame.stage = frame.stage.max(rank);
-            if parent == Kind::Xbel && matches!(kind, Kind::Folder | Kind::Alias | Kind::Separator)
+            if parent == Kind::Xbel
+                && matches!(
+                    kind,
+                    Kind::Folder | Kind::Alias | Kind::Separator | Kind::Info
+                )
             {
                 if let Some(d) = &mut self.desktop {
                     d.xbel_element(sink, name, offset);

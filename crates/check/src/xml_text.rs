@@ -8,7 +8,8 @@ use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
 use crate::problem::Sink;
 use crate::rules::{
-    DESKTOP_NOT_UTF8, XBEL_ENCODING_MISMATCH, XBEL_ENCODING_SUSPECT, XBEL_UNKNOWN_ENCODING,
+    DESKTOP_BYTE_ORDER_MARK, DESKTOP_NOT_UTF8, XBEL_ENCODING_MISMATCH, XBEL_ENCODING_SUSPECT,
+    XBEL_UNKNOWN_ENCODING,
 };
 
 /// The label of the `<?xml ... encoding="..."?>` declaration and where the
@@ -141,6 +142,13 @@ pub(crate) fn decode<'a>(input: &'a [u8], desktop: bool, raw: &mut Sink<'_>) -> 
                 ),
             );
         }
+    }
+    if desktop && bom.is_some_and(|(e, _)| e == UTF_8) {
+        raw.at(
+            &DESKTOP_BYTE_ORDER_MARK,
+            0,
+            "a UTF-8 byte order mark: XML allows it, GLib refuses the file (\"Document must begin with an element\")",
+        );
     }
     if desktop && (enc != UTF_8 || std::str::from_utf8(body).is_err()) {
         raw.at(

@@ -612,3 +612,78 @@ fn a_100000_deep_file_checks_cleanly() {
     );
     assert_eq!(problems[0].rule, "firefox/root");
 }
+
+/// GLib's own test files and the probes GLib 2.74 was run on (the shared
+/// peer corpus): every file GLib refuses raises a problem, and a date is
+/// `desktop/bad-date` exactly when GLib refused it.
+#[test]
+fn the_desktop_rules_agree_with_glib() {
+    let shared = root().join("../shared/corpus/peers/desktop");
+    if !shared.is_dir() {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI=true but the shared corpus is missing"
+        );
+        eprintln!("skipped: no shared peer corpus at {}", shared.display());
+        return;
+    }
+    let glib = shared.join("glib/bookmarks");
+    let mut fails = 0;
+    for entry in std::fs::read_dir(&glib).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let problems = check_file(&entry.path(), "desktop");
+        let errors = problems
+            .iter()
+            .filter(|p| p.severity == Severity::Error)
+            .count();
+        if name.starts_with("fail-") {
+            fails += 1;
+            assert!(errors > 0, "GLib refuses {name}; check found nothing");
+        } else if name == "valid-02.xbel" {
+            // The deprecated `timestamp` in place of `modified`, which the
+            // spec (0.8.5) requires and GLib still reads.
+            assert!(
+                problems
+                    .iter()
+                    .all(|p| p.rule == "desktop/application-attribute"),
+                "{problems:#?}"
+            );
+        } else if name.starts_with("valid-") {
+            assert_eq!(problems, [], "{name}");
+        }
+    }
+    assert!(fails >= 40, "only {fails} of GLib's fail files");
+
+    let probes = shared.join("glib-probes");
+    let tsv = std::fs::read_to_string(probes.join("expected.tsv")).unwrap();
+    let mut rejected = 0;
+    for line in tsv
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("file\t"))
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let (file, verdict) = (cols[0], cols[1]);
+        let problems = check_file(&probes.join(file), "desktop");
+        if verdict == "reject" {
+            rejected += 1;
+            assert!(
+                !problems.is_empty(),
+                "GLib refuses {file} ({}); check found nothing",
+                cols[4]
+            );
+        }
+        if file.starts_with("date-")
+            && file != "date-missing.xbel"
+            && file != "date-modified-visited.xbel"
+        {
+            let bad_date = problems.iter().any(|p| p.rule == "desktop/bad-date");
+            assert_eq!(
+                bad_date,
+                verdict == "reject",
+                "{file}: {}: {problems:#?}",
+                cols[4]
+            );
+        }
+    }
+    assert!(rejected >= 30, "only {rejected} rejected probes");
+}
