@@ -132,6 +132,13 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
     ("xbel-bad-date.xbel", "xbel", "xbel/bad-date", 3, 41),
     ("desktop-not-utf8.xbel", "desktop", "desktop/not-utf8", 1, 1),
     (
+        "desktop-byte-order-mark.xbel",
+        "desktop",
+        "desktop/byte-order-mark",
+        1,
+        1,
+    ),
+    (
         "desktop-xbel-element.xbel",
         "desktop",
         "desktop/xbel-element",
