@@ -24,6 +24,8 @@
 //! * Firefox backups (JSON and `.jsonlz4`): the places root and the menu,
 //!   toolbar and unfiled roots with their guids, `typeCode`/`type`
 //!   agreement, guid form, dates, Firefox 3's trailing commas.
+//! * xFolk pages: entries without their tagged link, tags not marked as
+//!   `rel="tag"` links.
 //! * Every other format: what markport's reader of it reports
 //!   (`reader/error`, `reader/warning`), until it has rules of its own.
 //!
@@ -63,6 +65,7 @@ mod netscape;
 mod problem;
 mod rules;
 mod xbel;
+mod xfolk;
 mod xml_text;
 
 use markport::Format;
@@ -72,15 +75,6 @@ pub use problem::{Problem, Rule, Severity};
 pub use rules::RULES;
 
 use problem::Sink;
-
-/// Whether `format` has rules of its own (the others are checked by what
-/// their reader reports).
-pub fn has_rules(format: &Format) -> bool {
-    matches!(
-        format.name,
-        "xbel" | "desktop" | "netscape" | "chromium" | "firefox"
-    )
-}
 
 /// Check `input`, a file in `format`: every problem, in order of position.
 pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
@@ -94,6 +88,7 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             sink.problems
         }
         "netscape" => netscape::check(input, &mut raw),
+        "xfolk" => xfolk::check(input),
         "firefox" => {
             if input.starts_with(markport_firefox::lz4::MAGIC) {
                 match markport_firefox::lz4::decompress(input) {

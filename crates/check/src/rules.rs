@@ -269,6 +269,16 @@ pub(crate) const FIREFOX_BAD_DATE: Rule = error(
     "dateAdded or lastModified that is not an integer",
 );
 
+// xFolk pages.
+pub(crate) const XFOLK_MISSING_TAGGEDLINK: Rule = error(
+    "xfolk/missing-taggedlink",
+    "an xfolkentry without an <a class=\"taggedlink\" href>",
+);
+pub(crate) const XFOLK_TAG_NOT_REL_TAG: Rule = warning(
+    "xfolk/tag-not-rel-tag",
+    "tags marked by class in an entry, with no rel=\"tag\" link",
+);
+
 // Formats without rules of their own yet: what their reader says.
 pub(crate) const READER_ERROR: Rule = error(
     "reader/error",
@@ -349,6 +359,8 @@ pub static RULES: &[Rule] = &[
     FIREFOX_MISSING_URI,
     FIREFOX_BAD_GUID,
     FIREFOX_BAD_DATE,
+    XFOLK_MISSING_TAGGEDLINK,
+    XFOLK_TAG_NOT_REL_TAG,
     READER_ERROR,
     READER_WARNING,
 ];

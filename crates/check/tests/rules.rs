@@ -440,8 +440,22 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
         3,
         71,
     ),
+    (
+        "xfolk-missing-taggedlink.html",
+        "xfolk",
+        "xfolk/missing-taggedlink",
+        6,
+        1,
+    ),
+    (
+        "xfolk-tag-not-rel-tag.html",
+        "xfolk",
+        "xfolk/tag-not-rel-tag",
+        5,
+        3,
+    ),
     ("reader-error.json", "pinboard", "reader/error", 3, 1),
-    ("reader-warning.html", "xfolk", "reader/warning", 1, 1),
+    ("reader-warning.json", "pinboard", "reader/warning", 1, 1),
 ];
 
 fn check_file(path: &Path, format: &str) -> Vec<markport_check::Problem> {
@@ -536,8 +550,8 @@ const KNOWN: &[(&str, &str, usize)] = &[
         "firefox/trailing-comma",
         1,
     ),
-    // A page with an entry that has no link: the reader says it skipped it.
-    ("xfolk/nested-entries.html", "reader/warning", 1),
+    // A page with an entry that has no link, on purpose (the reader skips it).
+    ("xfolk/nested-entries.html", "xfolk/missing-taggedlink", 1),
 ];
 
 #[test]
@@ -618,6 +632,16 @@ fn a_100000_deep_file_checks_cleanly() {
         &problems[..problems.len().min(3)]
     );
     assert_eq!(problems[0].rule, "firefox/root");
+
+    let xfolk = format!(
+        "<!DOCTYPE html><body>{}{}</body>",
+        "<div class=\"xfolkentry\"><a class=\"taggedlink\" href=\"https://e/\">t</a><span class=\"tags\">".repeat(depth),
+        "</span></div>".repeat(depth)
+    );
+    let problems = check(xfolk.as_bytes(), markport::format("xfolk").unwrap());
+    // No tags span holds a rel="tag" link: each is reported, once.
+    assert_eq!(problems.len(), depth);
+    assert!(problems.iter().all(|p| p.rule == "xfolk/tag-not-rel-tag"));
 }
 
 /// GLib's own test files and the probes GLib 2.74 was run on (the shared
