@@ -26,6 +26,8 @@
 //!   agreement, guid form, dates, Firefox 3's trailing commas.
 //! * xFolk pages: entries without their tagged link, tags not marked as
 //!   `rel="tag"` links.
+//! * Pocket's and Instapaper's CSV exports: the header, and every row that
+//!   does not parse.
 //! * Every other format: what markport's reader of it reports
 //!   (`reader/error`, `reader/warning`), until it has rules of its own.
 //!
@@ -60,6 +62,7 @@
 mod chromium;
 mod dates;
 mod desktop;
+mod export;
 mod firefox;
 mod netscape;
 mod problem;
@@ -89,6 +92,14 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
         }
         "netscape" => netscape::check(input, &mut raw),
         "xfolk" => xfolk::check(input),
+        "instapaper" => {
+            export::check(input, &export::INSTAPAPER, &mut raw);
+            Vec::new()
+        }
+        "pocket" if export::is_pocket_csv(input) => {
+            export::check(input, &export::POCKET, &mut raw);
+            Vec::new()
+        }
         "firefox" => {
             if input.starts_with(markport_firefox::lz4::MAGIC) {
                 match markport_firefox::lz4::decompress(input) {

@@ -454,6 +454,16 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
         5,
         3,
     ),
+    ("export-header.csv", "instapaper", "export/header", 1, 1),
+    (
+        "export-unknown-column.csv",
+        "instapaper",
+        "export/unknown-column",
+        1,
+        1,
+    ),
+    ("export-row.csv", "instapaper", "export/row", 3, 1),
+    ("export-bad-date.csv", "pocket", "export/bad-date", 3, 1),
     ("reader-error.json", "pinboard", "reader/error", 3, 1),
     ("reader-warning.json", "pinboard", "reader/warning", 1, 1),
 ];
