@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use markport_markup::xml::is_name;
+use markport_markup::xml::{is_name, is_xml_char};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
@@ -207,7 +207,10 @@ impl<'t> Walk<'t> {
             let Some(raw) = raw else { continue };
             let value = if raw.contains('&') {
                 match quick_xml::escape::unescape(&raw) {
-                    Ok(v) => Cow::Owned(v.into_owned()),
+                    Ok(v) => {
+                        forbidden_reference(sink, &v, at);
+                        Cow::Owned(v.into_owned())
+                    }
                     Err(err) => {
                         sink.at(
                             &XBEL_NOT_WELL_FORMED,
@@ -628,12 +631,13 @@ impl<'t> Walk<'t> {
         if escaped && !blank && matches!(frame.kind, Kind::Title | Kind::Desc | Kind::Desktop(_)) {
             if let Some(s) = self.source(raw) {
                 if s.contains('&') {
-                    if let Err(err) = quick_xml::escape::unescape(s) {
-                        sink.at(
+                    match quick_xml::escape::unescape(s) {
+                        Ok(v) => forbidden_reference(sink, &v, offset),
+                        Err(err) => sink.at(
                             &XBEL_NOT_WELL_FORMED,
                             offset,
                             format!("bad reference: {err}"),
-                        );
+                        ),
                     }
                 }
             }
@@ -651,6 +655,21 @@ impl<'t> Walk<'t> {
                 );
             }
         }
+    }
+}
+
+/// A character reference (the text around it was checked by the parser)
+/// to a character XML 1.0 cannot carry, such as `&#x7;`.
+fn forbidden_reference(sink: &mut Sink<'_>, decoded: &str, at: usize) {
+    if let Some(c) = decoded.chars().find(|&c| !is_xml_char(c)) {
+        sink.at(
+            &XBEL_NOT_WELL_FORMED,
+            at,
+            format!(
+                "a character reference to U+{:04X}, which XML 1.0 forbids (GLib takes it; XML parsers refuse the file)",
+                u32::from(c)
+            ),
+        );
     }
 }
 
