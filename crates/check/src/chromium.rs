@@ -2,10 +2,11 @@
 //! load a file as written rather than repair it (ids, guids, checksum),
 //! the keys each node type must have, and dates as integer strings.
 //!
-//! One pass over markup's JSON pull parser with an explicit stack; the
-//! checksum is the Chromium reader's (which computes Chromium's MD5 of the
-//! tree and warns when the stored one differs).
+//! One pass over markup's JSON pull parser with an explicit stack, which
+//! also gathers what Chromium's checksum (the MD5 of the tree) is made of:
+//! the check costs about what reading the file does, not twice that.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use markport_markup::json::{Event, Parser};
@@ -29,14 +30,22 @@ enum Frame {
 
 /// What one open node has shown so far.
 #[derive(Default)]
-struct Node {
+struct Node<'a> {
     at: usize,
-    name: bool,
-    kind: Option<(String, usize)>,
-    id: bool,
-    url: bool,
+    /// Its place in the checksum's order (see [`Record`]).
+    slot: usize,
+    name: Option<Cow<'a, str>>,
+    kind: Option<(Cow<'a, str>, usize)>,
+    id: Option<Cow<'a, str>>,
+    url: Option<Cow<'a, str>>,
     children: bool,
 }
+
+/// What Chromium's checksum takes of a node: id, title, and the url of a
+/// url node. Slots are taken when a node opens (pre-order, the checksum's
+/// order) and filled when it closes (its keys come in any order; Chromium
+/// writes `children` first).
+type Record<'a> = (Cow<'a, str>, Cow<'a, str>, Option<Cow<'a, str>>);
 
 /// The three roots Chromium writes; the first two it cannot load without.
 const ROOTS: &[&str] = &["bookmark_bar", "other", "synced"];
@@ -54,40 +63,73 @@ fn is_lowercase_uuid(s: &str) -> bool {
 
 /// Check a `Bookmarks` file into `sink`.
 pub(crate) fn check(input: &[u8], format: &markport::Format, sink: &mut Sink<'_>) {
-    if !walk(input, sink) {
+    let Some(walked) = walk(input, sink) else {
         return;
-    }
-    // The checksum: Chromium's MD5 of the tree, as the reader computes it.
-    if let Ok(parsed) = (format.read)(input, &ReadOptions::default()) {
-        for d in parsed.diagnostics {
-            if d.message.starts_with("checksum ") {
-                let loc = d.location.map_or((1, 1), |l| (l.line, l.column));
-                sink.problems.push(crate::Problem {
-                    line: loc.0,
-                    column: loc.1,
-                    severity: CHROMIUM_CHECKSUM.severity,
-                    rule: CHROMIUM_CHECKSUM.id,
-                    message: format!(
-                        "{}; Chromium will recompute ids and the sum",
-                        d.message.split(": it was").next().unwrap_or(&d.message)
-                    ),
-                });
+    };
+    let Some((stored, at)) = walked.checksum.filter(|(sum, _)| !sum.is_empty()) else {
+        return;
+    };
+    let computed = match walked.records {
+        Some(records) => {
+            let mut md5 = markport_chromium::md5::Md5::default();
+            for (id, title, url) in &records {
+                md5.node(id, title, url.as_deref());
             }
+            md5.hex()
         }
+        // Roots in another order, or a browser's own roots: the reader
+        // knows where those go in the sum.
+        None => match by_reader(input, format) {
+            Some(sum) => sum,
+            None => return,
+        },
+    };
+    if *stored != computed {
+        sink.at(
+            &CHROMIUM_CHECKSUM,
+            at,
+            format!(
+                "checksum {stored} is not the sum of the content ({computed}): the file was changed after Chromium wrote it, and Chromium will renumber its ids"
+            ),
+        );
     }
 }
 
-/// The structural rules; `false` when the file is not JSON (reported).
-fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
+/// The checksum markport's Chromium reader computes, from its warning.
+fn by_reader(input: &[u8], format: &markport::Format) -> Option<String> {
+    let parsed = (format.read)(input, &ReadOptions::default()).ok()?;
+    parsed.diagnostics.iter().find_map(|d| {
+        let rest = d.message.strip_prefix("checksum ")?;
+        let open = rest.find('(')?;
+        Some(rest[open + 1..open + 1 + rest[open + 1..].find(')')?].to_string())
+    })
+}
+
+/// What the walk found for the checksum.
+struct Walked<'a> {
+    /// The stored sum and where.
+    checksum: Option<(Cow<'a, str>, usize)>,
+    /// Every node's record in the checksum's order, unless the roots are
+    /// not simply Chromium's three in its order.
+    records: Option<Vec<Record<'a>>>,
+}
+
+/// The structural rules; `None` when the file is not JSON (reported).
+fn walk<'a>(input: &'a [u8], sink: &mut Sink<'_>) -> Option<Walked<'a>> {
     let mut p = Parser::new(input);
     let mut frames: Vec<Frame> = Vec::new();
     let mut nodes: Vec<Node> = Vec::new();
-    let mut ids: HashMap<String, usize> = HashMap::new();
-    let mut guids: HashSet<String> = HashSet::new();
+    let mut records: Vec<Record> = Vec::new();
+    let mut checksum = None;
+    // Only Chromium's roots, in its order: the records are the sum's order.
+    let mut plain_roots = true;
+    // Borrowed from the input: a string without escapes costs no copy.
+    let mut ids: HashMap<Cow<'_, str>, usize> = HashMap::new();
+    let mut guids: HashSet<Cow<'_, str>> = HashSet::new();
     let mut roots: Vec<&'static str> = Vec::new();
     let mut roots_at = None;
     // The key just read in the current object.
-    let mut key: Option<(String, usize)> = None;
+    let mut key: Option<(Cow<'_, str>, usize)> = None;
     loop {
         let (at, event) = match p.next() {
             Ok(Some(e)) => e,
@@ -98,16 +140,19 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
                     e.offset,
                     format!("{}; checking stops here", e.message),
                 );
-                return false;
+                return None;
             }
         };
-        if let Event::Key(k) = &event {
-            key = Some((k.to_string(), at));
-            continue;
-        }
+        let event = match event {
+            Event::Key(k) => {
+                key = Some((k, at));
+                continue;
+            }
+            other => other,
+        };
         let in_frame = frames.last().copied();
         let k = key.take();
-        let name = k.as_ref().map_or("", |(n, _)| n.as_str());
+        let name: &str = k.as_ref().map_or("", |(n, _)| n);
         let structure = |sink: &mut Sink<'_>, message: String| {
             sink.at(&CHROMIUM_STRUCTURE, at, message);
         };
@@ -115,7 +160,7 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
             (None, Event::ObjectStart) => frames.push(Frame::Top),
             (None, _) => {
                 structure(sink, "a Bookmarks file is a JSON object".into());
-                return false;
+                return None;
             }
             (Some(Frame::Top), Event::ObjectEnd) => {
                 frames.pop();
@@ -123,6 +168,9 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
             (Some(Frame::Top), Event::ObjectStart) if name == "roots" => {
                 frames.push(Frame::Roots);
                 roots_at = Some(at);
+            }
+            (Some(Frame::Top), Event::Str(sum)) if name == "checksum" => {
+                checksum = Some((sum.clone(), at));
             }
             (Some(Frame::Top), first) => {
                 if name == "roots" {
@@ -136,12 +184,19 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
                 frames.pop();
             }
             (Some(Frame::Roots), Event::ObjectStart) if ROOTS.contains(&name) => {
-                roots.extend(ROOTS.iter().find(|r| **r == name));
+                let root = ROOTS.iter().find(|r| **r == name).expect("a root");
+                let rank = |r: &&str| ROOTS.iter().position(|x| x == r);
+                if roots.last().is_some_and(|last| rank(last) >= rank(root)) {
+                    plain_roots = false;
+                }
+                roots.push(root);
                 frames.push(Frame::Node);
                 nodes.push(Node {
                     at,
+                    slot: records.len(),
                     ..Node::default()
                 });
+                records.push(Record::default());
             }
             (Some(Frame::Roots), first) => {
                 if let Some(root) = ROOTS.iter().find(|r| **r == name) {
@@ -149,12 +204,23 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
                     structure(sink, format!("`roots.{name}` must be an object"));
                 }
                 // Other roots (Opera's, Vivaldi's) are the browser's own.
+                plain_roots = false;
                 let _ = p.skip_value(at, first);
             }
             (Some(Frame::Node), Event::ObjectEnd) => {
                 frames.pop();
                 let node = nodes.pop().expect("a node frame has a node");
                 end_node(sink, &node);
+                let url = node
+                    .kind
+                    .as_ref()
+                    .filter(|(t, _)| t == "url")
+                    .map(|_| node.url.clone().unwrap_or_default());
+                records[node.slot] = (
+                    node.id.clone().unwrap_or_default(),
+                    node.name.clone().unwrap_or_default(),
+                    url,
+                );
             }
             (Some(Frame::Node), Event::ArrayStart) if name == "children" => {
                 nodes.last_mut().expect("node").children = true;
@@ -168,15 +234,15 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
                 let node = nodes.last_mut().expect("node");
                 let key_at = k.as_ref().map_or(at, |(_, a)| *a);
                 let text = match first {
-                    Event::Str(s) => Some(s.to_string()),
+                    Event::Str(s) => Some(s.clone()),
                     _ => None,
                 };
                 match (name, text) {
-                    ("name", Some(_)) => node.name = true,
-                    ("url", Some(_)) => node.url = true,
+                    ("name", Some(n)) => node.name = Some(n),
+                    ("url", Some(u)) => node.url = Some(u),
                     ("type", Some(t)) => node.kind = Some((t, at)),
                     ("id", Some(id)) => {
-                        node.id = true;
+                        node.id = Some(id.clone());
                         if id.is_empty() || !id.bytes().all(|c| c.is_ascii_digit()) {
                             sink.at(
                                 &CHROMIUM_BAD_ID,
@@ -203,7 +269,7 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
                                     "guid {guid:?} is not a lowercase UUID; Chromium replaces it"
                                 ),
                             );
-                        } else if !guids.insert(guid.clone()) {
+                        } else if guids.contains(&guid) {
                             sink.at(
                                 &CHROMIUM_BAD_GUID,
                                 at,
@@ -211,6 +277,8 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
                                     "guid {guid:?} is already another node's; Chromium replaces it"
                                 ),
                             );
+                        } else {
+                            guids.insert(guid);
                         }
                     }
                     ("date_added" | "date_modified" | "date_last_used", text) => {
@@ -247,8 +315,10 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
                 frames.push(Frame::Node);
                 nodes.push(Node {
                     at,
+                    slot: records.len(),
                     ..Node::default()
                 });
+                records.push(Record::default());
             }
             (Some(Frame::Children), first) => {
                 structure(sink, "a member of `children` must be a node object".into());
@@ -269,20 +339,23 @@ fn walk(input: &[u8], sink: &mut Sink<'_>) -> bool {
     } else {
         sink.at(&CHROMIUM_MISSING_ROOT, 0, "the file has no `roots` object");
     }
-    true
+    Some(Walked {
+        checksum,
+        records: plain_roots.then_some(records),
+    })
 }
 
-fn end_node(sink: &mut Sink<'_>, node: &Node) {
+fn end_node(sink: &mut Sink<'_>, node: &Node<'_>) {
     let mut missing = Vec::new();
-    if !node.name {
+    if node.name.is_none() {
         missing.push("name");
     }
-    if !node.id {
+    if node.id.is_none() {
         missing.push("id");
     }
-    match node.kind.as_ref().map(|(t, at)| (t.as_str(), *at)) {
+    match node.kind.as_ref().map(|(t, at)| (&**t, *at)) {
         None => missing.push("type"),
-        Some(("url", _)) if !node.url => missing.push("url"),
+        Some(("url", _)) if node.url.is_none() => missing.push("url"),
         Some(("folder", _)) if !node.children => missing.push("children"),
         Some(("url" | "folder", _)) => {}
         Some((other, at)) => sink.at(
@@ -297,7 +370,7 @@ fn end_node(sink: &mut Sink<'_>, node: &Node) {
             node.at,
             format!(
                 "this {} node has no {}",
-                node.kind.as_ref().map_or("", |(t, _)| t.as_str()),
+                node.kind.as_ref().map_or("", |(t, _)| &**t),
                 missing.join(", ")
             )
             .replace("this  node", "this node"),

@@ -5,6 +5,7 @@
 //!
 //! One pass over markup's JSON pull parser with an explicit stack.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use markport_markup::json::{Event, Options, Parser};
@@ -44,15 +45,15 @@ enum Frame {
 
 /// What one open node has shown so far.
 #[derive(Default)]
-struct Node {
+struct Node<'a> {
     at: usize,
-    guid: Option<(String, usize)>,
-    root: Option<(String, usize)>,
-    kind: Option<(String, usize)>,
-    code: Option<(String, usize)>,
+    guid: Option<(Cow<'a, str>, usize)>,
+    root: Option<(Cow<'a, str>, usize)>,
+    kind: Option<(Cow<'a, str>, usize)>,
+    code: Option<(Cow<'a, str>, usize)>,
     uri: bool,
     /// The `root` names of its children (for the places root).
-    child_roots: Vec<String>,
+    child_roots: Vec<Cow<'a, str>>,
 }
 
 /// Check a backup (already decompressed) into `sink`.
@@ -65,8 +66,9 @@ pub(crate) fn check(input: &[u8], sink: &mut Sink<'_>) {
     );
     let mut frames: Vec<Frame> = Vec::new();
     let mut nodes: Vec<Node> = Vec::new();
-    let mut guids: HashMap<String, usize> = HashMap::new();
-    let mut key: Option<(String, usize)> = None;
+    // Borrowed from the input: a string without escapes costs no copy.
+    let mut guids: HashMap<Cow<'_, str>, usize> = HashMap::new();
+    let mut key: Option<(Cow<'_, str>, usize)> = None;
     let mut top_done = false;
     loop {
         let (at, event) = match p.next() {
@@ -81,12 +83,15 @@ pub(crate) fn check(input: &[u8], sink: &mut Sink<'_>) {
                 return;
             }
         };
-        if let Event::Key(k) = &event {
-            key = Some((k.to_string(), at));
-            continue;
-        }
+        let event = match event {
+            Event::Key(k) => {
+                key = Some((k, at));
+                continue;
+            }
+            other => other,
+        };
         let k = key.take();
-        let name = k.as_ref().map_or("", |(n, _)| n.as_str());
+        let name: &str = k.as_ref().map_or("", |(n, _)| n);
         match (frames.last().copied(), &event) {
             (None, Event::ObjectStart) if !top_done => {
                 top_done = true;
@@ -119,8 +124,8 @@ pub(crate) fn check(input: &[u8], sink: &mut Sink<'_>) {
             (Some(Frame::Node), first) => {
                 let node = nodes.last_mut().expect("node");
                 let text = match first {
-                    Event::Str(s) => Some(s.to_string()),
-                    Event::Num(n) => Some((*n).to_string()),
+                    Event::Str(s) => Some(s.clone()),
+                    Event::Num(n) => Some(Cow::Borrowed(*n)),
                     _ => None,
                 };
                 match (name, text) {
@@ -179,7 +184,12 @@ pub(crate) fn check(input: &[u8], sink: &mut Sink<'_>) {
     }
 }
 
-fn end_node(sink: &mut Sink<'_>, node: &Node, top: bool, guids: &mut HashMap<String, usize>) {
+fn end_node<'a>(
+    sink: &mut Sink<'_>,
+    node: &Node<'a>,
+    top: bool,
+    guids: &mut HashMap<Cow<'a, str>, usize>,
+) {
     // typeCode and type.
     let by_code = node
         .code

@@ -730,3 +730,38 @@ fn the_desktop_rules_agree_with_glib() {
     }
     assert!(rejected >= 30, "only {rejected} rejected probes");
 }
+
+/// Chromium's checksum, computed as the file streams by (or by the reader
+/// when the roots are a browser's own): the real files' sums hold, and one
+/// changed title breaks each.
+#[test]
+fn a_changed_title_breaks_chromiums_checksum() {
+    let dir = root().join("corpus/chromium");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        if entry.path().extension().is_none_or(|e| e != "Bookmarks")
+            || text.contains("\"checksum\": \"\"")
+        {
+            continue;
+        }
+        let format = markport::format("chromium").unwrap();
+        assert_eq!(
+            check(text.as_bytes(), format),
+            [],
+            "{}",
+            entry.path().display()
+        );
+        let changed = text.replacen("\"name\": \"", "\"name\": \"X", 1);
+        let problems = check(changed.as_bytes(), format);
+        assert_eq!(
+            problems.len(),
+            1,
+            "{}: {problems:#?}",
+            entry.path().display()
+        );
+        assert_eq!(problems[0].rule, "chromium/checksum");
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} files with a checksum");
+}

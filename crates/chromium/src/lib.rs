@@ -42,7 +42,7 @@
 mod dates;
 mod json;
 mod layout;
-mod md5;
+pub mod md5;
 mod read;
 mod write;
 
