@@ -167,6 +167,13 @@ pub(crate) fn check(input: &[u8], raw: &mut Sink<'_>) -> Vec<crate::Problem> {
             _ => {}
         }
     }
+    if first {
+        sink.at(
+            &NETSCAPE_DOCTYPE,
+            text.len(),
+            "the file holds no markup, not even <!DOCTYPE NETSCAPE-Bookmark-file-1>",
+        );
+    }
     for &open in &lists {
         sink.at(&NETSCAPE_UNBALANCED_DL, open, "this <DL> is never closed");
     }

@@ -766,3 +766,23 @@ fn a_changed_title_breaks_chromiums_checksum() {
     }
     assert!(checked >= 3, "only {checked} files with a checksum");
 }
+
+#[test]
+fn an_empty_file_is_a_problem() {
+    for format in [
+        "xbel",
+        "desktop",
+        "netscape",
+        "chromium",
+        "firefox",
+        "pocket",
+        "instapaper",
+        "pinboard",
+    ] {
+        let problems = check(b"", markport::format(format).unwrap());
+        assert!(
+            problems.iter().any(|p| p.severity == Severity::Error),
+            "{format}: {problems:?}"
+        );
+    }
+}
