@@ -38,8 +38,10 @@ pub(crate) enum Kind {
 }
 
 /// One open element.
-struct Frame {
+struct Frame<'t> {
     kind: Kind,
+    /// Its name as written.
+    name: &'t str,
     /// Where its start tag is.
     at: usize,
     /// Of title, info, desc and content (1 to 4), the furthest seen inside.
@@ -114,7 +116,7 @@ pub(crate) fn check(text: &str, desktop: bool, sink: &mut Sink<'_>) {
         }
     }
     if let Some(open) = walk.stack.last() {
-        let name = kind_name(open.kind);
+        let name = open.name;
         sink.at(
             &XBEL_NOT_WELL_FORMED,
             open.at,
@@ -131,7 +133,7 @@ pub(crate) fn check(text: &str, desktop: bool, sink: &mut Sink<'_>) {
 
 struct Walk<'t> {
     text: &'t str,
-    stack: Vec<Frame>,
+    stack: Vec<Frame<'t>>,
     /// Namespace declarations in scope: (prefix, URI).
     decls: Vec<(&'t str, Cow<'t, str>)>,
     /// Every id seen and where.
@@ -257,6 +259,7 @@ impl<'t> Walk<'t> {
         let kind = self.classify(sink, name, offset);
         self.stack.push(Frame {
             kind,
+            name,
             at: offset,
             stage: 0,
             elements: 0,
