@@ -27,7 +27,8 @@
 //! * xFolk pages: entries without their tagged link, tags not marked as
 //!   `rel="tag"` links.
 //! * Pocket's and Instapaper's CSV exports: the header, and every row that
-//!   does not parse.
+//!   does not parse; Pinboard's JSON: every post without its link, with a
+//!   time or flag that is not Pinboard's.
 //! * Every other format: what markport's reader of it reports
 //!   (`reader/error`, `reader/warning`), until it has rules of its own.
 //!
@@ -65,6 +66,7 @@ mod desktop;
 mod export;
 mod firefox;
 mod netscape;
+mod pinboard;
 mod problem;
 mod rules;
 mod xbel;
@@ -92,6 +94,11 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
         }
         "netscape" => netscape::check(input, &mut raw),
         "xfolk" => xfolk::check(input),
+        "pinboard" => {
+            let mut sink = Sink::new(input);
+            pinboard::check(input, &mut sink);
+            sink.problems
+        }
         "instapaper" => {
             export::check(input, &export::INSTAPAPER, &mut raw);
             Vec::new()
@@ -134,7 +141,11 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
 
 /// What markport's reader of `format` says about `input`.
 fn by_reader(input: &[u8], format: &Format) -> Vec<Problem> {
-    let at = |loc: Option<markport_model::Location>| loc.map_or((1, 1), |l| (l.line, l.column));
+    // Some readers count columns from 0 at a line's end (serde_json): never
+    // below 1 here.
+    let at = |loc: Option<markport_model::Location>| {
+        loc.map_or((1, 1), |l| (l.line.max(1), l.column.max(1)))
+    };
     match (format.read)(input, &ReadOptions::default()) {
         Err(e) => {
             let (line, column) = at(e.location);

@@ -297,6 +297,26 @@ pub(crate) const EXPORT_BAD_DATE: Rule = error(
     "a CSV time that is not a number of seconds",
 );
 
+// Pinboard's JSON export.
+pub(crate) const PINBOARD_NOT_JSON: Rule = error(
+    "pinboard/not-json",
+    "the export is not JSON (checking stops at the error)",
+);
+pub(crate) const PINBOARD_STRUCTURE: Rule = error(
+    "pinboard/structure",
+    "not an array of post objects, or a post's href, time, shared or toread not a string",
+);
+pub(crate) const PINBOARD_MISSING_HREF: Rule =
+    error("pinboard/missing-href", "a post without href");
+pub(crate) const PINBOARD_BAD_DATE: Rule = error(
+    "pinboard/bad-date",
+    "a post's time that is not a W3C date/time",
+);
+pub(crate) const PINBOARD_BAD_FLAG: Rule = error(
+    "pinboard/bad-flag",
+    "shared or toread other than yes and no",
+);
+
 // Formats without rules of their own yet: what their reader says.
 pub(crate) const READER_ERROR: Rule = error(
     "reader/error",
@@ -383,6 +403,11 @@ pub static RULES: &[Rule] = &[
     EXPORT_UNKNOWN_COLUMN,
     EXPORT_ROW,
     EXPORT_BAD_DATE,
+    PINBOARD_NOT_JSON,
+    PINBOARD_STRUCTURE,
+    PINBOARD_MISSING_HREF,
+    PINBOARD_BAD_DATE,
+    PINBOARD_BAD_FLAG,
     READER_ERROR,
     READER_WARNING,
 ];

@@ -464,8 +464,43 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
     ),
     ("export-row.csv", "instapaper", "export/row", 3, 1),
     ("export-bad-date.csv", "pocket", "export/bad-date", 3, 1),
-    ("reader-error.json", "pinboard", "reader/error", 3, 1),
-    ("reader-warning.json", "pinboard", "reader/warning", 1, 1),
+    ("reader-error.json", "json", "reader/error", 4, 1),
+    ("reader-warning.html", "pocket", "reader/warning", 5, 5),
+    (
+        "pinboard-not-json.json",
+        "pinboard",
+        "pinboard/not-json",
+        3,
+        35,
+    ),
+    (
+        "pinboard-structure.json",
+        "pinboard",
+        "pinboard/structure",
+        3,
+        3,
+    ),
+    (
+        "pinboard-missing-href.json",
+        "pinboard",
+        "pinboard/missing-href",
+        3,
+        3,
+    ),
+    (
+        "pinboard-bad-date.json",
+        "pinboard",
+        "pinboard/bad-date",
+        3,
+        58,
+    ),
+    (
+        "pinboard-bad-flag.json",
+        "pinboard",
+        "pinboard/bad-flag",
+        3,
+        60,
+    ),
 ];
 
 fn check_file(path: &Path, format: &str) -> Vec<markport_check::Problem> {
@@ -775,7 +810,6 @@ fn an_empty_file_is_a_problem() {
         "netscape",
         "chromium",
         "firefox",
-        "pocket",
         "instapaper",
         "pinboard",
     ] {
