@@ -11,8 +11,9 @@ use crate::problem::Sink;
 use crate::rules::*;
 use crate::xml_text::first_malformed;
 
-/// The attributes someone writes on each element (upper case). Elements
-/// not listed are not checked.
+/// The attributes someone writes on each element (upper case): browsers,
+/// services and tools whose files are in the peer corpus. Elements not
+/// listed are not checked.
 fn known_attributes(element: &str) -> Option<&'static [&'static str]> {
     Some(match element {
         "A" => &[
@@ -36,6 +37,39 @@ fn known_attributes(element: &str) -> Option<&'static [&'static str]> {
             "WEBSLICE",
             "ISLIVEPREVIEW",
             "PREVIEWSIZE",
+            // Firefox 2's sidebar flag; Chromium's importer tests.
+            "WEB_PANEL",
+            "UUID",
+            "SYNCED",
+            // Netscape 6/7 and Mozilla Suite.
+            "OBJECT_TYPE",
+            "VISITATION_COUNT",
+            "SORT_ORDER",
+            "SUBSCRIBE",
+            "LASTUPDATE",
+            "NEXTUPDATE",
+            "LAST_MODIFIED_CHANGED",
+            "INTERVALTIME",
+            "INTERVALUNIT",
+            "MESSAGE",
+            "CHECKSUM",
+            "USER",
+            "DOMAIN",
+            "SOUND_NAME",
+            "USE_CUSTOM_ADDRESS",
+            "CUSTOM_ADDRESS",
+            "SUBSCRIBE_FAILED",
+            "SCHEDULE",
+            "LAST_PING",
+            "PING_CONTENT_LEN",
+            "PING_STATUS",
+            // Firefox's localised default bookmarks.
+            "DATA-L10N-ID",
+            // iCab, Raindrop, Scuttle.
+            "UPDATE",
+            "COVER",
+            "DESCRIPTION",
+            "HASH",
         ],
         "H3" => &[
             "ADD_DATE",
@@ -46,8 +80,23 @@ fn known_attributes(element: &str) -> Option<&'static [&'static str]> {
             "BOOKMARKS_MENU",
             "PLACES_ROOT",
             "ID",
+            // Netscape 6/7 and Mozilla Suite; Firefox's localised
+            // defaults; Chromium's importer tests.
+            "OBJECT_TYPE",
+            "SORT_ORDER",
+            "DATA-L10N-ID",
+            "UUID",
+            "SYNCED",
         ],
-        "H1" => &["ADD_DATE", "LAST_MODIFIED"],
+        // Mozilla Suite kept its window's state on the heading.
+        "H1" => &[
+            "ADD_DATE",
+            "LAST_MODIFIED",
+            "SUBSTATUS_POS",
+            "WINDOW_POSITION",
+            "WINDOW_OPEN",
+            "WINDOW_SIZE",
+        ],
         "META" => &["HTTP-EQUIV", "CONTENT", "CHARSET", "NAME"],
         "HR" => &["NAME"],
         "DL" | "DT" | "DD" | "P" | "TITLE" => &[],

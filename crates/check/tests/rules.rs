@@ -820,3 +820,45 @@ fn an_empty_file_is_a_problem() {
         );
     }
 }
+
+/// Every attribute real producers write is known: no HTML file of the
+/// shared peer corpus (Netscape 4 to 7, Mozilla, Firefox, Chromium, IE,
+/// Safari, iCab, services) raises `netscape/unknown-attribute`.
+#[test]
+fn the_attributes_of_real_netscape_files_are_known() {
+    let peers = root().join("../shared/corpus/peers");
+    if !peers.is_dir() {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI=true but the shared corpus is missing"
+        );
+        return;
+    }
+    let mut todo = vec![peers.join("netscape"), peers.join("browsers")];
+    let mut checked = 0;
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+                continue;
+            }
+            let name = path.to_string_lossy().to_ascii_lowercase();
+            if !(name.ends_with(".html") || name.ends_with(".htm")) {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            if markport::detect(&bytes).map(|f| f.name) != Some("netscape") {
+                continue;
+            }
+            checked += 1;
+            let problems = check(&bytes, markport::format("netscape").unwrap());
+            let unknown: Vec<_> = problems
+                .iter()
+                .filter(|p| p.rule == "netscape/unknown-attribute")
+                .collect();
+            assert!(unknown.is_empty(), "{}: {unknown:#?}", path.display());
+        }
+    }
+    assert!(checked >= 20, "only {checked} Netscape files");
+}
