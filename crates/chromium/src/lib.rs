@@ -49,7 +49,7 @@ mod dates;
 mod destination;
 mod json;
 mod layout;
-mod md5;
+pub mod md5;
 mod read;
 mod write;
 

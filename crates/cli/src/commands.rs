@@ -139,7 +139,7 @@ pub(crate) struct ConvertArgs {
 
 /// The registered formats' names, so `--help` lists them and a wrong name
 /// is refused with the choices.
-fn format_names() -> clap::builder::PossibleValuesParser {
+pub(crate) fn format_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(|f| f.name))
 }
 

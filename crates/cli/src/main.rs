@@ -2,6 +2,7 @@
 //! conversion loses. The work is done by the `markport` library; this binary
 //! parses arguments, reads and writes files, and prints.
 
+mod check;
 mod commands;
 mod desktop;
 mod failure;
@@ -21,7 +22,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 pub(crate) mod exit {
     /// Success.
     pub const OK: u8 = 0;
-    /// `--fail-on-loss` and something was lost, or `diff` found differences.
+    /// `--fail-on-loss` and something was lost, `diff` found differences, or `check` problems.
     pub const DIFFERENT: u8 = 1;
     /// Bad usage, or input that could not be read.
     pub const ERROR: u8 = 2;
@@ -32,7 +33,7 @@ pub(crate) mod exit {
     name = "markport",
     version,
     about = "Convert bookmark collections between formats and report exactly what a conversion loses",
-    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss) or files differ (diff), 2 bad usage or unreadable input."
+    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss), files differ (diff) or problems found (check), 2 bad usage or unreadable input."
 )]
 struct Cli {
     /// Say less: no "nothing lost" line, no notes.
@@ -58,6 +59,8 @@ enum Command {
     Merge(merge::MergeArgs),
     /// Publish bookmark files as a static site: folder and tag pages, a feed (docs/publishing.md).
     Publish(publish::PublishArgs),
+    /// Check bookmark files against their formats' rules: every problem, with line and column (docs/check.md).
+    Check(check::CheckArgs),
     /// Show what survives FILE -> FORMAT -> back.
     Roundtrip(commands::RoundtripArgs),
     /// The formats and which fields each can carry.
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => commands::diff(a),
         Command::Merge(a) => merge::run(a),
         Command::Publish(a) => publish::run(a),
+        Command::Check(a) => check::run(a),
         Command::Roundtrip(a) => commands::roundtrip(a),
         Command::Formats(a) => commands::formats(a),
         Command::Desktop(a) => desktop::run(a),

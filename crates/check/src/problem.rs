@@ -1,0 +1,176 @@
+//! What a check finds: rules, problems, and the sink that places each
+//! problem at its line and column.
+
+use markport_model::LineIndex;
+use serde::Serialize;
+
+/// How serious a problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The file breaks what its format's own documents require.
+    Error,
+    /// The file is allowed, but a major reader refuses or misreads it, or
+    /// it is very likely a mistake.
+    Warning,
+}
+
+impl Severity {
+    /// `error` or `warning`, as printed.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One rule: a stable id, its severity, and what it says in one line.
+/// Every rule is documented in docs/check.md under its id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// `FORMAT/NAME`, e.g. `xbel/duplicate-id`; never changes once published.
+    pub id: &'static str,
+    /// The severity of every problem this rule finds.
+    pub severity: Severity,
+    /// What the rule checks, in one line.
+    pub summary: &'static str,
+}
+
+/// One problem found in a file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+    /// The rule's severity.
+    pub severity: Severity,
+    /// The rule's id.
+    pub rule: &'static str,
+    /// What is wrong here, for people.
+    pub message: String,
+}
+
+/// Collects problems found at byte offsets of one text and locates them.
+///
+/// Problems come mostly in the order of the text, so each is located by
+/// counting on from the one before: all of them together cost one pass
+/// over the text, however many there are. One found earlier in the text
+/// than the last (a duplicate's first place, an alias checked at the end)
+/// asks the line index, built then: a clean file never pays for it.
+pub(crate) struct Sink<'a> {
+    text: &'a [u8],
+    lines: Option<LineIndex<'a>>,
+    /// The last place located: (offset, 1-based line, 0-based column).
+    cursor: (usize, u32, u32),
+    pub(crate) problems: Vec<Problem>,
+}
+
+/// Characters in `bytes` as `String::from_utf8_lossy` counts them (one per
+/// malformed sequence), as [`LineIndex`] counts columns.
+fn lossy_chars(bytes: &[u8]) -> usize {
+    bytes
+        .utf8_chunks()
+        .map(|c| c.valid().chars().count() + usize::from(!c.invalid().is_empty()))
+        .sum()
+}
+
+impl<'a> Sink<'a> {
+    /// A sink for problems at offsets into `text`.
+    pub(crate) fn new(text: &'a [u8]) -> Sink<'a> {
+        Sink {
+            text,
+            lines: None,
+            cursor: (0, 1, 0),
+            problems: Vec::new(),
+        }
+    }
+
+    /// The 1-based line and column of byte `offset`.
+    fn locate(&mut self, offset: usize) -> (u32, u32) {
+        let text = self.text;
+        let offset = offset.min(text.len());
+        let (from, line, column) = self.cursor;
+        if offset < from {
+            let loc = self
+                .lines
+                .get_or_insert_with(|| LineIndex::new(text))
+                .locate(offset);
+            return (loc.line, loc.column);
+        }
+        // Line ends as the line index counts them: LF, CRLF, a lone CR.
+        let mut breaks = 0u32;
+        let mut line_start = None;
+        for (i, &c) in text[from..offset].iter().enumerate() {
+            let at = from + i;
+            if c == b'\n' || (c == b'\r' && text.get(at + 1) != Some(&b'\n')) {
+                breaks += 1;
+                line_start = Some(at + 1);
+            }
+        }
+        let column = match line_start {
+            Some(start) => lossy_chars(&text[start..offset]) as u32,
+            None => column + lossy_chars(&text[from..offset]) as u32,
+        };
+        self.cursor = (offset, line + breaks, column);
+        (line + breaks, column + 1)
+    }
+
+    /// Report `rule` at byte `offset` of the text.
+    pub(crate) fn at(&mut self, rule: &Rule, offset: usize, message: impl Into<String>) {
+        let (line, column) = self.locate(offset);
+        self.problems.push(Problem {
+            line,
+            column,
+            severity: rule.severity,
+            rule: rule.id,
+            message: message.into(),
+        });
+    }
+
+    /// The line of byte `offset`, for messages that point at an earlier place.
+    pub(crate) fn line_of(&mut self, offset: usize) -> u32 {
+        let text = self.text;
+        self.lines
+            .get_or_insert_with(|| LineIndex::new(text))
+            .locate(offset)
+            .line
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counting on from the last problem gives what the line index gives,
+    /// for every offset, in order or not, over every kind of line end and
+    /// malformed UTF-8.
+    #[test]
+    fn the_cursor_agrees_with_the_line_index() {
+        let text = "ab\ncd\r\nef\rgh\u{e9}\u{1F600}x\n\n\r\r\nend"
+            .as_bytes()
+            .to_vec();
+        let mut bytes = text.clone();
+        bytes.extend_from_slice(b"\xff\xfe z\n\xe9t\r\n");
+        let index = LineIndex::new(&bytes);
+        let rule = Rule {
+            id: "t/t",
+            severity: Severity::Error,
+            summary: "",
+        };
+        for step in 1..5 {
+            let mut sink = Sink::new(&bytes);
+            let offsets: Vec<usize> = (0..=bytes.len()).step_by(step).chain([3, 1, 9]).collect();
+            for &o in &offsets {
+                if std::str::from_utf8(&bytes[..o]).is_err() && o < text.len() {
+                    continue;
+                }
+                sink.at(&rule, o, "");
+                let p = sink.problems.last().unwrap();
+                let want = index.locate(o);
+                assert_eq!((p.line, p.column), (want.line, want.column), "offset {o}");
+            }
+        }
+    }
+}

@@ -1,0 +1,413 @@
+//! Every rule `markport check` applies, in one table. docs/check.md
+//! documents each under its id, with where the rule comes from; a test
+//! holds the table, the document and the example files together.
+
+use crate::problem::{Rule, Severity};
+
+const fn error(id: &'static str, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        severity: Severity::Error,
+        summary,
+    }
+}
+
+const fn warning(id: &'static str, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        severity: Severity::Warning,
+        summary,
+    }
+}
+
+// XBEL: the 1.0 DTD, then what it cannot say.
+pub(crate) const XBEL_NOT_WELL_FORMED: Rule = error(
+    "xbel/not-well-formed",
+    "the file is not well-formed XML (checking stops at a fatal error)",
+);
+pub(crate) const XBEL_ENCODING_MISMATCH: Rule = error(
+    "xbel/encoding-mismatch",
+    "the bytes are not in the encoding the <?xml declaration or byte order mark says",
+);
+pub(crate) const XBEL_ENCODING_SUSPECT: Rule = warning(
+    "xbel/encoding-suspect",
+    "a single-byte encoding is declared but the bytes read as UTF-8",
+);
+pub(crate) const XBEL_UNKNOWN_ENCODING: Rule = error(
+    "xbel/unknown-encoding",
+    "the <?xml declaration names an encoding no reader knows",
+);
+pub(crate) const XBEL_ROOT: Rule = error("xbel/root", "the root element is not <xbel>");
+pub(crate) const XBEL_MISSING_VERSION: Rule =
+    warning("xbel/missing-version", "<xbel> has no version attribute");
+pub(crate) const XBEL_VERSION: Rule = error("xbel/version", "<xbel version> is not \"1.0\"");
+pub(crate) const XBEL_UNKNOWN_ELEMENT: Rule = error(
+    "xbel/unknown-element",
+    "an element XBEL does not define, outside <metadata>",
+);
+pub(crate) const XBEL_FOREIGN_ELEMENT: Rule = warning(
+    "xbel/foreign-element",
+    "an element of another namespace outside <metadata>",
+);
+pub(crate) const XBEL_MISPLACED_ELEMENT: Rule = error(
+    "xbel/misplaced-element",
+    "an XBEL element where its parent's content model does not allow it",
+);
+pub(crate) const XBEL_ELEMENT_ORDER: Rule = error(
+    "xbel/element-order",
+    "title, info and desc out of order, repeated, or after the content",
+);
+pub(crate) const XBEL_TEXT_NOT_ALLOWED: Rule = error(
+    "xbel/text-not-allowed",
+    "text in an element that holds only elements",
+);
+pub(crate) const XBEL_EMPTY_INFO: Rule = error("xbel/empty-info", "<info> without <metadata>");
+pub(crate) const XBEL_DUPLICATE_OWNER: Rule = error(
+    "xbel/duplicate-owner",
+    "two <metadata> in one <info> with the same owner",
+);
+pub(crate) const XBEL_UNKNOWN_ATTRIBUTE: Rule = error(
+    "xbel/unknown-attribute",
+    "an attribute the DTD does not declare on that element",
+);
+pub(crate) const XBEL_MISSING_ATTRIBUTE: Rule = error(
+    "xbel/missing-attribute",
+    "<alias> without ref, or <metadata> without owner",
+);
+pub(crate) const XBEL_BAD_ATTRIBUTE_VALUE: Rule = error(
+    "xbel/bad-attribute-value",
+    "folded or toolbar is neither yes nor no",
+);
+pub(crate) const XBEL_BOOKMARK_WITHOUT_HREF: Rule =
+    error("xbel/bookmark-without-href", "a <bookmark> without href");
+pub(crate) const XBEL_BAD_ID: Rule = error("xbel/bad-id", "an id that is not an XML name");
+pub(crate) const XBEL_DUPLICATE_ID: Rule = error("xbel/duplicate-id", "two elements share an id");
+pub(crate) const XBEL_DANGLING_ALIAS: Rule = error(
+    "xbel/dangling-alias",
+    "an <alias ref> that names no element's id",
+);
+pub(crate) const XBEL_BAD_DATE: Rule = error(
+    "xbel/bad-date",
+    "added, modified or visited is not a W3C date/time",
+);
+
+// Desktop bookmarks: XBEL's rules, then the spec's and GLib's.
+pub(crate) const DESKTOP_NOT_UTF8: Rule = error(
+    "desktop/not-utf8",
+    "a desktop bookmark file that is not UTF-8",
+);
+pub(crate) const DESKTOP_BYTE_ORDER_MARK: Rule = warning(
+    "desktop/byte-order-mark",
+    "a UTF-8 byte order mark, which GLib refuses",
+);
+pub(crate) const DESKTOP_XBEL_ELEMENT: Rule = warning(
+    "desktop/xbel-element",
+    "<folder>, <alias>, <separator> or a document <info> in a desktop bookmark file",
+);
+pub(crate) const DESKTOP_BOOKMARK_ATTRIBUTE: Rule = warning(
+    "desktop/bookmark-attribute",
+    "a <bookmark> attribute other than href, added, modified and visited",
+);
+pub(crate) const DESKTOP_NOT_A_URI: Rule =
+    error("desktop/not-a-uri", "a bookmark href that is not a URI");
+pub(crate) const DESKTOP_RELATIVE_FILE_URI: Rule = error(
+    "desktop/relative-file-uri",
+    "a file: URI that is not absolute",
+);
+pub(crate) const DESKTOP_DUPLICATE_URI: Rule =
+    error("desktop/duplicate-uri", "two bookmarks for the same URI");
+pub(crate) const DESKTOP_BAD_DATE: Rule =
+    error("desktop/bad-date", "a date GLib's ISO 8601 reader refuses");
+pub(crate) const DESKTOP_MISSING_MIME_TYPE: Rule = error(
+    "desktop/missing-mime-type",
+    "a bookmark without <mime:mime-type type>",
+);
+pub(crate) const DESKTOP_MISSING_APPLICATION: Rule = error(
+    "desktop/missing-application",
+    "a bookmark no application registered",
+);
+pub(crate) const DESKTOP_APPLICATION_ATTRIBUTE: Rule = error(
+    "desktop/application-attribute",
+    "<bookmark:application> without name, exec, count or modified",
+);
+pub(crate) const DESKTOP_BAD_COUNT: Rule = error(
+    "desktop/bad-count",
+    "an application count that is not a positive whole number",
+);
+pub(crate) const DESKTOP_DUPLICATE_APPLICATION: Rule = error(
+    "desktop/duplicate-application",
+    "one application registered twice on a bookmark",
+);
+pub(crate) const DESKTOP_BAD_GROUPS: Rule = error(
+    "desktop/bad-groups",
+    "<bookmark:groups> holding anything but non-empty <bookmark:group> text",
+);
+pub(crate) const DESKTOP_BAD_PRIVATE: Rule = error(
+    "desktop/bad-private",
+    "<bookmark:private> that is not empty",
+);
+pub(crate) const DESKTOP_ICON_WITHOUT_HREF: Rule =
+    error("desktop/icon-without-href", "<bookmark:icon> without href");
+pub(crate) const DESKTOP_UNKNOWN_ELEMENT: Rule = error(
+    "desktop/unknown-element",
+    "an element the spec does not define in the freedesktop <metadata>",
+);
+pub(crate) const DESKTOP_FOREIGN_METADATA: Rule = warning(
+    "desktop/foreign-metadata",
+    "another owner's <metadata> with elements inside, which GLib refuses",
+);
+
+// Netscape bookmark HTML.
+pub(crate) const NETSCAPE_DOCTYPE: Rule = error(
+    "netscape/doctype",
+    "the file does not start with <!DOCTYPE NETSCAPE-Bookmark-file-1>",
+);
+pub(crate) const NETSCAPE_UNBALANCED_DL: Rule = error(
+    "netscape/unbalanced-dl",
+    "a </DL> without its <DL>, or a <DL> never closed",
+);
+pub(crate) const NETSCAPE_ITEM_OUTSIDE_LIST: Rule = warning(
+    "netscape/item-outside-list",
+    "a <DT>, <A>, <H3>, <HR> or <DD> outside every <DL> (but the heading's <DD>)",
+);
+pub(crate) const NETSCAPE_UNKNOWN_ATTRIBUTE: Rule = warning(
+    "netscape/unknown-attribute",
+    "an attribute no browser or service writes on that element",
+);
+pub(crate) const NETSCAPE_DUPLICATE_ATTRIBUTE: Rule = error(
+    "netscape/duplicate-attribute",
+    "an attribute given twice on one element",
+);
+pub(crate) const NETSCAPE_BAD_DATE: Rule = error(
+    "netscape/bad-date",
+    "ADD_DATE, LAST_MODIFIED or LAST_VISIT that is not a whole number of seconds",
+);
+pub(crate) const NETSCAPE_CHARSET_MISMATCH: Rule = error(
+    "netscape/charset-mismatch",
+    "the bytes are not in the charset the <META> or byte order mark declares",
+);
+pub(crate) const NETSCAPE_CHARSET_SUSPECT: Rule = warning(
+    "netscape/charset-suspect",
+    "a single-byte charset is declared but the bytes read as UTF-8",
+);
+pub(crate) const NETSCAPE_UNKNOWN_CHARSET: Rule = error(
+    "netscape/unknown-charset",
+    "the <META> names a charset no reader knows",
+);
+
+// Chromium's Bookmarks file.
+pub(crate) const CHROMIUM_NOT_JSON: Rule = error(
+    "chromium/not-json",
+    "the file is not JSON (checking stops at the error)",
+);
+pub(crate) const CHROMIUM_STRUCTURE: Rule = error(
+    "chromium/structure",
+    "a value of the wrong kind where the tree is (roots, a root, children, a node)",
+);
+pub(crate) const CHROMIUM_MISSING_ROOT: Rule = error(
+    "chromium/missing-root",
+    "no `roots`, or roots without bookmark_bar or other",
+);
+pub(crate) const CHROMIUM_MISSING_KEY: Rule = error(
+    "chromium/missing-key",
+    "a node without id, name, type, and url (url) or children (folder), or one that is not a string",
+);
+pub(crate) const CHROMIUM_BAD_TYPE: Rule =
+    error("chromium/bad-type", "a node type other than url and folder");
+pub(crate) const CHROMIUM_BAD_ID: Rule = error(
+    "chromium/bad-id",
+    "an id that is not a decimal number in a string",
+);
+pub(crate) const CHROMIUM_DUPLICATE_ID: Rule =
+    error("chromium/duplicate-id", "two nodes share an id");
+pub(crate) const CHROMIUM_BAD_GUID: Rule = error(
+    "chromium/bad-guid",
+    "a guid that is not a lowercase UUID, or is another node's",
+);
+pub(crate) const CHROMIUM_BAD_DATE: Rule = error(
+    "chromium/bad-date",
+    "date_added, date_modified or date_last_used that is not an integer string",
+);
+pub(crate) const CHROMIUM_CHECKSUM: Rule = error(
+    "chromium/checksum",
+    "the stored checksum is not the MD5 Chromium computes for the tree",
+);
+
+// Firefox bookmark backups.
+pub(crate) const FIREFOX_BAD_LZ4: Rule = error(
+    "firefox/bad-lz4",
+    "a .jsonlz4 backup whose compressed data cannot be read",
+);
+pub(crate) const FIREFOX_NOT_JSON: Rule = error(
+    "firefox/not-json",
+    "the backup is not JSON (checking stops at the error)",
+);
+pub(crate) const FIREFOX_TRAILING_COMMA: Rule = warning(
+    "firefox/trailing-comma",
+    "a comma before a closing bracket, which Firefox 3.x wrote and Firefox now refuses",
+);
+pub(crate) const FIREFOX_STRUCTURE: Rule = error(
+    "firefox/structure",
+    "a value of the wrong kind where the tree is (the top, children, a node)",
+);
+pub(crate) const FIREFOX_ROOT: Rule = error(
+    "firefox/root",
+    "the places root and the menu, toolbar and unfiled roots missing, unknown, or with another guid",
+);
+pub(crate) const FIREFOX_TYPE_MISMATCH: Rule = error(
+    "firefox/type-mismatch",
+    "typeCode and type disagree, are unknown, or are both missing",
+);
+pub(crate) const FIREFOX_MISSING_URI: Rule =
+    error("firefox/missing-uri", "a place (bookmark) without uri");
+pub(crate) const FIREFOX_BAD_GUID: Rule = error(
+    "firefox/bad-guid",
+    "a guid that is not twelve URL-safe base64 characters, or is another node's",
+);
+pub(crate) const FIREFOX_BAD_DATE: Rule = error(
+    "firefox/bad-date",
+    "dateAdded or lastModified that is not an integer",
+);
+
+// xFolk pages.
+pub(crate) const XFOLK_MISSING_TAGGEDLINK: Rule = error(
+    "xfolk/missing-taggedlink",
+    "an xfolkentry without an <a class=\"taggedlink\" href>",
+);
+pub(crate) const XFOLK_TAG_NOT_REL_TAG: Rule = warning(
+    "xfolk/tag-not-rel-tag",
+    "tags marked by class in an entry, with no rel=\"tag\" link",
+);
+
+// Services' CSV exports (Pocket, Instapaper).
+pub(crate) const EXPORT_HEADER: Rule = error(
+    "export/header",
+    "a CSV export whose header lacks a column the service writes, or repeats one",
+);
+pub(crate) const EXPORT_UNKNOWN_COLUMN: Rule = warning(
+    "export/unknown-column",
+    "a CSV column the service does not write",
+);
+pub(crate) const EXPORT_ROW: Rule = error(
+    "export/row",
+    "a CSV row that does not parse: its field count, bytes that are not UTF-8, no URL",
+);
+pub(crate) const EXPORT_BAD_DATE: Rule = error(
+    "export/bad-date",
+    "a CSV time that is not a number of seconds",
+);
+
+// Pinboard's JSON export.
+pub(crate) const PINBOARD_NOT_JSON: Rule = error(
+    "pinboard/not-json",
+    "the export is not JSON (checking stops at the error)",
+);
+pub(crate) const PINBOARD_STRUCTURE: Rule = error(
+    "pinboard/structure",
+    "not an array of post objects, or a post's href, time, shared or toread not a string",
+);
+pub(crate) const PINBOARD_MISSING_HREF: Rule =
+    error("pinboard/missing-href", "a post without href");
+pub(crate) const PINBOARD_BAD_DATE: Rule = error(
+    "pinboard/bad-date",
+    "a post's time that is not a W3C date/time",
+);
+pub(crate) const PINBOARD_BAD_FLAG: Rule = error(
+    "pinboard/bad-flag",
+    "shared or toread other than yes and no",
+);
+
+// Formats without rules of their own yet: what their reader says.
+pub(crate) const READER_ERROR: Rule = error(
+    "reader/error",
+    "markport's reader of the format could not read the file",
+);
+pub(crate) const READER_WARNING: Rule = warning(
+    "reader/warning",
+    "markport's reader of the format recovered from something",
+);
+
+/// Every rule, grouped by format, in the order docs/check.md lists them.
+pub static RULES: &[Rule] = &[
+    XBEL_NOT_WELL_FORMED,
+    XBEL_ENCODING_MISMATCH,
+    XBEL_ENCODING_SUSPECT,
+    XBEL_UNKNOWN_ENCODING,
+    XBEL_ROOT,
+    XBEL_MISSING_VERSION,
+    XBEL_VERSION,
+    XBEL_UNKNOWN_ELEMENT,
+    XBEL_FOREIGN_ELEMENT,
+    XBEL_MISPLACED_ELEMENT,
+    XBEL_ELEMENT_ORDER,
+    XBEL_TEXT_NOT_ALLOWED,
+    XBEL_EMPTY_INFO,
+    XBEL_DUPLICATE_OWNER,
+    XBEL_UNKNOWN_ATTRIBUTE,
+    XBEL_MISSING_ATTRIBUTE,
+    XBEL_BAD_ATTRIBUTE_VALUE,
+    XBEL_BOOKMARK_WITHOUT_HREF,
+    XBEL_BAD_ID,
+    XBEL_DUPLICATE_ID,
+    XBEL_DANGLING_ALIAS,
+    XBEL_BAD_DATE,
+    DESKTOP_NOT_UTF8,
+    DESKTOP_BYTE_ORDER_MARK,
+    DESKTOP_XBEL_ELEMENT,
+    DESKTOP_BOOKMARK_ATTRIBUTE,
+    DESKTOP_NOT_A_URI,
+    DESKTOP_RELATIVE_FILE_URI,
+    DESKTOP_DUPLICATE_URI,
+    DESKTOP_BAD_DATE,
+    DESKTOP_MISSING_MIME_TYPE,
+    DESKTOP_MISSING_APPLICATION,
+    DESKTOP_APPLICATION_ATTRIBUTE,
+    DESKTOP_BAD_COUNT,
+    DESKTOP_DUPLICATE_APPLICATION,
+    DESKTOP_BAD_GROUPS,
+    DESKTOP_BAD_PRIVATE,
+    DESKTOP_ICON_WITHOUT_HREF,
+    DESKTOP_UNKNOWN_ELEMENT,
+    DESKTOP_FOREIGN_METADATA,
+    NETSCAPE_DOCTYPE,
+    NETSCAPE_UNBALANCED_DL,
+    NETSCAPE_ITEM_OUTSIDE_LIST,
+    NETSCAPE_UNKNOWN_ATTRIBUTE,
+    NETSCAPE_DUPLICATE_ATTRIBUTE,
+    NETSCAPE_BAD_DATE,
+    NETSCAPE_CHARSET_MISMATCH,
+    NETSCAPE_CHARSET_SUSPECT,
+    NETSCAPE_UNKNOWN_CHARSET,
+    CHROMIUM_NOT_JSON,
+    CHROMIUM_STRUCTURE,
+    CHROMIUM_MISSING_ROOT,
+    CHROMIUM_MISSING_KEY,
+    CHROMIUM_BAD_TYPE,
+    CHROMIUM_BAD_ID,
+    CHROMIUM_DUPLICATE_ID,
+    CHROMIUM_BAD_GUID,
+    CHROMIUM_BAD_DATE,
+    CHROMIUM_CHECKSUM,
+    FIREFOX_BAD_LZ4,
+    FIREFOX_NOT_JSON,
+    FIREFOX_TRAILING_COMMA,
+    FIREFOX_STRUCTURE,
+    FIREFOX_ROOT,
+    FIREFOX_TYPE_MISMATCH,
+    FIREFOX_MISSING_URI,
+    FIREFOX_BAD_GUID,
+    FIREFOX_BAD_DATE,
+    XFOLK_MISSING_TAGGEDLINK,
+    XFOLK_TAG_NOT_REL_TAG,
+    EXPORT_HEADER,
+    EXPORT_UNKNOWN_COLUMN,
+    EXPORT_ROW,
+    EXPORT_BAD_DATE,
+    PINBOARD_NOT_JSON,
+    PINBOARD_STRUCTURE,
+    PINBOARD_MISSING_HREF,
+    PINBOARD_BAD_DATE,
+    PINBOARD_BAD_FLAG,
+    READER_ERROR,
+    READER_WARNING,
+];
