@@ -3,6 +3,7 @@
 //! parses arguments, reads and writes files, and prints.
 
 mod commands;
+mod conformance;
 mod desktop;
 mod failure;
 mod files;
@@ -59,6 +60,8 @@ enum Command {
     Publish(publish::PublishArgs),
     /// Show what survives FILE -> FORMAT -> back.
     Roundtrip(commands::RoundtripArgs),
+    /// Run another tool over the corpus and report what it keeps, changes and loses (docs/conformance.md).
+    Conformance(conformance::ConformanceArgs),
     /// The formats and which fields each can carry.
     Formats(commands::FormatsArgs),
     /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Merge(a) => merge::run(a),
         Command::Publish(a) => publish::run(a),
         Command::Roundtrip(a) => commands::roundtrip(a),
+        Command::Conformance(a) => conformance::run_conformance(a),
         Command::Formats(a) => commands::formats(a),
         Command::Desktop(a) => desktop::run(a),
         Command::Profiles(a) => profiles::run(a),
@@ -115,6 +119,7 @@ fn handle_signals() {
             std::thread::spawn(move || {
                 if let Some(signal) = signals.forever().next() {
                     markport::output::remove_unfinished();
+                    markport_conform::remove_temporaries();
                     std::process::exit(128 + signal);
                 }
             });
