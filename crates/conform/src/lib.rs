@@ -370,7 +370,7 @@ fn run_case(
     let in_dir = case_dir.join("in");
     let out_dir = case_dir.join("out");
     for d in [&case_dir, &in_dir, &out_dir] {
-        std::fs::create_dir(d).map_err(|e| io_error("the private directory", e))?;
+        private::create_dir(d).map_err(|e| io_error("the private directory", e))?;
     }
     let input = in_dir.join(&case.file_name);
     std::fs::write(&input, &case.bytes).map_err(|e| io_error("the input's copy", e))?;

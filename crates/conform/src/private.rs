@@ -9,12 +9,16 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// Directories of runs in progress.
 static DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// Process groups of tools running now.
 static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+/// Set by [`remove_temporaries`]: from then on no directory is made and no
+/// tool started (the run's thread may go on for a moment before the exit).
+static STOPPING: AtomicBool = AtomicBool::new(false);
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
@@ -25,12 +29,31 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// progress. For a signal handler running in a normal thread (it takes
 /// locks); the process should exit afterwards.
 pub fn remove_temporaries() {
-    for &group in lock(&GROUPS).iter() {
+    // Both locks are held while the flag is set, so a directory or a tool
+    // is either made before (and removed or killed here) or refused after.
+    let dirs = lock(&DIRS);
+    let groups = lock(&GROUPS);
+    STOPPING.store(true, Ordering::SeqCst);
+    for &group in groups.iter() {
         kill_group(group);
     }
-    for dir in lock(&DIRS).iter() {
+    for dir in dirs.iter() {
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+fn stopping() -> io::Error {
+    io::Error::new(io::ErrorKind::Interrupted, "stopping on a signal")
+}
+
+/// Make a directory inside a run's private directory, unless the run is
+/// stopping on a signal.
+pub(crate) fn create_dir(path: &Path) -> io::Result<()> {
+    let _dirs = lock(&DIRS);
+    if STOPPING.load(Ordering::SeqCst) {
+        return Err(stopping());
+    }
+    std::fs::create_dir(path)
 }
 
 /// Send SIGKILL to a process group.
@@ -44,9 +67,14 @@ pub(crate) fn kill_group(group: i32) {
     let _ = group;
 }
 
-/// Note a tool's process group while it runs.
+/// Note a tool's process group while it runs; on a signal already
+/// received, kill it at once.
 pub(crate) fn track_group(group: i32) {
-    lock(&GROUPS).push(group);
+    let mut groups = lock(&GROUPS);
+    if STOPPING.load(Ordering::SeqCst) {
+        kill_group(group);
+    }
+    groups.push(group);
 }
 
 /// Forget a tool's process group once it is reaped.
@@ -67,6 +95,10 @@ pub struct PrivateDir {
 impl PrivateDir {
     /// Make one in the system's temporary directory.
     pub fn new() -> io::Result<PrivateDir> {
+        let mut dirs = lock(&DIRS);
+        if STOPPING.load(Ordering::SeqCst) {
+            return Err(stopping());
+        }
         let dir = tempfile::Builder::new()
             .prefix("markport-conformance-")
             .tempdir()?;
@@ -76,7 +108,7 @@ impl PrivateDir {
             std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))?;
         }
         let path = dir.path().to_path_buf();
-        lock(&DIRS).push(path.clone());
+        dirs.push(path.clone());
         Ok(PrivateDir {
             dir: Some(dir),
             path,
