@@ -30,7 +30,7 @@ th{background:#f6f6f8}td.n{text-align:right;font-variant-numeric:tabular-nums}
 tr.kept td.res{background:#dcf5e0}tr.some td.res{background:#fff1c2}tr.none td.res{background:#ffd6d6}
 .lvl{font-size:.8em;font-weight:600;text-transform:uppercase;padding:.1em .4em;border-radius:3px}
 .must{background:#ffe0e0;color:#8a1010}.should{background:#fff0cc;color:#7a5200}.may{background:#e6eefc;color:#1f3f7a}
-ul.paths{margin:.2em 0;padding-left:1.2em;font-size:.88em;color:#444}ul.paths li{word-break:break-all}
+ul.paths{margin:.2em 0;padding-left:1.2em;font-size:.88em;color:#444}ul.paths li{overflow-wrap:anywhere}td.res{white-space:nowrap}
 pre{background:#f6f6f8;padding:.5em;white-space:pre-wrap;font-size:.85em}";
 
 impl Report {
