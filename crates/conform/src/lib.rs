@@ -280,7 +280,11 @@ pub fn run(config: &Config) -> Result<Report, Error> {
     let mut tool_time = Duration::ZERO;
     for (i, mut case) in cases.into_iter().enumerate() {
         let expected = std::mem::take(&mut case.expected);
-        let reference = match reference(expected, &config.to) {
+        // The reference is worked out while the tool runs.
+        let (outcome, seconds, reference) = run_case(config, &opts, dir.path(), i, &case, || {
+            reference(expected, &config.to)
+        })?;
+        let reference = match reference {
             Ok(r) => r,
             Err(e) => {
                 skipped.push(Skipped {
@@ -290,7 +294,6 @@ pub fn run(config: &Config) -> Result<Report, Error> {
                 continue;
             }
         };
-        let (outcome, seconds) = run_case(config, &opts, dir.path(), i, &case)?;
         tool_time += seconds;
         let comparison = match &outcome {
             Ok(got) => compare(&reference, got, config.to.support, &opts),
@@ -357,15 +360,19 @@ fn io_error(what: &str, e: std::io::Error) -> Error {
     Error::new(ErrorKind::Io, format!("{what}: {e}"), None)
 }
 
-/// Run the tool on one case: what markport reads in its output, or how it
-/// failed; and how long the tool took.
-fn run_case(
+/// What [`run_case`] found: what markport reads in the tool's output (or
+/// how the tool failed), how long the tool took, and `meanwhile`'s result.
+type CaseRun<T> = (Result<Document, Failure>, Duration, T);
+
+/// Run the tool on one case, doing `meanwhile` while it runs.
+fn run_case<T>(
     config: &Config,
     opts: &CompareOptions,
     dir: &std::path::Path,
     index: usize,
     case: &Case,
-) -> Result<(Result<Document, Failure>, Duration), Error> {
+    meanwhile: impl FnOnce() -> T,
+) -> Result<CaseRun<T>, Error> {
     let case_dir = dir.join(format!("case-{index}"));
     let in_dir = case_dir.join("in");
     let out_dir = case_dir.join("out");
@@ -387,7 +394,7 @@ fn run_case(
         values.push(("{title}", title));
     }
     let command = tool::expand(&config.command, &values);
-    let done = tool::run(&command, &case_dir, config.timeout)
+    let (done, extra) = tool::run_while(&command, &case_dir, config.timeout, meanwhile)
         .map_err(|e| io_error("running the tool with sh", e))?;
     let fail = |kind, message: String| Failure {
         kind,
@@ -435,5 +442,5 @@ fn run_case(
     };
     // The copies and the output go as soon as they are scored.
     let _ = std::fs::remove_dir_all(&case_dir);
-    Ok((result, done.elapsed))
+    Ok((result, done.elapsed, extra))
 }

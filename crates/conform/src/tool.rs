@@ -71,6 +71,18 @@ const STDERR_TAIL: u64 = 2000;
 /// empty, standard output and error into files in `dir`. After `timeout`
 /// the whole group is killed.
 pub fn run(command: &str, dir: &Path, timeout: Duration) -> std::io::Result<Finished> {
+    run_while(command, dir, timeout, || ()).map(|(done, ())| done)
+}
+
+/// [`run`], doing `meanwhile` on this thread while the tool runs (the
+/// caller's own work on the file, so that it adds nothing to the run's time
+/// when there is a second core); the timeout counts from the start.
+pub fn run_while<T>(
+    command: &str,
+    dir: &Path,
+    timeout: Duration,
+    meanwhile: impl FnOnce() -> T,
+) -> std::io::Result<(Finished, T)> {
     let stderr_path = dir.join("stderr");
     let stderr = File::create(&stderr_path)?;
     let stdout = File::create(dir.join("stdout"))?;
@@ -94,7 +106,9 @@ pub fn run(command: &str, dir: &Path, timeout: Duration) -> std::io::Result<Fini
     let waiter = std::thread::spawn(move || {
         let _ = tx.send(child.wait());
     });
-    let (status, timed_out) = match rx.recv_timeout(timeout) {
+    let result = meanwhile();
+    let left = timeout.saturating_sub(start.elapsed());
+    let (status, timed_out) = match rx.recv_timeout(left) {
         Ok(status) => (Some(status?), false),
         Err(_) => {
             private::kill_group(group);
@@ -109,12 +123,13 @@ pub fn run(command: &str, dir: &Path, timeout: Duration) -> std::io::Result<Fini
         private::kill_group(group);
     }
     private::untrack_group(group);
-    Ok(Finished {
+    let done = Finished {
         status,
         timed_out,
         stderr_tail: tail(&stderr_path),
         elapsed,
-    })
+    };
+    Ok((done, result))
 }
 
 fn tail(path: &Path) -> String {
