@@ -200,7 +200,7 @@ fn out_is_fresh_inside_a_private_directory_removed_afterwards() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");
     let cmd = format!(
-        "test ! -e {{out}} || exit 9; d=$(dirname $(dirname $(dirname {{out}}))); \
+        "test ! -e {{out}} || exit 9; d=$(dirname $(dirname {{out}})); \
          stat -c %a \"$d\" >> '{log}'; echo \"$d\" >> '{log}'; cp {{in}} {{out}}",
         log = log.display()
     );
@@ -221,7 +221,7 @@ fn a_signal_kills_the_tool_and_removes_the_private_directory() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");
     let cmd = format!(
-        "echo $$ > '{log}.pid'; dirname $(dirname {{out}}) > '{log}'; sleep 120; cp {{in}} {{out}}",
+        "echo $$ > '{log}.pid'; dirname {{out}} > '{log}'; sleep 120; cp {{in}} {{out}}",
         log = log.display()
     );
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("markport"))

@@ -274,21 +274,39 @@ pub fn run(config: &Config) -> Result<Report, Error> {
         ordered_tags: config.ordered_tags,
         added: (mode == Mode::Modify).then(|| (ADDED_URL.to_owned(), ADDED_TITLE.to_owned())),
     };
+    // Removing a file's copies costs as much as a quick tool on some file
+    // systems (ext4 with online discard: milliseconds a file): a thread does
+    // it while the next file runs.
+    let (to_remove, removals) = std::sync::mpsc::channel::<PathBuf>();
+    let remover = std::thread::spawn(move || {
+        for case_dir in removals {
+            let _ = std::fs::remove_dir_all(case_dir);
+        }
+    });
     let mut totals: Vec<(&'static str, usize, Tally)> = Vec::new();
     let mut files = Vec::new();
     let mut skipped = Vec::new();
     let mut tool_time = Duration::ZERO;
-    for (i, mut case) in cases.into_iter().enumerate() {
-        let expected = std::mem::take(&mut case.expected);
-        // The reference is worked out while the tool runs.
-        let (outcome, seconds, reference) = run_case(config, &opts, dir.path(), i, &case, || {
-            reference(expected, &config.to)
-        })?;
+    let mut next = match cases.first() {
+        Some(first) => Some(prepare(config, dir.path(), 0, first)?),
+        None => None,
+    };
+    for i in 0..cases.len() {
+        let expected = std::mem::take(&mut cases[i].expected);
+        let (case, following) = (&cases[i], cases.get(i + 1));
+        let prepared = next.take().expect("each case is prepared before it runs");
+        // While the tool runs: this file's reference, the next file's copy.
+        let (outcome, seconds, (reference, prepared_next)) =
+            run_case(config, &opts, prepared, &to_remove, || {
+                let next = following.map(|c| prepare(config, dir.path(), i + 1, c));
+                (reference(expected, &config.to), next)
+            })?;
+        next = prepared_next.transpose()?;
         let reference = match reference {
             Ok(r) => r,
             Err(e) => {
                 skipped.push(Skipped {
-                    file: case.name,
+                    file: case.name.clone(),
                     reason: format!("markport cannot write it as {}: {e}", config.to.name),
                 });
                 continue;
@@ -319,7 +337,7 @@ pub fn run(config: &Config) -> Result<Report, Error> {
             totals[at].2.absorb(tally, &prefix);
         }
         files.push(FileReport {
-            file: case.name,
+            file: case.name.clone(),
             failure: outcome.err(),
             seconds: seconds.as_secs_f64(),
             must_kept,
@@ -327,6 +345,8 @@ pub fn run(config: &Config) -> Result<Report, Error> {
             lost,
         });
     }
+    drop(to_remove);
+    let _ = remover.join();
     totals.sort_by_key(|t| report::rank(t.0));
     let checks: Vec<CheckReport> = totals
         .into_iter()
@@ -364,29 +384,53 @@ fn io_error(what: &str, e: std::io::Error) -> Error {
 /// how the tool failed), how long the tool took, and `meanwhile`'s result.
 type CaseRun<T> = (Result<Document, Failure>, Duration, T);
 
-/// Run the tool on one case, doing `meanwhile` while it runs.
-fn run_case<T>(
+/// A case's directory with its input's copy, ready for the tool.
+struct Prepared {
+    case_dir: PathBuf,
+    input: PathBuf,
+    output: PathBuf,
+}
+
+/// Make the directory of case `index` and copy its input there. One
+/// directory per file: the copy, the output and whatever the tool leaves
+/// beside it (a tool's own database) go together.
+fn prepare(
     config: &Config,
-    opts: &CompareOptions,
     dir: &std::path::Path,
     index: usize,
     case: &Case,
-    meanwhile: impl FnOnce() -> T,
-) -> Result<CaseRun<T>, Error> {
+) -> Result<Prepared, Error> {
     let case_dir = dir.join(format!("case-{index}"));
-    let in_dir = case_dir.join("in");
-    let out_dir = case_dir.join("out");
-    for d in [&case_dir, &in_dir, &out_dir] {
-        private::create_dir(d).map_err(|e| io_error("the private directory", e))?;
-    }
-    let input = in_dir.join(&case.file_name);
+    private::create_dir(&case_dir).map_err(|e| io_error("the private directory", e))?;
+    let input = case_dir.join(&case.file_name);
     std::fs::write(&input, &case.bytes).map_err(|e| io_error("the input's copy", e))?;
     let stem = std::path::Path::new(&case.file_name)
         .file_stem()
         .unwrap_or_default()
         .to_string_lossy()
         .into_owned();
-    let output = out_dir.join(corpus::output_name(&stem, &config.to));
+    let output = case_dir.join(corpus::output_name(&format!("{stem}-out"), &config.to));
+    Ok(Prepared {
+        case_dir,
+        input,
+        output,
+    })
+}
+
+/// Run the tool on one prepared case, doing `meanwhile` while it runs; the
+/// case's directory goes to `remove` once its output is read.
+fn run_case<T>(
+    config: &Config,
+    opts: &CompareOptions,
+    prepared: Prepared,
+    remove: &std::sync::mpsc::Sender<PathBuf>,
+    meanwhile: impl FnOnce() -> T,
+) -> Result<CaseRun<T>, Error> {
+    let Prepared {
+        case_dir,
+        input,
+        output,
+    } = prepared;
     let (in_s, out_s) = (input.to_string_lossy(), output.to_string_lossy());
     let mut values = vec![("{in}", in_s.as_ref()), ("{out}", out_s.as_ref())];
     if let Some((url, title)) = &opts.added {
@@ -394,7 +438,7 @@ fn run_case<T>(
         values.push(("{title}", title));
     }
     let command = tool::expand(&config.command, &values);
-    let (done, extra) = tool::run_while(&command, &case_dir, config.timeout, meanwhile)
+    let (done, extra) = tool::run_while(&command, config.timeout, meanwhile)
         .map_err(|e| io_error("running the tool with sh", e))?;
     let fail = |kind, message: String| Failure {
         kind,
@@ -440,7 +484,10 @@ fn run_case<T>(
             )),
         }
     };
-    // The copies and the output go as soon as they are scored.
-    let _ = std::fs::remove_dir_all(&case_dir);
+    // The copies and the output go as soon as they are read (the private
+    // directory's removal takes what is left, signals too).
+    if remove.send(case_dir.clone()).is_err() {
+        let _ = std::fs::remove_dir_all(&case_dir);
+    }
     Ok((result, done.elapsed, extra))
 }

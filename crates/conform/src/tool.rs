@@ -2,9 +2,7 @@
 //! replaced by shell-quoted values, under `sh -c`, in its own process group,
 //! killed whole when it outlives the timeout.
 
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::io::Read;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -65,13 +63,13 @@ pub struct Finished {
 }
 
 /// How much of the tool's standard error a report keeps (its end).
-const STDERR_TAIL: u64 = 2000;
+const STDERR_TAIL: usize = 2000;
 
-/// Run `command` with `sh -c` in a new process group, standard input
-/// empty, standard output and error into files in `dir`. After `timeout`
-/// the whole group is killed.
-pub fn run(command: &str, dir: &Path, timeout: Duration) -> std::io::Result<Finished> {
-    run_while(command, dir, timeout, || ()).map(|(done, ())| done)
+/// Run `command` with `sh -c` in a new process group, standard input and
+/// output empty, the end of its standard error kept. After `timeout` the
+/// whole group is killed.
+pub fn run(command: &str, timeout: Duration) -> std::io::Result<Finished> {
+    run_while(command, timeout, || ()).map(|(done, ())| done)
 }
 
 /// [`run`], doing `meanwhile` on this thread while the tool runs (the
@@ -79,19 +77,15 @@ pub fn run(command: &str, dir: &Path, timeout: Duration) -> std::io::Result<Fini
 /// when there is a second core); the timeout counts from the start.
 pub fn run_while<T>(
     command: &str,
-    dir: &Path,
     timeout: Duration,
     meanwhile: impl FnOnce() -> T,
 ) -> std::io::Result<(Finished, T)> {
-    let stderr_path = dir.join("stderr");
-    let stderr = File::create(&stderr_path)?;
-    let stdout = File::create(dir.join("stdout"))?;
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg(command)
         .stdin(Stdio::null())
-        .stdout(stdout)
-        .stderr(stderr);
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
@@ -100,6 +94,11 @@ pub fn run_while<T>(
     let start = Instant::now();
     let mut child = cmd.spawn()?;
     let group = child.id() as i32;
+    // A thread drains standard error (a full pipe would stop the tool),
+    // keeping its end; it ends when the last holder of the pipe, the tool
+    // or what it left in its group, is gone.
+    let stderr = child.stderr.take();
+    let drain = std::thread::spawn(move || stderr.map(tail).unwrap_or_default());
     private::track_group(group);
     // A thread waits on the child, so a quick tool costs no polling delay.
     let (tx, rx) = std::sync::mpsc::channel();
@@ -126,21 +125,33 @@ pub fn run_while<T>(
     let done = Finished {
         status,
         timed_out,
-        stderr_tail: tail(&stderr_path),
+        stderr_tail: drain.join().unwrap_or_default(),
         elapsed,
     };
     Ok((done, result))
 }
 
-fn tail(path: &Path) -> String {
-    let Ok(mut f) = File::open(path) else {
-        return String::new();
-    };
-    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
-    let _ = f.seek(SeekFrom::Start(len.saturating_sub(STDERR_TAIL)));
-    let mut bytes = Vec::new();
-    let _ = f.read_to_end(&mut bytes);
-    String::from_utf8_lossy(&bytes).trim_end().to_owned()
+/// The last [`STDERR_TAIL`] bytes `from` gives until its end, as text.
+fn tail(mut from: impl Read) -> String {
+    let mut kept: Vec<u8> = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match from.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                kept.extend_from_slice(&buf[..n]);
+                if kept.len() > 2 * STDERR_TAIL {
+                    kept.drain(..kept.len() - STDERR_TAIL);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    let start = kept.len().saturating_sub(STDERR_TAIL);
+    String::from_utf8_lossy(&kept[start..])
+        .trim_end()
+        .to_owned()
 }
 
 #[cfg(test)]
@@ -165,11 +176,9 @@ mod tests {
 
     #[test]
     fn a_hanging_tool_and_its_children_are_killed() {
-        let dir = tempfile::tempdir().unwrap();
         let started = Instant::now();
         let done = run(
             "sleep 30 & sleep 30; echo never",
-            dir.path(),
             Duration::from_millis(300),
         )
         .unwrap();
@@ -179,15 +188,23 @@ mod tests {
 
     #[test]
     fn the_end_of_standard_error_is_kept() {
-        let dir = tempfile::tempdir().unwrap();
         let done = run(
             "echo first >&2; i=0; while [ $i -lt 500 ]; do echo line $i >&2; i=$((i+1)); done; exit 3",
-            dir.path(),
             Duration::from_secs(30),
         )
         .unwrap();
         assert_eq!(done.status.unwrap().code(), Some(3));
         assert!(done.stderr_tail.ends_with("line 499"));
         assert!(!done.stderr_tail.contains("first"));
+        assert!(done.stderr_tail.len() <= STDERR_TAIL);
+    }
+
+    #[test]
+    fn a_background_child_holding_standard_error_does_not_hold_the_run() {
+        let started = Instant::now();
+        let done = run("sleep 60 >&2 & echo done >&2", Duration::from_secs(30)).unwrap();
+        assert!(!done.timed_out);
+        assert_eq!(done.stderr_tail, "done");
+        assert!(started.elapsed() < Duration::from_secs(20));
     }
 }
