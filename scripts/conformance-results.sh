@@ -18,6 +18,7 @@ work=$(mktemp -d)
 chmod 700 "$work"
 trap 'rm -rf "$work"' EXIT INT TERM HUP
 tools=${MARKPORT_TOOLS:-$HOME/.cache/markport-tools}
+shared=${MARKPORT_SHARED:-../shared}
 a=conformance/adapters
 
 # The installed version of what an adapter runs.
@@ -28,6 +29,7 @@ g = ctypes.CDLL(u.find_library('glib-2.0') or 'libglib-2.0.so.0')
 print('GLib %d.%d.%d' % tuple(ctypes.c_uint.in_dll(g, n).value for n in ('glib_major_version', 'glib_minor_version', 'glib_micro_version')))" ;;
     bookmarks-converter) python3 -m pip show bookmarks-converter 2>/dev/null | sed -n 's/^Version: /bookmarks-converter /p' ;;
     buku) echo "buku $(buku --nostdin --version 2>/dev/null)" ;;
+    firefox-esr) firefox-esr --version 2>/dev/null ;;
     node) sed -n 's/.*"version": "\(.*\)".*/bookmarks-parser \1/p' "$tools/npm/node_modules/bookmarks-parser/package.json" ;;
     esac
 }
@@ -41,6 +43,8 @@ bookmarks-converter (Firefox JSON)~bookmarks-converter~bookmarks-converter -i {i
 buku (HTML in, HTML out)~buku~$a/buku.sh {in} {out}~netscape~netscape
 buku (XBEL in, XBEL out)~buku~$a/buku.sh {in} {out}~xbel~xbel
 npm bookmarks-parser (HTML read)~node~$a/bookmarks-parser.sh {in} {out}~netscape~json
+Firefox (HTML import, HTML export)~firefox-esr~$a/firefox.sh html {in} {out}~netscape~netscape
+Firefox (JSON backup restore, JSON export)~firefox-esr~$a/firefox.sh json {in} {out}~firefox~firefox
 RUNS
 
 
@@ -52,8 +56,8 @@ RUNS
     echo "Each table counts the values of markport's corpus files of the \`--from\` format"
     echo "that the tool kept, changed or lost; a tool that fails on a file loses all of"
     echo "its values. \"Passed\" means every \`must\` value (links, titles, folders, order)"
-    echo "was kept and the tool failed on no file. Firefox and Chromium are not here"
-    echo "yet: their browser drivers are separate work (see the end of this page)."
+    echo "was kept and the tool failed on no file. Chromium is not here yet (see the"
+    echo "end of this page)."
     echo
     echo "| tool | version | formats | failed on | result |"
     echo "|---|---|---|---|---|"
@@ -64,7 +68,8 @@ n=0
 while IFS='~' read -r name needs cmd from to; do
     n=$((n + 1))
     if ! command -v "$needs" >/dev/null 2>&1 ||
-       { [ "$needs" = node ] && [ ! -d "$tools/npm/node_modules/bookmarks-parser" ]; }; then
+       { [ "$needs" = node ] && [ ! -d "$tools/npm/node_modules/bookmarks-parser" ]; } ||
+       { [ "$needs" = firefox-esr ] && [ ! -f "$shared/tools/firefox_bookmarks.py" ]; }; then
         printf '| %s | | `%s` → `%s` | | not measured: `%s` is not installed |\n' \
             "$name" "$from" "$to" "$needs" >> "$work/doc"
         continue

@@ -259,11 +259,30 @@ fn a_signal_kills_the_tool_and_removes_the_private_directory() {
     assert_eq!(status.code(), Some(128 + libc::SIGTERM));
     assert!(!case_dir.exists(), "{} left behind", case_dir.display());
     assert!(!case_dir.parent().unwrap().exists());
-    // The tool's shell is gone (killed with its group).
-    std::thread::sleep(Duration::from_millis(200));
-    // SAFETY: signal 0 only asks whether the process exists.
-    let alive = unsafe { libc::kill(tool, 0) } == 0;
-    assert!(!alive, "the tool {tool} still runs");
+    // The tool's shell is gone (killed with its group); a zombie waiting
+    // for its new parent to reap it is gone too.
+    let started = Instant::now();
+    while running(tool) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the tool {tool} still runs"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether the process runs: it exists and is not a zombie.
+#[cfg(unix)]
+fn running(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Err(_) if Path::new("/proc/self/stat").exists() => false,
+        // SAFETY: signal 0 only asks whether the process exists.
+        Err(_) => (unsafe { libc::kill(pid, 0) }) == 0,
+    }
 }
 
 #[test]
