@@ -19,7 +19,7 @@
 //! `should`: dates, tags, descriptions; `may`: ids, icons, extensions) and a
 //! run [passes](Report::passed) when every `must` value was kept and the
 //! tool did not fail on any file. The comparison rules are in
-//! [`compare`] and `docs/conformance.md`.
+//! [the `compare` module](mod@compare) and `docs/conformance.md`.
 //!
 //! Three modes come from the command line: a self round trip (`--from X
 //! --to X`), a cross conversion (`--from X --to Y`), and modify-then-reload
