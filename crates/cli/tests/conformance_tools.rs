@@ -185,3 +185,45 @@ fn bookmarks_converter_refuses_html_that_is_not_chrome_s() {
         .unwrap()
         .contains("not a valid bookmarks file"));
 }
+
+#[test]
+fn firefox_drops_a_relative_link_without_a_word() {
+    let driver = std::env::var_os("MARKPORT_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared"))
+        .join("tools/firefox_bookmarks.py");
+    if !available("firefox-esr", &["--version"])
+        || !(driver.is_file() || skip_or_fail("the shared Firefox driver"))
+    {
+        return;
+    }
+    // The smallest file of docs/conformance-results.md, with a link Firefox keeps.
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("relative.html");
+    std::fs::write(
+        &html,
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p><DT><A HREF=\"?aBcDeF\">Note</A>\
+         <DT><A HREF=\"https://example.org/\">Kept</A></DL>\n",
+    )
+    .unwrap();
+    let expected = Command::new(assert_cmd::cargo::cargo_bin("markport"))
+        .args(["-q", "convert", "--to", "json"])
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(expected.status.success());
+    std::fs::write(dir.path().join("relative.expected.json"), expected.stdout).unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("markport"))
+        .args(["conformance", "--json", "--timeout", "120"])
+        .args(["--cmd", "conformance/adapters/firefox.sh html {in} {out}"])
+        .args(["--from", "netscape", "--to", "netscape", "--corpus"])
+        .arg(dir.path())
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(failed(&r).is_empty(), "{r:#}");
+    let lost = lost_paths(&r, "bookmark");
+    assert_eq!(lost.len(), 1, "{r:#}");
+    assert!(lost[0].ends_with("relative.html: Note"), "{lost:?}");
+}
