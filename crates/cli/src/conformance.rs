@@ -99,11 +99,11 @@ fn conformance(a: ConformanceArgs) -> Result<u8, Failure> {
             "--cmd must hold {out}, where the tool writes its output",
         ));
     }
-    if !(a.timeout.is_finite() && a.timeout > 0.0) {
-        return Err(Failure::new(
-            "--timeout must be a number of seconds above 0",
-        ));
-    }
+    // Too large for a Duration (1e300) is refused as NaN and 0 are.
+    let timeout = Duration::try_from_secs_f64(a.timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| Failure::new("--timeout must be a number of seconds above 0"))?;
     let from = markport::format(&a.from).expect("clap checked the name");
     let to = markport::format(&a.to).expect("clap checked the name");
     let corpus = match (&a.corpus, a.large) {
@@ -126,7 +126,7 @@ fn conformance(a: ConformanceArgs) -> Result<u8, Failure> {
         )));
     }
     let mut config = Config::new(a.cmd, from, to, corpus);
-    config.timeout = Duration::from_secs_f64(a.timeout);
+    config.timeout = timeout;
     config.large = a.large;
     config.ordered_tags = a.ordered_tags;
     let report = run(&config).map_err(|e| Failure::new(e.message))?;

@@ -400,6 +400,15 @@ fn bad_usage_exits_2() {
         ])
         .assert()
         .code(2);
+    for timeout in ["0", "-1", "1e300", "NaN"] {
+        markport()
+            .args(["conformance", "--cmd", "cp {in} {out}"])
+            .args(["--from", "xbel", "--to", "xbel"])
+            .arg(format!("--timeout={timeout}"))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("--timeout"));
+    }
     let empty = tempfile::tempdir().unwrap();
     markport()
         .args([
