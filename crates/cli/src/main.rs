@@ -22,7 +22,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 pub(crate) mod exit {
     /// Success.
     pub const OK: u8 = 0;
-    /// `--fail-on-loss` and something was lost, or `diff` found differences.
+    /// `--fail-on-loss` and something was lost, `diff` found differences,
+    /// or `conformance` found a `must` value changed or lost.
     pub const DIFFERENT: u8 = 1;
     /// Bad usage, or input that could not be read.
     pub const ERROR: u8 = 2;
@@ -33,7 +34,7 @@ pub(crate) mod exit {
     name = "markport",
     version,
     about = "Convert bookmark collections between formats and report exactly what a conversion loses",
-    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss) or files differ (diff), 2 bad usage or unreadable input."
+    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss), files differ (diff) or a tool changed or lost a must value (conformance), 2 bad usage or unreadable input."
 )]
 struct Cli {
     /// Say less: no "nothing lost" line, no notes.
