@@ -4,6 +4,7 @@
 
 mod check;
 mod commands;
+mod conformance;
 mod desktop;
 mod failure;
 mod files;
@@ -22,7 +23,8 @@ use clap::{CommandFactory, Parser, Subcommand};
 pub(crate) mod exit {
     /// Success.
     pub const OK: u8 = 0;
-    /// `--fail-on-loss` and something was lost, `diff` found differences, or `check` problems.
+    /// `--fail-on-loss` and something was lost, `diff` found differences,
+    /// `check` problems, or `conformance` a `must` value changed or lost.
     pub const DIFFERENT: u8 = 1;
     /// Bad usage, or input that could not be read.
     pub const ERROR: u8 = 2;
@@ -33,7 +35,7 @@ pub(crate) mod exit {
     name = "markport",
     version,
     about = "Convert bookmark collections between formats and report exactly what a conversion loses",
-    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss), files differ (diff) or problems found (check), 2 bad usage or unreadable input."
+    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss), files differ (diff), problems found (check) or a tool changed or lost a must value (conformance), 2 bad usage or unreadable input."
 )]
 struct Cli {
     /// Say less: no "nothing lost" line, no notes.
@@ -63,6 +65,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Show what survives FILE -> FORMAT -> back.
     Roundtrip(commands::RoundtripArgs),
+    /// Run another tool over the corpus and report what it keeps, changes and loses (docs/conformance.md).
+    Conformance(conformance::ConformanceArgs),
     /// The formats and which fields each can carry.
     Formats(commands::FormatsArgs),
     /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
@@ -90,6 +94,7 @@ fn main() -> ExitCode {
         Command::Publish(a) => publish::run(a),
         Command::Check(a) => check::run(a),
         Command::Roundtrip(a) => commands::roundtrip(a),
+        Command::Conformance(a) => conformance::run_conformance(a),
         Command::Formats(a) => commands::formats(a),
         Command::Desktop(a) => desktop::run(a),
         Command::Profiles(a) => profiles::run(a),
@@ -121,6 +126,7 @@ fn handle_signals() {
             std::thread::spawn(move || {
                 if let Some(signal) = signals.forever().next() {
                     markport::remove_temporaries();
+                    markport_conform::remove_temporaries();
                     std::process::exit(128 + signal);
                 }
             });

@@ -1,0 +1,428 @@
+//! `markport conformance` with adapters written here: the identity scores
+//! everything kept, a lossy one is caught on exactly what it drops, a
+//! hanging one is killed and the run goes on, one that writes nothing fails
+//! its file only, and modify-then-reload finds the added bookmark.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn markport() -> Command {
+    Command::cargo_bin("markport").unwrap()
+}
+
+/// Run `conformance --json` and return (exit code, report).
+fn conformance(cmd: &str, from: &str, to: &str, extra: &[&str]) -> (i32, Value) {
+    let out = markport()
+        .args([
+            "conformance",
+            "--json",
+            "--cmd",
+            cmd,
+            "--from",
+            from,
+            "--to",
+            to,
+        ])
+        .args(extra)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.code().unwrap(), report)
+}
+
+/// The checks that did not keep every value.
+fn not_kept(report: &Value) -> BTreeSet<String> {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["changed"].as_u64() != Some(0) || c["lost"].as_u64() != Some(0))
+        .map(|c| c["check"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn check<'a>(report: &'a Value, name: &str) -> &'a Value {
+    report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == name)
+        .unwrap_or_else(|| panic!("no check {name} in {report:#}"))
+}
+
+fn failures(report: &Value) -> Vec<(String, String)> {
+    report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| !f["failure"].is_null())
+        .map(|f| {
+            (
+                f["file"].as_str().unwrap().to_owned(),
+                f["failure"]["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_identity_adapter_keeps_everything_in_every_format() {
+    for format in [
+        "netscape", "xbel", "desktop", "chromium", "firefox", "xfolk", "json",
+    ] {
+        let (code, report) = conformance("cp {in} {out}", format, format, &[]);
+        assert_eq!(code, 0, "{format}: {report:#}");
+        assert_eq!(report["markport_conformance"], 1);
+        assert_eq!(report["mode"], "round-trip");
+        assert_eq!(report["passed"], true);
+        assert!(not_kept(&report).is_empty(), "{format}: {report:#}");
+        assert!(failures(&report).is_empty());
+        let files = report["files"].as_array().unwrap().len();
+        assert!(files >= 1, "{format}: {files} files");
+        assert!(check(&report, "bookmark")["kept"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn a_lossy_adapter_is_caught_on_exactly_the_fields_it_drops() {
+    // Drops every description (<DD>) and every TAGS attribute.
+    let drop = r#"perl -0pe 's/<DD>[^<]*//gi; s/ TAGS="[^"]*"//gi' {in} > {out}"#;
+    let (code, report) = conformance(drop, "netscape", "netscape", &[]);
+    // The DD after the H1 is the document's description.
+    let expected: BTreeSet<String> = [
+        "document.desc",
+        "bookmark.desc",
+        "bookmark.tags",
+        "folder.desc",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(not_kept(&report), expected, "{report:#}");
+    for name in &expected {
+        let c = check(&report, name);
+        assert_eq!(c["kept"], 0, "{name}: {c:#}");
+        assert_eq!(c["lost"], c["values"], "{name}: {c:#}");
+        assert!(!c["lost_paths"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(check(&report, "bookmark.tags")["level"], "should");
+    // Descriptions and tags are `should`: the run still passes.
+    assert_eq!(code, 0);
+    assert_eq!(report["passed"], true);
+
+    // Dropping every bookmark title is a `must`: exit 1.
+    let untitled = r#"perl -0pe 's{(<A [^>]*>)[^<]*</A>}{$1</A>}gi' {in} > {out}"#;
+    let (code, report) = conformance(untitled, "netscape", "netscape", &[]);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["passed"], false);
+    assert_eq!(
+        not_kept(&report),
+        BTreeSet::from(["bookmark.title".to_owned()]),
+        "{report:#}"
+    );
+    assert_eq!(check(&report, "bookmark.title")["level"], "must");
+}
+
+#[test]
+fn an_xbel_adapter_that_strips_desc_is_caught_on_desc_only() {
+    let strip = r#"perl -0pe 's{<desc>.*?</desc>}{}gs' {in} > {out}"#;
+    let (_, report) = conformance(strip, "xbel", "xbel", &[]);
+    let lost = not_kept(&report);
+    assert!(lost.contains("bookmark.desc"), "{report:#}");
+    assert!(
+        lost.iter().all(|c| c.ends_with(".desc")),
+        "only descriptions: {lost:?}"
+    );
+}
+
+#[test]
+fn a_hanging_adapter_is_killed_at_the_timeout_and_the_run_goes_on() {
+    let hang = "case {in} in *chrome.html) sleep 120 & sleep 120;; esac; cp {in} {out}";
+    let started = Instant::now();
+    let (code, report) = conformance(hang, "netscape", "netscape", &["--timeout", "1"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert_eq!(code, 1);
+    let failed = failures(&report);
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(failed[0].0.ends_with("chrome.html"));
+    assert_eq!(failed[0].1, "timeout");
+    let files = report["files"].as_array().unwrap();
+    assert!(files.len() > 5);
+    for f in files.iter().filter(|f| f["failure"].is_null()) {
+        assert_eq!(f["must_kept"], true, "{f:#}");
+    }
+}
+
+#[test]
+fn an_adapter_that_writes_nothing_fails_that_file_only() {
+    let nothing = "case {in} in *safari.html) exit 0;; *delicious.html) echo broken >&2; exit 3;; esac; cp {in} {out}";
+    let (code, report) = conformance(nothing, "netscape", "netscape", &[]);
+    assert_eq!(code, 1);
+    let mut failed = failures(&report);
+    failed.sort();
+    assert_eq!(failed.len(), 2, "{failed:?}");
+    assert!(failed[0].0.ends_with("delicious.html") && failed[0].1 == "exit");
+    assert!(failed[1].0.ends_with("safari.html") && failed[1].1 == "no-output");
+    let delicious = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"].as_str().unwrap().ends_with("delicious.html"))
+        .unwrap();
+    assert_eq!(delicious["failure"]["status"], 3);
+    assert_eq!(delicious["failure"]["stderr"], "broken");
+    // The other files are scored, and kept.
+    let ok = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["failure"].is_null() && f["must_kept"] == true)
+        .count();
+    assert!(ok >= 8, "{report:#}");
+}
+
+#[test]
+fn out_is_fresh_inside_a_private_directory_removed_afterwards() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let cmd = format!(
+        "test ! -e {{out}} || exit 9; d=$(dirname $(dirname {{out}})); \
+         stat -c %a \"$d\" >> '{log}'; echo \"$d\" >> '{log}'; cp {{in}} {{out}}",
+        log = log.display()
+    );
+    let (code, report) = conformance(&cmd, "xbel", "xbel", &[]);
+    assert_eq!(code, 0, "{report:#}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 4);
+    for pair in lines.chunks(2) {
+        assert_eq!(pair[0], "700");
+        assert!(!Path::new(pair[1]).exists(), "{} left behind", pair[1]);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_kills_the_tool_and_removes_the_private_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let cmd = format!(
+        "echo $$ > '{log}.pid'; dirname {{out}} > '{log}'; sleep 120; cp {{in}} {{out}}",
+        log = log.display()
+    );
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("markport"))
+        .args([
+            "conformance",
+            "--cmd",
+            &cmd,
+            "--from",
+            "xbel",
+            "--to",
+            "xbel",
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !log.with_extension("pid").exists() || std::fs::read(&log).map_or(true, |b| b.is_empty())
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the tool never ran"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let case_dir = PathBuf::from(std::fs::read_to_string(&log).unwrap().trim());
+    let tool: i32 = std::fs::read_to_string(log.with_extension("pid"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(case_dir.exists());
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(128 + libc::SIGTERM));
+    assert!(!case_dir.exists(), "{} left behind", case_dir.display());
+    assert!(!case_dir.parent().unwrap().exists());
+    // The tool's shell is gone (killed with its group); a zombie waiting
+    // for its new parent to reap it is gone too.
+    let started = Instant::now();
+    while running(tool) {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the tool {tool} still runs"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether the process runs: it exists and is not a zombie.
+#[cfg(unix)]
+fn running(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')),
+        Err(_) if Path::new("/proc/self/stat").exists() => false,
+        // SAFETY: signal 0 only asks whether the process exists.
+        Err(_) => (unsafe { libc::kill(pid, 0) }) == 0,
+    }
+}
+
+#[test]
+fn modify_then_reload_finds_the_added_bookmark_and_what_else_was_dropped() {
+    // Adds the bookmark before </xbel>, escaped as XML wants.
+    let add = r#"perl -e 'my ($in, $out, $url, $title) = @ARGV; local $/; open my $f, "<", $in or die; my $s = <$f>; for ($url, $title) { s/&/&amp;/g; s/</&lt;/g; s/"/&quot;/g } $s =~ s{</xbel>}{<bookmark href="$url"><title>$title</title></bookmark></xbel>}; DROP open my $o, ">", $out or die; print $o $s' {in} {out} {url} {title}"#;
+    let (code, report) = conformance(&add.replace("DROP", ""), "xbel", "xbel", &[]);
+    assert_eq!(report["mode"], "modify");
+    assert_eq!(code, 0, "{report:#}");
+    let added = check(&report, "added");
+    assert_eq!(added["level"], "must");
+    assert_eq!(added["values"], added["kept"]);
+    assert!(not_kept(&report).is_empty(), "{report:#}");
+
+    // The same, but it also drops every description.
+    let lossy = add.replace("DROP", r"$s =~ s{<desc>.*?</desc>}{}gs;");
+    let (_, report) = conformance(&lossy, "xbel", "xbel", &[]);
+    let lost = not_kept(&report);
+    assert!(lost.contains("bookmark.desc"), "{report:#}");
+    assert!(lost.iter().all(|c| c.ends_with(".desc")), "{lost:?}");
+
+    // A tool that does not add it fails the run.
+    let (code, report) = conformance("cp {in} {out}; : {url} {title}", "xbel", "xbel", &[]);
+    assert_eq!(code, 1);
+    assert_eq!(not_kept(&report), BTreeSet::from(["added".to_owned()]));
+}
+
+#[test]
+fn cross_conversion_with_markport_itself_keeps_everything() {
+    let bin = assert_cmd::cargo::cargo_bin("markport");
+    let cmd = format!(
+        "'{}' -q convert {{in}} --from netscape --to xbel -o {{out}}",
+        bin.display()
+    );
+    let (code, report) = conformance(&cmd, "netscape", "xbel", &[]);
+    assert_eq!(report["mode"], "cross");
+    assert_eq!(code, 0, "{report:#}");
+    assert!(not_kept(&report).is_empty());
+}
+
+#[test]
+fn a_large_case_is_generated_on_demand() {
+    let empty = tempfile::tempdir().unwrap();
+    let corpus_dir = empty.path().to_str().unwrap();
+    let (code, report) = conformance(
+        "cp {in} {out}",
+        "netscape",
+        "netscape",
+        &["--corpus", corpus_dir, "--large", "3000"],
+    );
+    assert_eq!(code, 0, "{report:#}");
+    let files = report["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0]["file"], "large-3000");
+    assert_eq!(check(&report, "bookmark")["kept"], 3000);
+    assert_eq!(check(&report, "bookmark.tags")["kept"], 1500);
+}
+
+#[test]
+fn the_html_page_is_one_self_contained_table_with_the_failing_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    let drop = r#"perl -0pe 's/ TAGS="[^"]*"//gi' {in} > {out}"#;
+    markport()
+        .args([
+            "conformance",
+            "--cmd",
+            drop,
+            "--from",
+            "netscape",
+            "--to",
+            "netscape",
+        ])
+        .arg("--html")
+        .arg(&page)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("<table") && html.contains("<code>bookmark.tags</code>"));
+    assert!(
+        html.contains("class=\"none\""),
+        "a check kept nowhere is marked"
+    );
+    assert!(html.contains("lost:<ul class=\"paths\">"));
+    for outside in ["<script", "<link", "src=", "@import", "url("] {
+        assert!(!html.contains(outside), "{outside}");
+    }
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    markport()
+        .args([
+            "conformance",
+            "--cmd",
+            "cp {in}",
+            "--from",
+            "xbel",
+            "--to",
+            "xbel",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("{out}"));
+    markport()
+        .args([
+            "conformance",
+            "--cmd",
+            "cp {in} {out}",
+            "--from",
+            "xbel",
+            "--to",
+            "places",
+        ])
+        .assert()
+        .code(2);
+    for timeout in ["0", "-1", "1e300", "NaN"] {
+        markport()
+            .args(["conformance", "--cmd", "cp {in} {out}"])
+            .args(["--from", "xbel", "--to", "xbel"])
+            .arg(format!("--timeout={timeout}"))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("--timeout"));
+    }
+    let empty = tempfile::tempdir().unwrap();
+    markport()
+        .args([
+            "conformance",
+            "--cmd",
+            "cp {in} {out}",
+            "--from",
+            "xbel",
+            "--to",
+            "xbel",
+        ])
+        .arg("--corpus")
+        .arg(empty.path())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("expected.json"));
+}
