@@ -4,7 +4,7 @@
 # - GLib's GBookmarkFile: python3 + libglib-2.0 through ctypes.
 # - bookmarks-converter and buku (PyPI), pinned so results are reproducible.
 # - npm's bookmarks-parser, under $MARKPORT_TOOLS/npm (outside the checkout).
-# - A real Firefox: firefox-esr (browsers.sh) through ../shared/tools/firefox_bookmarks.py.
+# - A real Firefox: firefox-esr (browsers.sh) through tests/peers/firefox_bookmarks.py.
 apt-get install -y -qq libglib2.0-0 python3 nodejs npm perl >/dev/null
 python3 -m pip install -q --disable-pip-version-check bookmarks-converter==1.0.3 buku==5.1
 MARKPORT_TOOLS=${MARKPORT_TOOLS:-$HOME/.cache/markport-tools}

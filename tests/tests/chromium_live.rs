@@ -192,41 +192,13 @@ fn chromium_title(title: &str) -> String {
 }
 
 /// What Chromium makes of a link (measured): `None` for one that is not
-/// absolute (Chromium drops the bookmark on load); otherwise the link with
-/// the canonical form of the corpus's cases: a lower-case scheme, `/` for
-/// an empty path of a web link, spaces and non-ASCII percent-encoded.
+/// absolute (Chromium drops the bookmark on load); otherwise the link in
+/// canonical form, which Chromium's GURL gives as the WHATWG URL parser
+/// does on every link of the corpus and the peer files (a lower-case scheme
+/// and host, the default port left out, dot segments resolved, `/` for an
+/// empty path of a web link, spaces and non-ASCII percent-encoded).
 fn chromium_url(url: &str) -> Option<String> {
-    let colon = url.find(':')?;
-    let scheme = &url[..colon];
-    let valid = scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
-    if !valid {
-        return None;
-    }
-    let scheme = scheme.to_ascii_lowercase();
-    let mut rest = url[colon..].to_string();
-    if ["http", "https", "ftp", "ws", "wss"].contains(&scheme.as_str()) {
-        let host_end = rest[3..]
-            .find(['/', '?', '#'])
-            .map_or(rest.len(), |i| i + 3);
-        if !rest[host_end..].starts_with('/') {
-            rest.insert(host_end, '/');
-        }
-    }
-    let mut out = scheme;
-    for c in rest.chars() {
-        if c == ' ' || !c.is_ascii() {
-            let mut buf = [0; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("%{b:02X}"));
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Some(out)
+    url::Url::parse(url).ok().map(String::from)
 }
 
 /// The differences, line by line (both sides are in document order).

@@ -139,7 +139,11 @@ pub(crate) fn check(input: &[u8], sink: &mut Sink<'_>) {
                     ("uri", Some(_)) => node.uri = true,
                     ("dateAdded" | "lastModified", value) => {
                         let integer = matches!(first, Event::Num(_))
-                            && value.is_some_and(|v| v.bytes().all(|c| c.is_ascii_digit()));
+                            && value.is_some_and(|v| {
+                                // Before 1970 is negative, and still an integer.
+                                let digits = v.strip_prefix('-').unwrap_or(&v);
+                                !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())
+                            });
                         if !integer {
                             sink.at(
                                 &FIREFOX_BAD_DATE,
