@@ -5,7 +5,10 @@
 # - bookmarks-converter and buku (PyPI), pinned so results are reproducible.
 # - npm's bookmarks-parser, under $MARKPORT_TOOLS/npm (outside the checkout).
 # - A real Firefox: firefox-esr (browsers.sh) through tests/peers/firefox_bookmarks.py.
-apt-get install -y -qq libglib2.0-0 python3 nodejs npm perl >/dev/null
+apt-get install -y -qq libglib2.0-0 python3 perl >/dev/null
+# The image's Node.js (NodeSource) carries its own npm, which Debian's npm
+# package conflicts with: install Debian's only where there is none.
+command -v npm >/dev/null 2>&1 || apt-get install -y -qq nodejs npm >/dev/null
 python3 -m pip install -q --disable-pip-version-check bookmarks-converter==1.0.3 buku==5.1
 MARKPORT_TOOLS=${MARKPORT_TOOLS:-$HOME/.cache/markport-tools}
 mkdir -p "$MARKPORT_TOOLS/npm"
