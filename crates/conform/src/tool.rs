@@ -8,23 +8,12 @@ use std::time::{Duration, Instant};
 
 use crate::private;
 
+/// `value` quoted for a POSIX shell (GLib's `g_shell_quote`, one rule for
+/// every command line markport writes).
+pub use markport::desktop::shell_quote;
+
 /// The placeholders a command can hold.
 pub const PLACEHOLDERS: &[&str] = &["{in}", "{out}", "{url}", "{title}"];
-
-/// `value` quoted for a POSIX shell: in single quotes, each `'` written `'\''`.
-pub fn shell_quote(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('\'');
-    for c in value.chars() {
-        if c == '\'' {
-            out.push_str("'\\''");
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
-}
 
 /// Replace each placeholder of `template` by its value, quoted, in one pass
 /// (a value that holds `{out}` is not replaced again). `{{` and `}}` stay as

@@ -45,6 +45,9 @@ mod iso;
 mod mime;
 mod read;
 mod shell;
+/// POSIX shell quoting as GLib's `g_shell_quote` does it: the whole value
+/// in single quotes, each `'` written `'\''`.
+pub use shell::shell_quote;
 pub mod spec;
 mod uri;
 mod write;
