@@ -58,6 +58,26 @@ pub const ANNO_SITE: &str = "livemark/siteURI";
 /// File extensions of the compressed form.
 pub const COMPRESSED_EXTENSIONS: &[&str] = &["jsonlz4", "baklz4", "mozlz4"];
 
+/// What an output file's extension (without the dot) asks of the write
+/// options: one of [`COMPRESSED_EXTENSIONS`] (any case) asks for the
+/// compressed form; anything else asks nothing.
+///
+/// ```
+/// let mut opts = markport_model::WriteOptions::default();
+/// markport_firefox::write_options_for_extension("json", &mut opts);
+/// assert!(!opts.firefox.compress);
+/// markport_firefox::write_options_for_extension("JSONLZ4", &mut opts);
+/// assert!(opts.firefox.compress);
+/// ```
+pub fn write_options_for_extension(ext: &str, opts: &mut WriteOptions) {
+    if COMPRESSED_EXTENSIONS
+        .iter()
+        .any(|c| c.eq_ignore_ascii_case(ext))
+    {
+        opts.firefox.compress = true;
+    }
+}
+
 /// How sure it is that `input` is a Firefox backup: the mozLz40 magic, or
 /// JSON whose first item is the placesRoot container.
 pub fn detect(input: &[u8]) -> Option<u8> {

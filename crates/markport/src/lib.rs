@@ -85,8 +85,15 @@ pub use convert::{
     convert, read_bytes, read_input, ConvertError, ConvertOptions, Converted, Input, Refusal,
     Stage, Target,
 };
+/// Chromium's Bookmarks file's own API (Chrome, Edge, Brave, Vivaldi, Opera).
+#[cfg(feature = "chromium")]
+pub use markport_chromium as chromium;
+#[cfg(feature = "desktop")]
 /// The desktop-bookmark format's own API (and the spec's operations).
 pub use markport_desktop as desktop;
+/// Firefox's bookmark backups' own API (JSON, `.jsonlz4`).
+#[cfg(feature = "firefox")]
+pub use markport_firefox as firefox;
 pub use markport_markup as markup;
 /// Writing an output file without harming what is there (see `docs/output.md`).
 pub use markport_markup::output;
@@ -96,20 +103,25 @@ pub use markport_model::{
     Folder, Header, LossReport, Node, NodeId, Parsed, ReadOptions, Separator, Severity, Support,
     WriteOptions,
 };
+#[cfg(feature = "netscape")]
 /// The Netscape bookmark HTML format's own API.
 pub use markport_netscape as netscape;
+#[cfg(feature = "places")]
 /// The places.sqlite format's own API.
 pub use markport_places as places;
+#[cfg(feature = "services")]
 /// The service exports' own API (Pocket, Pinboard, Instapaper).
 pub use markport_services as services;
+#[cfg(feature = "xbel")]
 /// The XBEL format's own API.
 pub use markport_xbel as xbel;
+#[cfg(feature = "xfolk")]
 /// The xFolk format's own API.
 pub use markport_xfolk as xfolk;
 pub use paths::{read_path, write_path};
 pub use registry::{
-    detect, format, formats_for_extension, names, read_only, writable, writable_names, Format,
-    PathReadFn, ReadFn, WriteFn, FORMATS,
+    detect, format, formats_for_extension, names, no_write_options, read_only, writable,
+    writable_names, Format, PathReadFn, ReadFn, WriteFn, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use values::{values, Values};
@@ -266,21 +278,22 @@ pub fn roundtrip(doc: &Document, via: &Format, opts: &WriteOptions) -> Result<Ro
 /// form of the format (`.jsonlz4`, `.baklz4` and `.mozlz4`: Firefox's
 /// compressed backups).
 ///
+/// Each format's rule ([`Format::write_options_for_extension`]) is applied.
+///
 /// ```
 /// use std::path::Path;
+/// # #[cfg(feature = "firefox")] {
 /// let opts = markport::options_for_path(Default::default(), Some(Path::new("backup.jsonlz4")));
 /// assert!(opts.firefox.compress);
 /// let opts = markport::options_for_path(Default::default(), Some(Path::new("bookmarks.json")));
 /// assert!(!opts.firefox.compress);
+/// # }
 /// ```
 pub fn options_for_path(mut opts: WriteOptions, path: Option<&std::path::Path>) -> WriteOptions {
-    let ext = path.and_then(|p| p.extension()).and_then(|e| e.to_str());
-    if ext.is_some_and(|e| {
-        markport_firefox::COMPRESSED_EXTENSIONS
-            .iter()
-            .any(|c| c.eq_ignore_ascii_case(e))
-    }) {
-        opts.firefox.compress = true;
+    if let Some(ext) = path.and_then(|p| p.extension()).and_then(|e| e.to_str()) {
+        for f in FORMATS {
+            (f.write_options_for_extension)(ext, &mut opts);
+        }
     }
     opts
 }

@@ -42,6 +42,12 @@ pub struct Format {
     /// A reader of the file at a path, used instead of `read` when the input
     /// is a file: `None` for every format whose bytes are the whole story.
     pub read_path: Option<PathReadFn>,
+    /// What an output file's extension (without the dot) asks of the write
+    /// options: Firefox's `.jsonlz4` asks for its compressed form. Every
+    /// format's rule is applied to every output path
+    /// ([`options_for_path`](crate::options_for_path)), so only the registry
+    /// knows which extensions mean something.
+    pub write_options_for_extension: fn(&str, &mut WriteOptions),
     /// The writer; `None` for a format markport only reads (a browser's
     /// database, a service's export). Use [`Format::writer`] to get it with
     /// an error that names the writable formats.
@@ -79,6 +85,10 @@ impl Format {
     }
 }
 
+/// The extension rule of a format whose extensions ask nothing of the
+/// write options.
+pub fn no_write_options(_: &str, _: &mut WriteOptions) {}
+
 /// What a read-only format's `support` says of every field: it has no
 /// writer, so nothing is carried.
 pub fn read_only(_: Field) -> Support {
@@ -94,6 +104,7 @@ impl std::fmt::Debug for Format {
 /// Every registered format. Detection asks them in this order and keeps the
 /// most confident; on a tie the earlier one wins (dialects before their base).
 pub static FORMATS: &[Format] = &[
+    #[cfg(feature = "desktop")]
     Format {
         name: "desktop",
         description: "freedesktop desktop bookmarks (recently-used.xbel), GLib's layout",
@@ -101,9 +112,11 @@ pub static FORMATS: &[Format] = &[
         detect: markport_desktop::detect,
         read: markport_desktop::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: Some(markport_desktop::write),
         support: markport_desktop::support,
     },
+    #[cfg(feature = "xbel")]
     Format {
         name: "xbel",
         description: "XBEL 1.0, the XML Bookmark Exchange Language (lossless hub)",
@@ -111,9 +124,11 @@ pub static FORMATS: &[Format] = &[
         detect: markport_xbel::detect,
         read: markport_xbel::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: Some(markport_xbel::write),
         support: markport_xbel::support,
     },
+    #[cfg(feature = "netscape")]
     Format {
         name: "netscape",
         description:
@@ -122,9 +137,11 @@ pub static FORMATS: &[Format] = &[
         detect: markport_netscape::detect,
         read: markport_netscape::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: Some(markport_netscape::write),
         support: markport_netscape::support,
     },
+    #[cfg(feature = "xfolk")]
     Format {
         name: "xfolk",
         description: "xFolk microformat pages: read from any page, publish a page people use",
@@ -132,9 +149,11 @@ pub static FORMATS: &[Format] = &[
         detect: markport_xfolk::detect,
         read: markport_xfolk::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: Some(markport_xfolk::write),
         support: markport_xfolk::support,
     },
+    #[cfg(feature = "firefox")]
     Format {
         name: "firefox",
         description: "Firefox bookmark backups: JSON (bookmarks-*.json) and .jsonlz4/.baklz4",
@@ -142,9 +161,11 @@ pub static FORMATS: &[Format] = &[
         detect: markport_firefox::detect,
         read: markport_firefox::read,
         read_path: None,
+        write_options_for_extension: markport_firefox::write_options_for_extension,
         write: Some(markport_firefox::write),
         support: markport_firefox::support,
     },
+    #[cfg(feature = "chromium")]
     Format {
         name: "chromium",
         description: "Chromium's Bookmarks file (Chrome, Edge, Brave, Vivaldi, Opera)",
@@ -152,6 +173,7 @@ pub static FORMATS: &[Format] = &[
         detect: markport_chromium::detect,
         read: markport_chromium::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: Some(markport_chromium::write),
         support: markport_chromium::support,
     },
@@ -162,9 +184,11 @@ pub static FORMATS: &[Format] = &[
         detect: crate::json::detect,
         read: crate::json::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: Some(crate::json::write),
         support: crate::json::support,
     },
+    #[cfg(feature = "places")]
     Format {
         name: "places",
         description: "Firefox's places.sqlite, read in place without touching the profile",
@@ -172,9 +196,11 @@ pub static FORMATS: &[Format] = &[
         detect: markport_places::detect,
         read: markport_places::read,
         read_path: Some(markport_places::read_path),
+        write_options_for_extension: no_write_options,
         write: None,
         support: read_only,
     },
+    #[cfg(feature = "services")]
     Format {
         name: "pocket",
         description: "Pocket's export, HTML (ril_export.html) or CSV; sections as folders",
@@ -182,9 +208,11 @@ pub static FORMATS: &[Format] = &[
         detect: markport_services::pocket::detect,
         read: markport_services::pocket::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: None,
         support: read_only,
     },
+    #[cfg(feature = "services")]
     Format {
         name: "pinboard",
         description: "Pinboard's JSON export (posts/all)",
@@ -192,9 +220,11 @@ pub static FORMATS: &[Format] = &[
         detect: markport_services::pinboard::detect,
         read: markport_services::pinboard::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: None,
         support: read_only,
     },
+    #[cfg(feature = "services")]
     Format {
         name: "instapaper",
         description: "Instapaper's CSV export; folders as folders",
@@ -202,6 +232,7 @@ pub static FORMATS: &[Format] = &[
         detect: markport_services::instapaper::detect,
         read: markport_services::instapaper::read,
         read_path: None,
+        write_options_for_extension: no_write_options,
         write: None,
         support: read_only,
     },
@@ -272,6 +303,33 @@ mod tests {
     }
 
     #[test]
+    fn the_registry_lists_exactly_the_formats_compiled_in() {
+        let expected = [
+            ("desktop", cfg!(feature = "desktop")),
+            ("xbel", cfg!(feature = "xbel")),
+            ("netscape", cfg!(feature = "netscape")),
+            ("xfolk", cfg!(feature = "xfolk")),
+            ("firefox", cfg!(feature = "firefox")),
+            ("chromium", cfg!(feature = "chromium")),
+            ("json", true),
+            ("places", cfg!(feature = "places")),
+            ("pocket", cfg!(feature = "services")),
+            ("pinboard", cfg!(feature = "services")),
+            ("instapaper", cfg!(feature = "services")),
+        ];
+        for (name, built) in expected {
+            assert_eq!(format(name).is_some(), built, "{name}");
+        }
+        let listed: Vec<_> = expected.iter().filter(|e| e.1).map(|e| e.0).collect();
+        assert_eq!(FORMATS.iter().map(|f| f.name).collect::<Vec<_>>(), listed);
+        // Detection and extensions see only what is built.
+        assert_eq!(
+            formats_for_extension("sqlite").len(),
+            usize::from(cfg!(feature = "places"))
+        );
+    }
+
+    #[test]
     fn a_read_only_format_has_no_writer_and_says_which_formats_write() {
         let store = Format {
             name: "store",
@@ -280,6 +338,7 @@ mod tests {
             detect: |_| None,
             read: no_read,
             read_path: None,
+            write_options_for_extension: no_write_options,
             write: None,
             support: read_only,
         };
