@@ -177,6 +177,82 @@ impl Document {
             .filter_map(move |id| nodes[id.index()].take())
     }
 
+    /// Everything inside the folder `id` (its children, theirs, and so on),
+    /// in document order, without `id` itself; nothing for a node that is
+    /// not a folder. No recursion: a folder 100,000 levels deep is walked
+    /// with a heap stack.
+    ///
+    /// ```
+    /// use markport_model::{Bookmark, Document, Folder};
+    ///
+    /// let mut doc = Document::new();
+    /// let news = doc.push(None, Folder::titled("News"));
+    /// let daily = doc.push(Some(news), Folder::titled("Daily"));
+    /// doc.push(Some(daily), Bookmark::new("https://bbc.co.uk/"));
+    /// doc.push(None, Bookmark::new("https://example.org/"));
+    /// let inside: Vec<String> = doc.descendants(news).map(|id| doc.path(id)).collect();
+    /// assert_eq!(inside, ["News/Daily", "News/Daily/https://bbc.co.uk/"]);
+    /// ```
+    pub fn descendants(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+        Walk {
+            doc: self,
+            stack: vec![(Some(id), 0)],
+        }
+        .filter_map(|s| match s {
+            Step::Leaf(id) | Step::Open(id) => Some(id),
+            Step::Close(_) => None,
+        })
+    }
+
+    /// Every bookmark in document order, with its id: the loop most
+    /// programs start with.
+    ///
+    /// ```
+    /// use markport_model::{Bookmark, Document, Folder};
+    ///
+    /// let mut doc = Document::new();
+    /// let news = doc.push(None, Folder::titled("News"));
+    /// doc.push(Some(news), Bookmark::new("https://bbc.co.uk/"));
+    /// doc.push(None, Bookmark::new("https://example.org/"));
+    /// let hrefs: Vec<&str> = doc.bookmarks().map(|(_, b)| b.href.as_str()).collect();
+    /// assert_eq!(hrefs, ["https://bbc.co.uk/", "https://example.org/"]);
+    /// ```
+    pub fn bookmarks(&self) -> impl Iterator<Item = (NodeId, &Bookmark)> + '_ {
+        self.preorder()
+            .filter_map(|id| Some((id, self.node(id).as_bookmark()?)))
+    }
+
+    /// The folder at `path`, a list of folder titles from the top level
+    /// down; at each level the first folder with that title is followed (a
+    /// folder without a title matches `""`). `None` when a title is not
+    /// found, and for an empty path. Titles are compared exactly, so a title
+    /// with a `/` in it is one element: split a path string yourself.
+    ///
+    /// ```
+    /// use markport_model::{Bookmark, Document, Folder};
+    ///
+    /// let mut doc = Document::new();
+    /// let bar = doc.push(None, Folder::titled("Toolbar"));
+    /// let acdc = doc.push(Some(bar), Folder::titled("AC/DC"));
+    /// assert_eq!(doc.find_folder(["Toolbar", "AC/DC"]), Some(acdc));
+    /// assert_eq!(doc.find_folder("Toolbar".split('/')), Some(bar));
+    /// assert_eq!(doc.find_folder(["AC/DC"]), None);
+    /// ```
+    pub fn find_folder<I>(&self, path: I) -> Option<NodeId>
+    where
+        I: IntoIterator,
+        I::Item: AsRef<str>,
+    {
+        let mut at = None;
+        for title in path {
+            let title = title.as_ref();
+            at = Some(self.children(at).iter().copied().find(|&c| {
+                matches!(self.node(c), Node::Folder(f) if f.title.as_deref().unwrap_or("") == title)
+            })?);
+        }
+        at
+    }
+
     /// A depth-first walk with folder open and close steps, without recursion.
     pub fn walk(&self) -> Walk<'_> {
         Walk {
@@ -428,6 +504,94 @@ mod tests {
         d.push(Some(toolbar), Separator::default());
         d.push(None, Bookmark::new("https://example.org/"));
         d
+    }
+
+    /// A chain of `depth` folders titled "f", with a bookmark in each and
+    /// one beside the chain.
+    fn deep(depth: usize) -> (Document, Vec<NodeId>) {
+        let mut d = Document::new();
+        let mut folders = Vec::with_capacity(depth);
+        let mut at = None;
+        for i in 0..depth {
+            let f = d.push(at, Folder::titled("f"));
+            d.push(Some(f), Bookmark::new(format!("https://{i}.example/")));
+            folders.push(f);
+            at = Some(f);
+        }
+        d.push(None, Bookmark::new("https://outside.example/"));
+        (d, folders)
+    }
+
+    #[test]
+    fn tree_helpers_walk_a_100000_deep_tree_without_recursion() {
+        let depth = 100_000;
+        let (d, folders) = deep(depth);
+        // Inside folder k: the depth-k-1 folders below it and a bookmark in each of the depth-k.
+        let k = 10;
+        let inside: Vec<NodeId> = d.descendants(folders[k]).collect();
+        assert_eq!(inside.len(), (depth - k - 1) + (depth - k));
+        // Document order: each folder's bookmark comes before its subfolder.
+        assert_eq!(
+            d.path(inside[0]),
+            format!("{}/https://{k}.example/", vec!["f"; k + 1].join("/"))
+        );
+        assert_eq!(inside[1], folders[k + 1]);
+        assert!(!inside.contains(&folders[k]));
+        // Counted independently on a shallower chain (the count is
+        // quadratic): every node whose ancestors include folders[k].
+        let (small, small_folders) = deep(300);
+        let inside: Vec<NodeId> = small.descendants(small_folders[k]).collect();
+        let d = &small;
+        let by_parents: Vec<NodeId> = d
+            .ids()
+            .filter(|&id| {
+                let mut at = d.parent(id);
+                while let Some(p) = at {
+                    if p == folders[k] {
+                        return true;
+                    }
+                    at = d.parent(p);
+                }
+                false
+            })
+            .collect();
+        assert_eq!(inside.len(), by_parents.len());
+        assert!(by_parents.iter().all(|id| inside.contains(id)));
+        let (d, _) = deep(depth);
+
+        let marks: Vec<&str> = d.bookmarks().map(|(_, b)| b.href.as_str()).collect();
+        assert_eq!(marks.len(), depth + 1);
+        assert_eq!(marks[0], "https://0.example/");
+        assert_eq!(marks[depth], "https://outside.example/");
+        assert!(d
+            .bookmarks()
+            .all(|(id, _)| d.node(id).as_bookmark().is_some()));
+
+        assert_eq!(d.find_folder(vec!["f"; depth]), Some(folders[depth - 1]));
+        assert_eq!(d.find_folder(vec!["f"; depth + 1]), None);
+        assert_eq!(d.find_folder(["f", "f", "f"]), Some(folders[2]));
+        assert_eq!(d.find_folder(Vec::<&str>::new()), None);
+    }
+
+    #[test]
+    fn descendants_of_a_leaf_and_find_folder_take_the_first_match() {
+        let d = sample();
+        let bbc = d.find_by_href("https://bbc.co.uk/").unwrap();
+        assert_eq!(d.descendants(bbc).count(), 0);
+        let toolbar = d.find_folder(["Toolbar"]).unwrap();
+        let paths: Vec<String> = d.descendants(toolbar).map(|id| d.path(id)).collect();
+        assert_eq!(
+            paths,
+            ["Toolbar/News", "Toolbar/News/BBC", "Toolbar/(separator 2)"]
+        );
+        // A bookmark titled like a folder is not a folder.
+        assert_eq!(d.find_folder(["Toolbar", "News", "BBC"]), None);
+        let mut twice = Document::new();
+        let first = twice.push(None, Folder::titled("A"));
+        twice.push(None, Folder::titled("A"));
+        let untitled = twice.push(Some(first), Folder::new());
+        assert_eq!(twice.find_folder(["A"]), Some(first));
+        assert_eq!(twice.find_folder(["A", ""]), Some(untitled));
     }
 
     #[test]
