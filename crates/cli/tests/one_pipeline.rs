@@ -79,6 +79,7 @@ fn convert_is_the_librarys_pipeline() {
         for own in [
             "load(",
             "read_file(",
+            "read_loaded(",
             "read_bytes(",
             "read_path",
             "markport::read(",
@@ -107,7 +108,9 @@ fn no_command_reads_or_writes_through_the_registry_on_its_own() {
             ".read)(",
             ".write)(",
             "read_path",
+            "path_reader",
             "read_file(",
+            "read_loaded(",
             "markport::read(",
             "convert_with(",
         ] {

@@ -52,7 +52,7 @@ pub mod tool;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use markport::{read_file, write_to_vec, Format};
+use markport::{read_loaded, write_to_vec, Format};
 use markport_model::{Document, Error, ErrorKind, ReadOptions, WriteOptions};
 use serde::Serialize;
 
@@ -464,7 +464,7 @@ fn run_case<T>(
     } else {
         match std::fs::read(&output) {
             Ok(bytes) if !bytes.is_empty() => {
-                match read_file(&bytes, Some(&output), &config.to, &ReadOptions::default()) {
+                match read_loaded(&bytes, Some(&output), &config.to, &ReadOptions::default()) {
                     Ok(parsed) => Ok(parsed.document),
                     Err(e) => {
                         let at = e

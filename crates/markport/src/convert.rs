@@ -372,9 +372,9 @@ pub fn read_input(
             // A named format that reads paths needs no bytes here: a
             // database is opened where it is, a pipe copied as it is read.
             if let Some(format) = from {
-                if let Some(read_path) = format.read_path {
+                if let Some(path_reader) = format.path_reader {
                     std::fs::metadata(&path).map_err(cannot_read)?;
-                    let read = read_path(&path, read_opts).map_err(read_failed(format))?;
+                    let read = path_reader(&path, read_opts).map_err(read_failed(format))?;
                     return Ok((named(format), read));
                 }
             }
@@ -391,11 +391,11 @@ pub fn read_input(
     let format = resolved.format;
     let read = match (
         path.as_deref().filter(|p| is_regular_file(p)),
-        format.read_path,
+        format.path_reader,
     ) {
-        (Some(path), Some(read_path)) => {
+        (Some(path), Some(path_reader)) => {
             drop(bytes);
-            read_path(path, read_opts)
+            path_reader(path, read_opts)
         }
         _ => {
             let read = (format.read)(&bytes, read_opts);

@@ -144,12 +144,12 @@ pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed,
     (format.read)(input, opts)
 }
 
-/// Read `input`, the content of the file at `path` (`None`: not a file,
-/// e.g. standard input), as `format`. A format whose file has companions the
+/// Read `input`, the bytes already loaded from the file at `path` (`None`:
+/// not a file, e.g. standard input), as `format`. A format whose file has companions the
 /// bytes do not hold (places.sqlite and its `-wal`) reads the file itself
 /// when it is a regular file; every other format, and any format given a
 /// pipe, reads the bytes, as [`read`] does.
-pub fn read_file(
+pub fn read_loaded(
     input: &[u8],
     path: Option<&std::path::Path>,
     format: &Format,
@@ -159,11 +159,25 @@ pub fn read_file(
     // its bytes are all there is.
     match (
         path.filter(|p| convert::is_regular_file(p)),
-        format.read_path,
+        format.path_reader,
     ) {
-        (Some(path), Some(read_path)) => read_path(path, opts),
+        (Some(path), Some(path_reader)) => path_reader(path, opts),
         _ => read(input, format, opts),
     }
+}
+
+/// The old name of [`read_loaded`].
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed read_loaded: read_path reads a file, read_loaded bytes already read from one"
+)]
+pub fn read_file(
+    input: &[u8],
+    path: Option<&std::path::Path>,
+    format: &Format,
+    opts: &ReadOptions,
+) -> Result<Parsed, Error> {
+    read_loaded(input, path, format, opts)
 }
 
 /// Remove every temporary file and directory this process has made and

@@ -51,7 +51,7 @@ pub fn read_path(
         Some(f) => f,
         None => resolve_format(None, Some(path), Some(&bytes))?.format,
     };
-    crate::read_file(&bytes, Some(path), format, opts)
+    crate::read_loaded(&bytes, Some(path), format, opts)
 }
 
 /// Write `doc` to the file at `path` as `format`, or (`None`) as its
