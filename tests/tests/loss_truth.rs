@@ -91,7 +91,7 @@ fn same_format_round_trips_of_xbel_and_json_lose_nothing_xml_can_hold() {
             let (loss, d) = (&trip.loss, &trip.diff);
             // The one thing XBEL cannot hold is text XML 1.0 forbids (a bell
             // in a GLib title): reported, and nothing else may go.
-            let unwritable = |l: &markport::model::Loss| {
+            let unwritable = |l: &markport::model::ReportEntry| {
                 name == "xbel"
                     && l.reason
                         .starts_with("XML 1.0 cannot carry control characters")

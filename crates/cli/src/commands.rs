@@ -563,12 +563,12 @@ struct Roundtrip<'a> {
     file: &'a str,
     from: &'a str,
     via: &'a str,
-    reported: &'a [markport::model::Loss],
+    reported: &'a [markport::model::ReportEntry],
     differences: &'a [markport::Difference],
     report_is_true: bool,
     /// What the operations changed before the trip (not losses).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    changes: &'a [markport::model::Loss],
+    changes: &'a [markport::model::ReportEntry],
 }
 
 pub(crate) fn roundtrip(a: RoundtripArgs) -> u8 {

@@ -55,13 +55,13 @@ struct MergeReport<'a> {
     inputs: Vec<InputReport>,
     output: &'a str,
     to: &'a str,
-    losses: &'a [markport::model::Loss],
+    losses: &'a [markport::model::ReportEntry],
     lost: bool,
-    extensions: &'a [markport::model::Loss],
+    extensions: &'a [markport::model::ReportEntry],
     extended: bool,
     /// Folders joined with one of the same title in their own input.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    changes: &'a [markport::model::Loss],
+    changes: &'a [markport::model::ReportEntry],
 }
 
 pub(crate) fn run(a: MergeArgs) -> u8 {

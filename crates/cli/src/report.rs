@@ -16,18 +16,18 @@ pub(crate) struct Report<'a> {
     pub output: &'a str,
     pub to: &'a str,
     pub diagnostics: &'a [Diagnostic],
-    pub losses: &'a [markport::model::Loss],
+    pub losses: &'a [markport::model::ReportEntry],
     pub lost: bool,
     /// What only an extension other readers ignore carries (not a loss).
-    pub extensions: &'a [markport::model::Loss],
+    pub extensions: &'a [markport::model::ReportEntry],
     pub extended: bool,
     /// What the user asked to change (`--dedupe`, ...): not a loss.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub changes: &'a [markport::model::Loss],
+    pub changes: &'a [markport::model::ReportEntry],
     /// What the destination program drops or changes on import although
     /// the file carries it (measured with the real browser).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    pub destination: &'a [markport::model::Loss],
+    pub destination: &'a [markport::model::ReportEntry],
 }
 
 impl Report<'_> {
@@ -83,7 +83,7 @@ impl Report<'_> {
 
 /// The requested changes, in their own section: `removed by --dedupe:
 /// bookmark on 12 nodes (paths)`.
-pub(crate) fn changes_text(changes: &[markport::model::Loss]) -> String {
+pub(crate) fn changes_text(changes: &[markport::model::ReportEntry]) -> String {
     let mut s = String::new();
     if changes.is_empty() {
         return s;

@@ -68,7 +68,8 @@ pub use document::{Document, NodeId, Step, Walk};
 pub use field::{Field, Scope, Support};
 pub use header::Header;
 pub use link::link_key;
-pub use loss::{Loss, LossReport, MAX_PATHS};
+#[allow(deprecated)]
+pub use loss::{Loss, LossReport, ReportEntry, MAX_PATHS};
 pub use node::{
     Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopIcon, Folder, Metadata, Node,
     NodeKind, Role, Separator,

@@ -11,40 +11,57 @@ use crate::field::Field;
 /// How many node paths a report keeps per entry.
 pub const MAX_PATHS: usize = 5;
 
-/// One thing a writer could not carry: a field, on how many nodes, where, and why.
+/// One entry of a [`LossReport`]: a field, on how many nodes, where, and
+/// why. What it means is the list it is in: a loss
+/// ([`LossReport::losses`]), a field carried only in an extension
+/// ([`LossReport::extensions`]), one the destination program drops
+/// ([`LossReport::destination`]) or a change the user asked for
+/// ([`LossReport::changes`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
-pub struct Loss {
-    /// The field that was not carried.
+pub struct ReportEntry {
+    /// The field.
     pub field: Field,
     /// On how many nodes (1 for a document-level field).
     pub count: usize,
     /// The first few node paths (`Toolbar/News/BBC`); empty for the document itself.
     pub paths: Vec<String>,
-    /// Why it was not carried.
+    /// Why: what the format cannot carry, the extension that carries it,
+    /// the program that drops it, or the operation that changed it.
     pub reason: String,
 }
 
-/// Everything a writer could not carry, in the order it was first met, and
-/// what it carried only where the format's other readers do not look.
+/// The old name of [`ReportEntry`], from when a report held only losses.
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed ReportEntry: a report's entries are losses, extensions, destination drops and requested changes"
+)]
+pub type Loss = ReportEntry;
+
+/// What a conversion did to a collection, in four lists of [`ReportEntry`]s,
+/// each in the order it was first met: what the writer could not carry
+/// (`losses`, the only list [`LossReport::is_empty`] counts), what it
+/// carried only where the format's other readers do not look
+/// (`extensions`), what the destination program drops (`destination`),
+/// and the changes the user asked for (`changes`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct LossReport {
     /// One entry per (field, reason).
-    pub losses: Vec<Loss>,
+    pub losses: Vec<ReportEntry>,
     /// Fields carried, but only in an extension other readers of the format
     /// ignore (XBEL: markport's own metadata block, which Floccus, KDE and
     /// GLib never read). Not a loss: markport reads them back. One entry per
     /// (field, reason), with the same shape as a loss.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub extensions: Vec<Loss>,
+    pub extensions: Vec<ReportEntry>,
     /// Changes the user asked for (`--dedupe`, `--flatten`, ...), one entry
     /// per (field, reason), with the same shape as a loss; the reason names
     /// the operation (`removed by --dedupe`). Not a loss: the format could
     /// carry them, the user chose to change them, so [`LossReport::is_empty`]
     /// does not count them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub changes: Vec<Loss>,
+    pub changes: Vec<ReportEntry>,
     /// What the destination program drops or changes when it takes in what
     /// was written, although the file carries it: a browser store's fields
     /// that Firefox's restore or Chromium's next save does not keep, as
@@ -53,18 +70,24 @@ pub struct LossReport {
     /// restore"). Not counted by [`LossReport::is_empty`], which holds to what
     /// a markport round trip loses; [`LossReport::arrives_whole`] counts both.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub destination: Vec<Loss>,
+    pub destination: Vec<ReportEntry>,
 }
 
 /// Add one node to the entry for (field, reason) of `list`.
-fn add(list: &mut Vec<Loss>, doc: &Document, node: Option<NodeId>, field: Field, reason: &str) {
+fn add(
+    list: &mut Vec<ReportEntry>,
+    doc: &Document,
+    node: Option<NodeId>,
+    field: Field,
+    reason: &str,
+) {
     let entry = match list
         .iter()
         .position(|l| l.field == field && l.reason == reason)
     {
         Some(i) => &mut list[i],
         None => {
-            list.push(Loss {
+            list.push(ReportEntry {
                 field,
                 count: 0,
                 paths: Vec::new(),
@@ -82,7 +105,7 @@ fn add(list: &mut Vec<Loss>, doc: &Document, node: Option<NodeId>, field: Field,
 }
 
 /// Merge entries of `from` into `into`, by (field, reason).
-fn merge(into: &mut Vec<Loss>, from: Vec<Loss>) {
+fn merge(into: &mut Vec<ReportEntry>, from: Vec<ReportEntry>) {
     for l in from {
         match into
             .iter_mut()
@@ -156,7 +179,7 @@ impl LossReport {
         let entries = diff
             .differences
             .iter()
-            .map(|d| Loss {
+            .map(|d| ReportEntry {
                 field: d.field,
                 count: d.count,
                 paths: d.paths.clone(),
@@ -176,7 +199,7 @@ impl LossReport {
     ) {
         merge(
             &mut self.changes,
-            vec![Loss {
+            vec![ReportEntry {
                 field,
                 count,
                 paths: paths.into_iter().take(MAX_PATHS).collect(),

@@ -301,7 +301,7 @@ fn folder(title: &str, desc: Option<&str>, id: &str, guid: &str, added: i64) -> 
     f
 }
 
-fn entries(list: &[markport_model::Loss]) -> Vec<(Field, usize, Vec<String>)> {
+fn entries(list: &[markport_model::ReportEntry]) -> Vec<(Field, usize, Vec<String>)> {
     list.iter()
         .map(|l| (l.field, l.count, l.paths.clone()))
         .collect()
