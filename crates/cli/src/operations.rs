@@ -8,9 +8,10 @@ use markport::ops::Operation;
 
 use crate::failure::Failure;
 
-/// `--tags-as-folders[=all]`.
+/// `--tags-as-folders[=all]`: which of a bookmark's tags put it in a
+/// folder (the library's `ops::TagFolders` is what the operation made).
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
-pub(crate) enum TagFolders {
+pub(crate) enum TagFolderPlacement {
     /// Each bookmark in the folder of its first tag.
     First,
     /// A copy in the folder of every tag.
@@ -56,7 +57,7 @@ pub(crate) struct OperationFlags {
         require_equals = true,
         default_missing_value = "first"
     )]
-    tags_as_folders: Option<TagFolders>,
+    tags_as_folders: Option<TagFolderPlacement>,
 }
 
 fn date(text: &str) -> Result<Timestamp, String> {
@@ -96,7 +97,7 @@ impl OperationFlags {
             ops.push(Operation::Flatten);
         }
         if let Some(t) = self.tags_as_folders {
-            ops.push(Operation::TagsAsFolders(t == TagFolders::All));
+            ops.push(Operation::TagsAsFolders(t == TagFolderPlacement::All));
         }
         Ok(ops)
     }
