@@ -47,6 +47,7 @@
 
 mod dates;
 mod destination;
+mod guid;
 mod json;
 mod layout;
 pub mod md5;

@@ -1,67 +1,19 @@
 //! MD5 (RFC 1321), only for Chromium's checksum: Chromium stores the MD5 of
 //! the tree in every `Bookmarks` file and repairs a file whose sum differs.
+//! The digest is the `md-5` crate's; this module feeds it as Chromium does.
 
-const S: [u32; 64] = [
-    7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9,
-    14, 20, 5, 9, 14, 20, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 6, 10, 15,
-    21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21,
-];
-
-/// The sines table of RFC 1321: `floor(abs(sin(i + 1)) * 2^32)`.
-const K: [u32; 64] = [
-    0xd76aa478, 0xe8c7b756, 0x242070db, 0xc1bdceee, 0xf57c0faf, 0x4787c62a, 0xa8304613, 0xfd469501,
-    0x698098d8, 0x8b44f7af, 0xffff5bb1, 0x895cd7be, 0x6b901122, 0xfd987193, 0xa679438e, 0x49b40821,
-    0xf61e2562, 0xc040b340, 0x265e5a51, 0xe9b6c7aa, 0xd62f105d, 0x02441453, 0xd8a1e681, 0xe7d3fbc8,
-    0x21e1cde6, 0xc33707d6, 0xf4d50d87, 0x455a14ed, 0xa9e3e905, 0xfcefa3f8, 0x676f02d9, 0x8d2a4c8a,
-    0xfffa3942, 0x8771f681, 0x6d9d6122, 0xfde5380c, 0xa4beea44, 0x4bdecfa9, 0xf6bb4b60, 0xbebfbc70,
-    0x289b7ec6, 0xeaa127fa, 0xd4ef3085, 0x04881d05, 0xd9d4d039, 0xe6db99e5, 0x1fa27cf8, 0xc4ac5665,
-    0xf4292244, 0x432aff97, 0xab9423a7, 0xfc93a039, 0x655b59c3, 0x8f0ccc92, 0xffeff47d, 0x85845dd1,
-    0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391,
-];
+use ::md5::{Digest, Md5 as Hasher};
 
 /// An MD5 computation fed piece by piece.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Md5 {
-    state: [u32; 4],
-    buffer: [u8; 64],
-    buffered: usize,
-    length: u64,
-}
-
-impl Default for Md5 {
-    fn default() -> Md5 {
-        Md5 {
-            state: [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476],
-            buffer: [0; 64],
-            buffered: 0,
-            length: 0,
-        }
-    }
+    hasher: Hasher,
 }
 
 impl Md5 {
     /// Feed `data`.
-    pub fn update(&mut self, mut data: &[u8]) {
-        self.length = self.length.wrapping_add(data.len() as u64);
-        if self.buffered > 0 {
-            let take = (64 - self.buffered).min(data.len());
-            self.buffer[self.buffered..self.buffered + take].copy_from_slice(&data[..take]);
-            self.buffered += take;
-            data = &data[take..];
-            if self.buffered < 64 {
-                return;
-            }
-            let block = self.buffer;
-            self.block(&block);
-            self.buffered = 0;
-        }
-        let mut blocks = data.chunks_exact(64);
-        for block in &mut blocks {
-            self.block(block.try_into().expect("64 bytes"));
-        }
-        let rest = blocks.remainder();
-        self.buffer[..rest.len()].copy_from_slice(rest);
-        self.buffered = rest.len();
+    pub fn update(&mut self, data: &[u8]) {
+        self.hasher.update(data);
     }
 
     /// One node of Chromium's checksum: its id (ASCII), its title
@@ -81,43 +33,20 @@ impl Md5 {
         }
     }
 
-    /// The digest as 32 lowercase hex digits, as Chromium writes it.
-    pub fn hex(mut self) -> String {
-        let bits = self.length.wrapping_mul(8);
-        self.update(&[0x80]);
-        while self.buffered != 56 {
-            self.update(&[0]);
-        }
-        self.update(&bits.to_le_bytes());
-        self.state
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .map(|b| format!("{b:02x}"))
-            .collect()
+    /// The digest's 16 bytes.
+    pub fn digest(self) -> [u8; 16] {
+        self.hasher.finalize().into()
     }
 
-    fn block(&mut self, block: &[u8; 64]) {
-        let mut m = [0u32; 16];
-        for (word, bytes) in m.iter_mut().zip(block.chunks_exact(4)) {
-            *word = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    /// The digest as 32 lowercase hex digits, as Chromium writes it.
+    pub fn hex(self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(32);
+        for b in self.digest() {
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
         }
-        let [mut a, mut b, mut c, mut d] = self.state;
-        for i in 0..64 {
-            let (f, g) = match i / 16 {
-                0 => ((b & c) | (!b & d), i),
-                1 => ((d & b) | (!d & c), (5 * i + 1) % 16),
-                2 => (b ^ c ^ d, (3 * i + 5) % 16),
-                _ => (c ^ (b | !d), (7 * i) % 16),
-            };
-            let f = f.wrapping_add(a).wrapping_add(K[i]).wrapping_add(m[g]);
-            a = d;
-            d = c;
-            c = b;
-            b = b.wrapping_add(f.rotate_left(S[i]));
-        }
-        for (s, v) in self.state.iter_mut().zip([a, b, c, d]) {
-            *s = s.wrapping_add(v);
-        }
+        out
     }
 }
 

@@ -12,6 +12,7 @@ use markport_model::{
 };
 
 use crate::destination::{self as chromium, Link};
+use crate::guid::{derived_v4_guid, valid_guid};
 use crate::json::{indent, write_string};
 use crate::layout::{writes, Kind, UnsetDates, DATE_KEYS, KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
 use crate::md5::Md5;
@@ -72,37 +73,6 @@ fn valid_id(id: &str) -> bool {
         && id.len() <= 18
         && id.bytes().all(|b| b.is_ascii_digit())
         && id.parse::<u64>().is_ok_and(|n| n > 0)
-}
-
-/// A GUID as `base::Uuid` parses it: 8-4-4-4-12 hex digits.
-fn valid_guid(g: &str) -> bool {
-    let b = g.as_bytes();
-    b.len() == 36
-        && b.iter().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => *c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        })
-}
-
-/// A version-4-shaped GUID made from `seed`: written output stays the same
-/// for the same input (no randomness), and Chromium accepts it.
-fn make_guid(seed: &str, n: u64) -> String {
-    let mut m = Md5::default();
-    m.update(seed.as_bytes());
-    m.update(&n.to_le_bytes());
-    let hex = m.hex();
-    let mut h: Vec<u8> = hex.into_bytes();
-    h[12] = b'4';
-    h[16] = b"89ab"[(h[16] as usize) % 4];
-    let h = String::from_utf8(h).expect("hex");
-    format!(
-        "{}-{}-{}-{}-{}",
-        &h[0..8],
-        &h[8..12],
-        &h[12..16],
-        &h[16..20],
-        &h[20..32]
-    )
 }
 
 fn plan(doc: &Document, loss: &mut LossReport) -> Plan {
@@ -277,7 +247,7 @@ fn assign_ids(doc: &Document, p: &mut Plan, loss: &mut LossReport) {
                 Some(i) if used_guids.insert(ROOT_GUIDS[i].to_owned()) => ROOT_GUIDS[i].to_owned(),
                 _ => loop {
                     let seed = format!("{}\u{0}{}", node.title().unwrap_or(""), id.index());
-                    let g = make_guid(&seed, counter);
+                    let g = derived_v4_guid(&seed, counter);
                     counter += 1;
                     if used_guids.insert(g.clone()) {
                         break g;
