@@ -33,23 +33,18 @@ fn xml_attr(out: &mut String, s: &str) {
     }
 }
 
-/// A stable `urn:uuid:` from text (two 64-bit FNV-1a hashes; not a
-/// security measure, only a name that does not change between runs).
+/// A stable `urn:uuid:` from text: a name-based UUID, version 5 (SHA-1,
+/// RFC 9562), in markport's own namespace, so an entry keeps its id from
+/// one publishing to the next and no other program's names collide with it.
 fn uuid(text: &str) -> String {
-    let fnv = |seed: u64| {
-        text.bytes().fold(seed, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-        })
-    };
-    let (a, b) = (fnv(0xcbf2_9ce4_8422_2325), fnv(0x6c62_272e_07bb_0142));
-    format!(
-        "urn:uuid:{:08x}-{:04x}-5{:03x}-{:04x}-{:012x}",
-        a >> 32,
-        (a >> 16) & 0xffff,
-        a & 0xfff,
-        ((b >> 48) & 0x3fff) | 0x8000,
-        b & 0xffff_ffff_ffff
-    )
+    let id = uuid::Uuid::new_v5(&namespace(), text.as_bytes());
+    format!("urn:uuid:{}", id.hyphenated())
+}
+
+/// markport's namespace for the feed's ids: the version-5 UUID of the URL
+/// `urn:markport:site` in the URL namespace.
+fn namespace() -> uuid::Uuid {
+    uuid::Uuid::new_v5(&uuid::Uuid::NAMESPACE_URL, b"urn:markport:site")
 }
 
 fn instant(d: &Option<DateValue>) -> Option<&Timestamp> {
@@ -175,6 +170,23 @@ mod tests {
         assert_eq!(uuid("a"), uuid("a"));
         assert_ne!(uuid("a"), uuid("b"));
         assert_eq!(uuid("a").len(), "urn:uuid:".len() + 36);
+    }
+
+    #[test]
+    fn ids_are_version_5_uuids_of_the_name_in_markports_namespace() {
+        for name in ["a", "https://example.org/\n2024-01-02T03:04:05Z\n1", ""] {
+            let id = uuid(name);
+            let parsed = uuid::Uuid::parse_str(id.strip_prefix("urn:uuid:").unwrap()).unwrap();
+            assert_eq!(parsed.get_version(), Some(uuid::Version::Sha1), "{id}");
+            assert_eq!(parsed.get_variant(), uuid::Variant::RFC4122, "{id}");
+        }
+        // Computed apart from the uuid crate (Python's uuid.uuid5): the
+        // namespace, and an id in it.
+        assert_eq!(
+            namespace().to_string(),
+            "f4019ea6-213c-57c1-b767-78d706b03729"
+        );
+        assert_eq!(uuid("a"), "urn:uuid:816fcfd8-7cca-5ea1-bab4-704436d12272");
     }
 
     #[test]
