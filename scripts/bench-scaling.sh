@@ -15,7 +15,7 @@ n=${1:-20000}
 runs=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ -z "${BIN:-}" ]; then cargo build -q --release -p markport-cli; fi
+if [ -z "${BIN:-}" ]; then cargo build -q --release -p markport; fi
 bin=${BIN:-target/release/markport}
 source scripts/timing.sh
 
