@@ -20,7 +20,7 @@ pub(crate) struct MergeArgs {
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
     /// The output format (default: from the -o extension).
-    #[arg(short, long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(|f| f.name)))]
+    #[arg(short, long, value_name = "FORMAT", value_parser = crate::commands::WritableFormat)]
     to: Option<String>,
     /// Keep bookmarks whose link an earlier one has (default: merge them).
     #[arg(long)]
@@ -31,6 +31,10 @@ pub(crate) struct MergeArgs {
     /// Exit 1 when the output format cannot carry something, and write nothing.
     #[arg(long)]
     fail_on_loss: bool,
+    /// With --fail-on-loss (which it turns on): these fields may be lost,
+    /// as the report names them (`bookmark.guid`; `folder` for placement).
+    #[arg(long, value_name = "FIELD,...", value_delimiter = ',', value_parser = crate::commands::field_name)]
+    allow_loss: Vec<markport::Field>,
 }
 
 #[derive(Serialize)]
@@ -85,7 +89,10 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     for path in &a.inputs {
         let (format, read) = load(path, None, &markport::ReadOptions::default())?;
         for d in &read.diagnostics {
-            crate::say::info(format_args!("{}: {d}\n", display_name(path)));
+            crate::say::info(format_args!(
+                "{}",
+                crate::failure::diagnostic_line(display_name(path), d)
+            ));
         }
         formats.push(format.name);
         docs.push(read.document);
@@ -101,7 +108,8 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
         loss.extend(m.report.clone());
     }
     loss.extend(written);
-    let failed = a.fail_on_loss && !loss.is_empty();
+    let failed =
+        (a.fail_on_loss || !a.allow_loss.is_empty()) && !loss.arrives_whole_but(&a.allow_loss);
     let inputs: Vec<&Path> = a.inputs.iter().map(PathBuf::as_path).collect();
     let mut out = Output::open(a.output.as_deref(), &inputs)?;
     if !failed {
@@ -135,9 +143,20 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
         text(&report, &loss)
     };
     if failed && !a.json {
-        text.push_str("nothing written: --fail-on-loss\n");
+        let names: Vec<_> = loss
+            .not_allowed(&a.allow_loss)
+            .iter()
+            .map(|f| f.name())
+            .collect();
+        text.push_str(&format!(
+            "nothing written: --fail-on-loss ({} not allowed)\n",
+            names.join(", ")
+        ));
     }
-    crate::say::err(format_args!("{text}"));
+    // Quiet means quiet: the report only when it explains the exit code.
+    if a.json || !crate::say::quiet() || failed {
+        crate::say::err(format_args!("{text}"));
+    }
     Ok(if failed { exit::DIFFERENT } else { exit::OK })
 }
 

@@ -57,7 +57,10 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
     for path in &a.inputs {
         let (format, read) = load(path, None, &markport::ReadOptions::default())?;
         for d in &read.diagnostics {
-            crate::say::info(format_args!("{}: {d}\n", display_name(path)));
+            crate::say::info(format_args!(
+                "{}",
+                crate::failure::diagnostic_line(display_name(path), d)
+            ));
         }
         froms.push(format.name);
         docs.push(read.document);
@@ -100,9 +103,6 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
         ));
     }
     s.push_str(&site.loss.to_string());
-    // As `convert`: -q silences the summary unless something was lost.
-    if !(crate::say::quiet() && site.loss.is_empty()) {
-        crate::say::err(format_args!("{s}"));
-    }
+    crate::say::info(format_args!("{s}"));
     Ok(exit::OK)
 }
