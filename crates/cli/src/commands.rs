@@ -47,6 +47,30 @@ impl ReadFlags {
     }
 }
 
+/// What an xFolk page (`--to xfolk`, `publish`) shows.
+#[derive(Args, Clone, Default)]
+pub(crate) struct XfolkFlags {
+    /// xFolk: publish private bookmarks too.
+    #[arg(long)]
+    include_private: bool,
+    /// xFolk: publish javascript:, data: and vbscript: links as live links.
+    #[arg(long)]
+    allow_script_urls: bool,
+    /// xFolk: publish Firefox place: queries and %s keyword-search templates
+    /// as live links (they are not web pages).
+    #[arg(long)]
+    allow_browser_urls: bool,
+}
+
+impl XfolkFlags {
+    /// Set the flags' options in `opts`.
+    pub(crate) fn apply(&self, opts: &mut markport::model::XfolkWriteOptions) {
+        opts.include_private = self.include_private;
+        opts.allow_script_urls = self.allow_script_urls;
+        opts.allow_browser_urls = self.allow_browser_urls;
+    }
+}
+
 /// Options that change how output is written.
 #[derive(Args, Clone, Default)]
 pub(crate) struct WriteFlags {
@@ -60,16 +84,8 @@ pub(crate) struct WriteFlags {
     /// Desktop: the command line of --app-name (`%u` is the URI, `%f` the file).
     #[arg(long, value_name = "CMD")]
     app_exec: Option<String>,
-    /// xFolk: publish private bookmarks too.
-    #[arg(long)]
-    include_private: bool,
-    /// xFolk: publish javascript:, data: and vbscript: links as live links.
-    #[arg(long)]
-    allow_script_urls: bool,
-    /// xFolk: publish Firefox place: queries and %s keyword-search templates
-    /// as live links (they are not web pages).
-    #[arg(long)]
-    allow_browser_urls: bool,
+    #[command(flatten)]
+    xfolk: XfolkFlags,
     /// xFolk: the address tag links point under.
     #[arg(long, value_name = "URL")]
     tag_base: Option<String>,
@@ -85,9 +101,7 @@ impl WriteFlags {
         opts.xbel.strict = self.xbel_strict;
         opts.desktop.app_name = self.app_name.clone();
         opts.desktop.app_exec = self.app_exec.clone();
-        opts.xfolk.include_private = self.include_private;
-        opts.xfolk.allow_script_urls = self.allow_script_urls;
-        opts.xfolk.allow_browser_urls = self.allow_browser_urls;
+        self.xfolk.apply(&mut opts.xfolk);
         opts.xfolk.tag_base = self.tag_base.clone();
         opts.firefox.compress = self.jsonlz4;
         opts

@@ -9,7 +9,7 @@ use markport::ops::MergedInput;
 
 use crate::exit;
 use crate::failure::Failure;
-use crate::files::{self, display_name, load, Output};
+use crate::files::{self, display_name, Output};
 
 #[derive(Args)]
 pub(crate) struct MergeArgs {
@@ -35,6 +35,8 @@ pub(crate) struct MergeArgs {
     /// as the report names them (`bookmark.guid`; `folder` for placement).
     #[arg(long, value_name = "FIELD,...", value_delimiter = ',', value_parser = crate::commands::field_name)]
     allow_loss: Vec<markport::Field>,
+    #[command(flatten)]
+    operations: crate::operations::OperationFlags,
 }
 
 #[derive(Serialize)]
@@ -84,21 +86,13 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
         ));
     }
     let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
-    let mut docs = Vec::with_capacity(a.inputs.len());
-    let mut formats = Vec::with_capacity(a.inputs.len());
-    for path in &a.inputs {
-        let (format, read) = load(path, None, &markport::ReadOptions::default())?;
-        for d in &read.diagnostics {
-            crate::say::info(format_args!(
-                "{}",
-                crate::failure::diagnostic_line(display_name(path), d)
-            ));
-        }
-        formats.push(format.name);
-        docs.push(read.document);
-    }
-    let (doc, merged) =
-        markport::ops::merge(docs, a.keep_duplicates).map_err(|e| Failure::new(e.message))?;
+    let operations = a.operations.operations()?;
+    let (docs, formats) = files::load_all(&a.inputs)?;
+    let (mut doc, merged) =
+        markport::ops::merge_keeping(docs, a.keep_duplicates, a.operations.keep_empty())
+            .map_err(|e| Failure::new(e.message))?;
+    let requested =
+        markport::ops::apply(&mut doc, &operations).map_err(|e| Failure::new(e.message))?;
     let (bytes, written) = markport::write_to_vec(&doc, to, &markport::WriteOptions::default())
         .map_err(|e| Failure::new(format_args!("writing {}: {}", to.name, e)))?;
     // What joining folders could not keep is lost as surely as what the
@@ -107,6 +101,7 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     for m in &merged {
         loss.extend(m.report.clone());
     }
+    loss.extend(requested);
     loss.extend(written);
     let failed =
         (a.fail_on_loss || !a.allow_loss.is_empty()) && !loss.arrives_whole_but(&a.allow_loss);
