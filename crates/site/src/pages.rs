@@ -602,18 +602,6 @@ pub(crate) fn count(n: usize, noun: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod count_tests {
-    use super::count;
-
-    #[test]
-    fn counts_are_said_in_words() {
-        assert_eq!(count(0, "bookmark"), "0 bookmarks");
-        assert_eq!(count(1, "bookmark"), "1 bookmark");
-        assert_eq!(count(2, "tag"), "2 tags");
-    }
-}
-
 /// The name people know a browser root by.
 fn root_name(role: markport_model::Role) -> Option<&'static str> {
     use markport_model::Role;
@@ -642,4 +630,16 @@ fn is_machine_name(title: &str) -> bool {
         "com.apple.ReadingList",
     ]
     .contains(&t)
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::count;
+
+    #[test]
+    fn counts_are_said_in_words() {
+        assert_eq!(count(0, "bookmark"), "0 bookmarks");
+        assert_eq!(count(1, "bookmark"), "1 bookmark");
+        assert_eq!(count(2, "tag"), "2 tags");
+    }
 }
