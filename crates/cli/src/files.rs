@@ -154,7 +154,9 @@ pub(crate) fn load_all(
 ) -> Result<(Vec<markport::Document>, Vec<&'static str>), Failure> {
     let mut docs = Vec::with_capacity(inputs.len());
     let mut formats = Vec::with_capacity(inputs.len());
+    let progress = crate::progress::Progress::new(inputs.len(), "reading");
     for path in inputs {
+        progress.step(&display_name(path));
         let (format, read) = load(path, None, &ReadOptions::default())?;
         for d in &read.diagnostics {
             crate::say::info(format_args!(

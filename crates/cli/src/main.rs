@@ -13,6 +13,7 @@ mod manual;
 mod merge;
 mod operations;
 mod profiles;
+mod progress;
 mod publish;
 mod report;
 mod say;

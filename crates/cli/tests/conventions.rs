@@ -375,3 +375,27 @@ fn a_manual_page_per_subcommand_with_every_option_and_examples() {
     }
     assert!(dir.path().join("markport.1").exists());
 }
+
+#[test]
+fn progress_shows_on_a_terminal_only_and_never_when_quiet() {
+    let inputs = ["chrome.html", "firefox.html", "delicious.html"]
+        .map(|n| corpus(&format!("netscape/{n}")).display().to_string())
+        .join(" ");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("m.xbel");
+    let merge = |flags: &str| format!("{flags} merge {inputs} -t xbel -o {}", out.display());
+    let shown = String::from_utf8_lossy(&on_a_terminal(&merge("")).stdout).into_owned();
+    assert!(shown.contains("reading 3/3"), "{shown}");
+    let quiet = on_a_terminal(&merge("-q"));
+    assert!(
+        quiet.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stdout)
+    );
+    let piped = markport()
+        .args(merge("").split(' ').filter(|w| !w.is_empty()))
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert!(!stderr(&piped).contains("reading"), "{}", stderr(&piped));
+}
