@@ -105,6 +105,10 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "Two inputs, a title and the 20 most recent on the index:",
                 "markport publish firefox.html chrome.html -o site/ --title Links --recent 20",
             ),
+            (
+                "Only the public bookmarks outside one folder, with a feed readers can follow:",
+                "markport publish bookmarks.html -o site/ --public-only --exclude-folder Work --site-url https://example.org/links/",
+            ),
         ],
     ),
     (

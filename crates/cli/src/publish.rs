@@ -30,6 +30,10 @@ pub(crate) struct PublishArgs {
     /// The site's title (default: the collection's).
     #[arg(long, value_name = "TITLE")]
     title: Option<String>,
+    /// The address the site is served from: the feed links to itself and
+    /// to the site, and relative bookmark links become absolute.
+    #[arg(long, value_name = "URL", value_parser = markport_site::site_url)]
+    site_url: Option<url::Url>,
     #[command(flatten)]
     xfolk: crate::commands::XfolkFlags,
     #[command(flatten)]
@@ -65,6 +69,7 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
         ..Default::default()
     };
     a.xfolk.apply(&mut opts.xfolk);
+    opts.site_url = a.site_url.clone();
     let site = markport_site::build(&doc, &opts);
     markport_site::publish(&site.files, &a.output)
         .map_err(|e| Failure::in_file(e.path.display(), e.message))?;
