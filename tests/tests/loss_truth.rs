@@ -270,6 +270,9 @@ fn operation_sets() -> Vec<Vec<Operation>> {
         Operation::TagsAsFolders(true),
         Operation::PublicOnly,
         Operation::AddedBetween(Some(since), None),
+        Operation::DedupeKeepingEmpty,
+        Operation::TagStyle(markport::ops::TagStyle::LowerHyphen),
+        Operation::DropExtra,
     ]
     .into_iter()
     .map(|op| vec![op])

@@ -23,6 +23,10 @@ pub(crate) struct CheckArgs {
     /// One JSON object per problem and line: file, line, column, severity, rule, message.
     #[arg(long)]
     json: bool,
+    /// Exit 1 on warnings too (without it, only an error does), after
+    /// listing every problem.
+    #[arg(long)]
+    strict: bool,
 }
 
 /// One problem as `--json` prints it.
@@ -33,9 +37,9 @@ struct JsonProblem<'a> {
     problem: &'a markport_check::Problem,
 }
 
-/// Check every file; exit 0 when all are clean, 1 when a problem was
-/// found, 2 when a file could not be read at all (the others are still
-/// checked).
+/// Check every file; exit 0 when no file has an error (with `--strict`: no
+/// problem at all), 1 when one has, 2 when a file could not be read at all
+/// (the others are still checked).
 pub(crate) fn run(a: CheckArgs) -> u8 {
     let mut out = match files::stdout() {
         Ok(out) => out,
@@ -58,7 +62,9 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
                 continue;
             }
         };
-        if !problems.is_empty() && code == exit::OK {
+        let fails =
+            |p: &markport_check::Problem| a.strict || p.severity == markport_check::Severity::Error;
+        if problems.iter().any(fails) && code == exit::OK {
             code = exit::DIFFERENT;
         }
         if let Err(e) = print(&mut out, &name, &problems, a.json) {

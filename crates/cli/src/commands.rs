@@ -1,6 +1,6 @@
 //! One function per subcommand.
 
-use std::io::Write;
+use std::io::{IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
@@ -47,6 +47,30 @@ impl ReadFlags {
     }
 }
 
+/// What an xFolk page (`--to xfolk`, `publish`) shows.
+#[derive(Args, Clone, Default)]
+pub(crate) struct XfolkFlags {
+    /// xFolk: publish private bookmarks too.
+    #[arg(long)]
+    include_private: bool,
+    /// xFolk: publish javascript:, data: and vbscript: links as live links.
+    #[arg(long)]
+    allow_script_urls: bool,
+    /// xFolk: publish Firefox place: queries and %s keyword-search templates
+    /// as live links (they are not web pages).
+    #[arg(long)]
+    allow_browser_urls: bool,
+}
+
+impl XfolkFlags {
+    /// Set the flags' options in `opts`.
+    pub(crate) fn apply(&self, opts: &mut markport::model::XfolkWriteOptions) {
+        opts.include_private = self.include_private;
+        opts.allow_script_urls = self.allow_script_urls;
+        opts.allow_browser_urls = self.allow_browser_urls;
+    }
+}
+
 /// Options that change how output is written.
 #[derive(Args, Clone, Default)]
 pub(crate) struct WriteFlags {
@@ -60,16 +84,8 @@ pub(crate) struct WriteFlags {
     /// Desktop: the command line of --app-name (`%u` is the URI, `%f` the file).
     #[arg(long, value_name = "CMD")]
     app_exec: Option<String>,
-    /// xFolk: publish private bookmarks too.
-    #[arg(long)]
-    include_private: bool,
-    /// xFolk: publish javascript:, data: and vbscript: links as live links.
-    #[arg(long)]
-    allow_script_urls: bool,
-    /// xFolk: publish Firefox place: queries and %s keyword-search templates
-    /// as live links (they are not web pages).
-    #[arg(long)]
-    allow_browser_urls: bool,
+    #[command(flatten)]
+    xfolk: XfolkFlags,
     /// xFolk: the address tag links point under.
     #[arg(long, value_name = "URL")]
     tag_base: Option<String>,
@@ -85,9 +101,7 @@ impl WriteFlags {
         opts.xbel.strict = self.xbel_strict;
         opts.desktop.app_name = self.app_name.clone();
         opts.desktop.app_exec = self.app_exec.clone();
-        opts.xfolk.include_private = self.include_private;
-        opts.xfolk.allow_script_urls = self.allow_script_urls;
-        opts.xfolk.allow_browser_urls = self.allow_browser_urls;
+        self.xfolk.apply(&mut opts.xfolk);
         opts.xfolk.tag_base = self.tag_base.clone();
         opts.firefox.compress = self.jsonlz4;
         opts
@@ -104,10 +118,13 @@ pub(crate) struct ConvertArgs {
     /// followed; a device or FIFO is written through (docs/output.md).
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
+    /// A second file is not taken as the output: said, with the -o to use.
+    #[arg(hide = true)]
+    second: Option<PathBuf>,
     /// The input format (default: detected from the content).
     #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
     from: Option<String>,
-    /// The output format (default: from the -o extension).
+    /// The output format (default: from the -o extension; `html` is netscape).
     #[arg(short, long, value_name = "FORMAT", value_parser = WritableFormat)]
     to: Option<String>,
     /// Print the report of what was lost as JSON (docs/report.md).
@@ -123,6 +140,11 @@ pub(crate) struct ConvertArgs {
     /// says what).
     #[arg(long)]
     fail_on_loss: bool,
+    /// With --fail-on-loss (which it turns on): these fields may be lost or
+    /// changed, as the report names them (`bookmark.guid`,
+    /// `bookmark.added.form`; `folder`/`bookmark` for placement).
+    #[arg(long, value_name = "FIELD,...", value_delimiter = ',', value_parser = field_name)]
+    allow_loss: Vec<Field>,
     /// Exit 1 when anything is carried only in an extension other readers
     /// of the format ignore (XBEL: markport's own metadata block; Netscape:
     /// the marker that keeps an untitled bookmark untitled), and write no
@@ -137,16 +159,30 @@ pub(crate) struct ConvertArgs {
     operations: OperationFlags,
 }
 
+/// A field as the report names it (`bookmark.guid`), for `--allow-loss`;
+/// a wrong name is refused with the list of names.
+pub(crate) fn field_name(name: &str) -> Result<Field, String> {
+    name.trim().parse().map_err(|e: String| {
+        let names: Vec<_> = Field::ALL.iter().map(|f| f.name()).collect();
+        format!("{e}; the fields are: {}", names.join(", "))
+    })
+}
+
 /// The registered formats' names, so `--help` lists them and a wrong name
 /// is refused with the choices.
 pub(crate) fn format_names() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(|f| f.name))
+    clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(possible_value))
+}
+
+/// A format as clap offers it: its name, answering to its aliases too.
+fn possible_value(f: &'static markport::Format) -> clap::builder::PossibleValue {
+    clap::builder::PossibleValue::new(f.name).aliases(markport::aliases_of(f))
 }
 
 /// The names of the formats markport writes, for `--to` and `--via`: `--help`
 /// lists them, and a read-only format's name is refused saying so.
 #[derive(Clone)]
-struct WritableFormat;
+pub(crate) struct WritableFormat;
 
 impl clap::builder::TypedValueParser for WritableFormat {
     type Value = String;
@@ -168,16 +204,14 @@ impl clap::builder::TypedValueParser for WritableFormat {
             }
         }
         let writable =
-            clap::builder::PossibleValuesParser::new(markport::writable().map(|f| f.name));
+            clap::builder::PossibleValuesParser::new(markport::writable().map(possible_value));
         writable.parse_ref(cmd, arg, value)
     }
 
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(
-            markport::writable().map(|f| clap::builder::PossibleValue::new(f.name)),
-        ))
+        Some(Box::new(markport::writable().map(possible_value)))
     }
 }
 
@@ -225,7 +259,8 @@ fn convert_options(a: &ConvertArgs) -> Result<markport::ConvertOptions, Failure>
     opts.read = a.read.options();
     opts.operations = a.operations.operations()?;
     opts.write = markport::options_for_path(a.write.options(), a.output.as_deref());
-    opts.fail_on_loss = a.fail_on_loss;
+    opts.fail_on_loss = a.fail_on_loss || !a.allow_loss.is_empty();
+    opts.allow_loss = a.allow_loss.clone();
     opts.fail_on_extension = a.fail_on_extension;
     Ok(opts)
 }
@@ -233,10 +268,23 @@ fn convert_options(a: &ConvertArgs) -> Result<markport::ConvertOptions, Failure>
 /// `convert` is the library's one pipeline ([`markport::convert`]): this
 /// maps the flags, prepares the destinations, and prints the report.
 fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
+    if let Some(second) = &a.second {
+        return Err(Failure::new(format_args!(
+            "convert takes one input file; to write {0}, say `-o {0}`",
+            second.display()
+        )));
+    }
     check_report_file(a)?;
     // A read-only target is refused before the input is read.
     let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
     let opts = convert_options(a)?;
+    let to_stdout = a.output.as_deref().is_none_or(is_std);
+    if to_stdout && to.writes_binary(&opts.write) && std::io::stdout().is_terminal() {
+        return Err(Failure::new(format_args!(
+            "refusing to write binary {} output to the terminal; say -o FILE or redirect it",
+            to.name
+        )));
+    }
     // A file is given by its path, so a format whose file has companions
     // (places.sqlite's -wal) reads them; standard input is its bytes.
     let input = files::input(&a.input)?;
@@ -284,8 +332,12 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     let mut text = if json { report.json() } else { report.text() };
     if let (Some(refused), false) = (done.refused, json) {
         let flag = match refused {
-            markport::Refusal::Loss => "--fail-on-loss",
-            markport::Refusal::Extension => "--fail-on-extension",
+            markport::Refusal::Loss => {
+                let fields = loss.not_allowed(&opts.allow_loss);
+                let names: Vec<_> = fields.iter().map(|f| f.name()).collect();
+                format!("--fail-on-loss ({} not allowed)", names.join(", "))
+            }
+            markport::Refusal::Extension => "--fail-on-extension".to_string(),
         };
         text.push_str(&format!("nothing written: {flag}\n"));
     }
@@ -294,7 +346,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
             f.write(text.as_bytes())?;
             f.finish(true)?;
         }
-        None if crate::say::quiet() && loss.arrives_whole() && !json => {}
+        None if crate::say::quiet() && done.refused.is_none() && !json => {}
         None => crate::say::err(format_args!("{text}")),
     }
     Ok(if done.refused.is_some() {
@@ -332,7 +384,17 @@ pub(crate) fn info(a: InfoArgs) -> u8 {
 }
 
 fn try_info(a: &InfoArgs) -> Result<u8, Failure> {
-    let (format, read) = load(&a.file, a.from.as_deref(), &a.read.options())?;
+    // --strict lists every warning and then fails, rather than stopping
+    // the read at the first one as convert does.
+    let mut read_opts = a.read.options();
+    read_opts.strict = false;
+    let (format, read) = load(&a.file, a.from.as_deref(), &read_opts)?;
+    let warned = a.read.strict
+        && read
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == markport::model::Severity::Warning);
+    let code = if warned { exit::DIFFERENT } else { exit::OK };
     let read = files::never_dropped(read);
     let mut out = files::stdout()?;
     let census = read.document.census();
@@ -347,7 +409,7 @@ fn try_info(a: &InfoArgs) -> Result<u8, Failure> {
         serde_json::to_writer_pretty(&mut out, &info)?;
         writeln!(out)?;
         files::finish_stdout(out)?;
-        return Ok(exit::OK);
+        return Ok(code);
     }
     writeln!(out, "{name}: {} ({})", format.name, format.description)?;
     writeln!(
@@ -370,7 +432,7 @@ fn try_info(a: &InfoArgs) -> Result<u8, Failure> {
         }
     }
     files::finish_stdout(out)?;
-    Ok(exit::OK)
+    Ok(code)
 }
 
 /// `1 bookmark`, `2 bookmarks`, `1 alias`, `2 aliases`.

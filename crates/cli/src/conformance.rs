@@ -129,7 +129,11 @@ fn conformance(a: ConformanceArgs) -> Result<u8, Failure> {
     config.timeout = timeout;
     config.large = a.large;
     config.ordered_tags = a.ordered_tags;
-    let report = run(&config).map_err(|e| Failure::new(e.message))?;
+    config.on_case = Some(crate::progress::step_running);
+    crate::progress::start_running(0, "checking");
+    let report = run(&config);
+    crate::progress::stop_running();
+    let report = report.map_err(|e| Failure::new(e.message))?;
     if let Some(path) = &a.html {
         let mut out = markport::output::OutputFile::create(path)?;
         out.write_all(report.to_html().as_bytes())

@@ -48,6 +48,27 @@ impl Failure {
     }
 }
 
+/// A reader's warning or note about `file`, in the form of a failure:
+/// `markport: FILE:LINE:COL: warning: MESSAGE`.
+pub(crate) fn diagnostic_line(file: impl fmt::Display, d: &markport::Diagnostic) -> String {
+    match d.location {
+        Some(l) => format!(
+            "markport: {file}:{}:{}: {}\n",
+            l.line,
+            l.column,
+            without_location(d)
+        ),
+        None => format!("markport: {file}: {d}\n"),
+    }
+}
+
+/// The diagnostic's severity and message, without its position.
+fn without_location(d: &markport::Diagnostic) -> String {
+    let mut d = d.clone();
+    d.location = None;
+    d.to_string()
+}
+
 impl<T: std::error::Error> From<T> for Failure {
     fn from(e: T) -> Failure {
         Failure::new(e)
@@ -70,6 +91,29 @@ impl fmt::Display for Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_warning_has_the_form_of_an_error() {
+        let at = Location { line: 5, column: 7 };
+        let d = markport::Diagnostic::warning("odd", Some(at));
+        assert_eq!(
+            diagnostic_line("a.html", &d),
+            "markport: a.html:5:7: warning: odd\n"
+        );
+        let failure = Failure {
+            at: Some(at),
+            ..Failure::in_file("a.html", "odd")
+        };
+        assert_eq!(
+            format!("markport: {failure}\n").replace("error", "warning"),
+            diagnostic_line("a.html", &d)
+        );
+        let d = markport::Diagnostic::warning("odd", None);
+        assert_eq!(
+            diagnostic_line("a.html", &d),
+            "markport: a.html: warning: odd\n"
+        );
+    }
 
     #[test]
     fn the_file_and_position_appear_only_when_known() {

@@ -147,6 +147,29 @@ pub(crate) fn load(
     Ok((from.format, read))
 }
 
+/// Load every input (`merge`, `publish`), each format detected, each
+/// reader's warnings said as they come; the documents and their formats' names.
+pub(crate) fn load_all(
+    inputs: &[std::path::PathBuf],
+) -> Result<(Vec<markport::Document>, Vec<&'static str>), Failure> {
+    let mut docs = Vec::with_capacity(inputs.len());
+    let mut formats = Vec::with_capacity(inputs.len());
+    let progress = crate::progress::Progress::new(inputs.len(), "reading");
+    for path in inputs {
+        progress.step(&display_name(path));
+        let (format, read) = load(path, None, &ReadOptions::default())?;
+        for d in &read.diagnostics {
+            crate::say::info(format_args!(
+                "{}",
+                crate::failure::diagnostic_line(display_name(path), d)
+            ));
+        }
+        formats.push(format.name);
+        docs.push(read.document);
+    }
+    Ok((docs, formats))
+}
+
 /// `FILE:LINE:COL: error: message (reading as FORMAT)`.
 pub(crate) fn located(path: &Path, format: &Format, e: &markport::Error) -> Failure {
     let e = markport::Error::new(

@@ -6,11 +6,14 @@ mod check;
 mod commands;
 mod conformance;
 mod desktop;
+mod exit;
 mod failure;
 mod files;
+mod manual;
 mod merge;
 mod operations;
 mod profiles;
+mod progress;
 mod publish;
 mod report;
 mod say;
@@ -19,17 +22,6 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-/// Exit codes.
-pub(crate) mod exit {
-    /// Success.
-    pub const OK: u8 = 0;
-    /// `--fail-on-loss` and something was lost, `diff` found differences,
-    /// `check` problems, or `conformance` a `must` value changed or lost.
-    pub const DIFFERENT: u8 = 1;
-    /// Bad usage, or input that could not be read.
-    pub const ERROR: u8 = 2;
-}
-
 #[derive(Parser)]
 #[command(
     name = "markport",
@@ -37,8 +29,9 @@ pub(crate) mod exit {
     about = "Convert bookmark collections between formats and report exactly what a conversion loses",
     after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss), files differ (diff), problems found (check) or a tool changed or lost a must value (conformance), 2 bad usage or unreadable input."
 )]
-struct Cli {
-    /// Say less: no "nothing lost" line, no notes.
+pub(crate) struct Cli {
+    /// Print nothing but errors, and why `--fail-on-loss` wrote nothing;
+    /// the exit code tells the rest.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     quiet: bool,
     /// Say more: which format was chosen for each file and why, and every
@@ -78,8 +71,9 @@ enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff): `markport man > markport.1`.
-    Man,
+    /// Print a manual page (roff): `markport man convert | man -l -`;
+    /// `--dir DIR` writes them all.
+    Man(manual::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -102,7 +96,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "markport", out);
             Ok(())
         }),
-        Command::Man => print_generated(|out| clap_mangen::Man::new(Cli::command()).render(out)),
+        Command::Man(a) => manual::run(a, Cli::command()),
     };
     ExitCode::from(code)
 }

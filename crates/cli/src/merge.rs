@@ -9,7 +9,7 @@ use markport::ops::MergedInput;
 
 use crate::exit;
 use crate::failure::Failure;
-use crate::files::{self, display_name, load, Output};
+use crate::files::{self, display_name, Output};
 
 #[derive(Args)]
 pub(crate) struct MergeArgs {
@@ -20,7 +20,7 @@ pub(crate) struct MergeArgs {
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
     /// The output format (default: from the -o extension).
-    #[arg(short, long, value_name = "FORMAT", value_parser = clap::builder::PossibleValuesParser::new(markport::FORMATS.iter().map(|f| f.name)))]
+    #[arg(short, long, value_name = "FORMAT", value_parser = crate::commands::WritableFormat)]
     to: Option<String>,
     /// Keep bookmarks whose link an earlier one has (default: merge them).
     #[arg(long)]
@@ -31,6 +31,12 @@ pub(crate) struct MergeArgs {
     /// Exit 1 when the output format cannot carry something, and write nothing.
     #[arg(long)]
     fail_on_loss: bool,
+    /// With --fail-on-loss (which it turns on): these fields may be lost,
+    /// as the report names them (`bookmark.guid`; `folder` for placement).
+    #[arg(long, value_name = "FIELD,...", value_delimiter = ',', value_parser = crate::commands::field_name)]
+    allow_loss: Vec<markport::Field>,
+    #[command(flatten)]
+    operations: crate::operations::OperationFlags,
 }
 
 #[derive(Serialize)]
@@ -80,18 +86,13 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
         ));
     }
     let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
-    let mut docs = Vec::with_capacity(a.inputs.len());
-    let mut formats = Vec::with_capacity(a.inputs.len());
-    for path in &a.inputs {
-        let (format, read) = load(path, None, &markport::ReadOptions::default())?;
-        for d in &read.diagnostics {
-            crate::say::info(format_args!("{}: {d}\n", display_name(path)));
-        }
-        formats.push(format.name);
-        docs.push(read.document);
-    }
-    let (doc, merged) =
-        markport::ops::merge(docs, a.keep_duplicates).map_err(|e| Failure::new(e.message))?;
+    let operations = a.operations.operations()?;
+    let (docs, formats) = files::load_all(&a.inputs)?;
+    let (mut doc, merged) =
+        markport::ops::merge_keeping(docs, a.keep_duplicates, a.operations.keep_empty())
+            .map_err(|e| Failure::new(e.message))?;
+    let requested =
+        markport::ops::apply(&mut doc, &operations).map_err(|e| Failure::new(e.message))?;
     let (bytes, written) = markport::write_to_vec(&doc, to, &markport::WriteOptions::default())
         .map_err(|e| Failure::new(format_args!("writing {}: {}", to.name, e)))?;
     // What joining folders could not keep is lost as surely as what the
@@ -100,8 +101,10 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     for m in &merged {
         loss.extend(m.report.clone());
     }
+    loss.extend(requested);
     loss.extend(written);
-    let failed = a.fail_on_loss && !loss.is_empty();
+    let failed =
+        (a.fail_on_loss || !a.allow_loss.is_empty()) && !loss.arrives_whole_but(&a.allow_loss);
     let inputs: Vec<&Path> = a.inputs.iter().map(PathBuf::as_path).collect();
     let mut out = Output::open(a.output.as_deref(), &inputs)?;
     if !failed {
@@ -135,9 +138,20 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
         text(&report, &loss)
     };
     if failed && !a.json {
-        text.push_str("nothing written: --fail-on-loss\n");
+        let names: Vec<_> = loss
+            .not_allowed(&a.allow_loss)
+            .iter()
+            .map(|f| f.name())
+            .collect();
+        text.push_str(&format!(
+            "nothing written: --fail-on-loss ({} not allowed)\n",
+            names.join(", ")
+        ));
     }
-    crate::say::err(format_args!("{text}"));
+    // Quiet means quiet: the report only when it explains the exit code.
+    if a.json || !crate::say::quiet() || failed {
+        crate::say::err(format_args!("{text}"));
+    }
     Ok(if failed { exit::DIFFERENT } else { exit::OK })
 }
 

@@ -4,7 +4,7 @@
 use clap::{Args, ValueEnum};
 
 use markport::model::Timestamp;
-use markport::ops::Operation;
+use markport::ops::{Operation, TagStyle};
 
 use crate::failure::Failure;
 
@@ -26,6 +26,9 @@ pub(crate) struct OperationFlags {
     /// (titles joined by `/`; `\/` is a slash in a title).
     #[arg(long, value_name = "PATH")]
     only_folder: Option<String>,
+    /// Leave out this folder and everything in it (repeatable).
+    #[arg(long, value_name = "PATH")]
+    exclude_folder: Vec<String>,
     /// Keep only bookmarks with this tag (repeatable: any of them).
     #[arg(long, value_name = "TAG")]
     only_tag: Vec<String>,
@@ -41,9 +44,21 @@ pub(crate) struct OperationFlags {
     /// Remove later duplicates of a link; the first gains their tags and dates.
     #[arg(long)]
     dedupe: bool,
+    /// Keep the folders --dedupe or merge leave empty (default: removed,
+    /// and reported; a folder empty to begin with always stays).
+    #[arg(long)]
+    keep_empty: bool,
     /// Give every bookmark the titles of the folders above it as tags.
     #[arg(long)]
     folders_as_tags: bool,
+    /// Write tags the way a tag-based service takes them: `hyphen`
+    /// (`New-folder`), `underscore`, `lower-hyphen` (`new-folder`), `keep`.
+    #[arg(long, value_enum, value_name = "STYLE")]
+    tag_style: Option<TagStyleFlag>,
+    /// Leave out attributes and keys only the source browser understands
+    /// (Netscape `ID=`, unknown attributes, Chromium's meta_info).
+    #[arg(long)]
+    drop_extra: bool,
     /// One flat list: folders and separators removed, aliases resolved.
     #[arg(long, conflicts_with = "tags_as_folders")]
     flatten: bool,
@@ -60,6 +75,19 @@ pub(crate) struct OperationFlags {
     tags_as_folders: Option<TagFolderPlacement>,
 }
 
+/// `--tag-style`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum TagStyleFlag {
+    /// As they are.
+    Keep,
+    /// White space as hyphens.
+    Hyphen,
+    /// White space as underscores.
+    Underscore,
+    /// Lower case, white space as hyphens.
+    LowerHyphen,
+}
+
 fn date(text: &str) -> Result<Timestamp, String> {
     Timestamp::parse_w3c(text).ok_or_else(|| {
         format!("{text:?} is not a W3C date (2024, 2024-05-01, 2024-05-01T09:30:00Z)")
@@ -72,6 +100,9 @@ impl OperationFlags {
         let mut ops = Vec::new();
         if let Some(path) = &self.only_folder {
             ops.push(Operation::OnlyFolder(path.clone()));
+        }
+        for path in &self.exclude_folder {
+            ops.push(Operation::ExcludeFolder(path.clone()));
         }
         if !self.only_tag.is_empty() {
             ops.push(Operation::OnlyTags(self.only_tag.clone()));
@@ -88,10 +119,22 @@ impl OperationFlags {
             ops.push(Operation::AddedBetween(self.since, self.until));
         }
         if self.dedupe {
-            ops.push(Operation::Dedupe);
+            ops.push(if self.keep_empty {
+                Operation::DedupeKeepingEmpty
+            } else {
+                Operation::Dedupe
+            });
         }
         if self.folders_as_tags {
             ops.push(Operation::FoldersAsTags);
+        }
+        if let Some(style) = self.tag_style {
+            ops.push(Operation::TagStyle(match style {
+                TagStyleFlag::Keep => TagStyle::Keep,
+                TagStyleFlag::Hyphen => TagStyle::Hyphen,
+                TagStyleFlag::Underscore => TagStyle::Underscore,
+                TagStyleFlag::LowerHyphen => TagStyle::LowerHyphen,
+            }));
         }
         if self.flatten {
             ops.push(Operation::Flatten);
@@ -99,6 +142,14 @@ impl OperationFlags {
         if let Some(t) = self.tags_as_folders {
             ops.push(Operation::TagsAsFolders(t == TagFolderPlacement::All));
         }
+        if self.drop_extra {
+            ops.push(Operation::DropExtra);
+        }
         Ok(ops)
+    }
+
+    /// `--keep-empty`: merge keeps the folders it empties.
+    pub(crate) fn keep_empty(&self) -> bool {
+        self.keep_empty
     }
 }

@@ -7,7 +7,6 @@ use clap::Args;
 
 use crate::exit;
 use crate::failure::Failure;
-use crate::files::{display_name, load};
 
 #[derive(Args)]
 pub(crate) struct PublishArgs {
@@ -31,15 +30,14 @@ pub(crate) struct PublishArgs {
     /// The site's title (default: the collection's).
     #[arg(long, value_name = "TITLE")]
     title: Option<String>,
-    /// Publish private bookmarks too.
-    #[arg(long)]
-    include_private: bool,
-    /// Publish javascript:, data: and vbscript: links as live links.
-    #[arg(long)]
-    allow_script_urls: bool,
-    /// Publish Firefox place: queries and %s keyword-search templates as live links.
-    #[arg(long)]
-    allow_browser_urls: bool,
+    /// The address the site is served from: the feed links to itself and
+    /// to the site, and relative bookmark links become absolute.
+    #[arg(long, value_name = "URL", value_parser = markport_site::site_url)]
+    site_url: Option<url::Url>,
+    #[command(flatten)]
+    xfolk: crate::commands::XfolkFlags,
+    #[command(flatten)]
+    operations: crate::operations::OperationFlags,
 }
 
 pub(crate) fn run(a: PublishArgs) -> u8 {
@@ -52,23 +50,17 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
             "standard input (-) can be only one of the inputs",
         ));
     }
-    let mut docs = Vec::with_capacity(a.inputs.len());
-    let mut froms = Vec::new();
-    for path in &a.inputs {
-        let (format, read) = load(path, None, &markport::ReadOptions::default())?;
-        for d in &read.diagnostics {
-            crate::say::info(format_args!("{}: {d}\n", display_name(path)));
-        }
-        froms.push(format.name);
-        docs.push(read.document);
-    }
-    let doc = if docs.len() == 1 {
+    let operations = a.operations.operations()?;
+    let (mut docs, froms) = crate::files::load_all(&a.inputs)?;
+    let mut doc = if docs.len() == 1 {
         docs.pop().expect("one input")
     } else {
-        markport::ops::merge(docs, false)
+        markport::ops::merge_keeping(docs, false, a.operations.keep_empty())
             .map_err(|e| Failure::new(e.message))?
             .0
     };
+    let requested =
+        markport::ops::apply(&mut doc, &operations).map_err(|e| Failure::new(e.message))?;
     let mut opts = markport_site::Options {
         recent: a.recent,
         page_size: a.page_size as usize,
@@ -76,9 +68,8 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
         title: a.title.clone(),
         ..Default::default()
     };
-    opts.xfolk.include_private = a.include_private;
-    opts.xfolk.allow_script_urls = a.allow_script_urls;
-    opts.xfolk.allow_browser_urls = a.allow_browser_urls;
+    a.xfolk.apply(&mut opts.xfolk);
+    opts.site_url = a.site_url.clone();
     let site = markport_site::build(&doc, &opts);
     markport_site::publish(&site.files, &a.output)
         .map_err(|e| Failure::in_file(e.path.display(), e.message))?;
@@ -100,9 +91,7 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
         ));
     }
     s.push_str(&site.loss.to_string());
-    // As `convert`: -q silences the summary unless something was lost.
-    if !(crate::say::quiet() && site.loss.is_empty()) {
-        crate::say::err(format_args!("{s}"));
-    }
+    s.push_str(&crate::report::changes_text(&requested.changes));
+    crate::say::info(format_args!("{s}"));
     Ok(exit::OK)
 }

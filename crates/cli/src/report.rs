@@ -34,7 +34,7 @@ impl Report<'_> {
     pub(crate) fn text(&self) -> String {
         let mut s = String::new();
         for d in self.diagnostics {
-            s.push_str(&format!("{}: {d}\n", self.input));
+            s.push_str(&crate::failure::diagnostic_line(self.input, d));
         }
         let mut loss = LossReport::new();
         loss.losses = self.losses.to_vec();

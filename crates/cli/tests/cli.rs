@@ -174,7 +174,7 @@ fn reads_standard_input_and_sniffs_the_format() {
         .stdout(predicate::str::contains(
             "\"added\": \"1997-07-16T19:20:30.45+01:00\"",
         ))
-        .stderr(predicate::str::contains("<stdin>: 12:3: warning"));
+        .stderr(predicate::str::contains("markport: <stdin>:12:3: warning"));
 }
 
 #[test]
@@ -416,12 +416,25 @@ fn short_format_flags_quiet_and_verbose() {
             )),
         )
         .stderr(predicate::str::contains("writing json (as asked)"));
-    // Quiet still says what was lost.
+    // Quiet means quiet: a loss is in the report only a gate or --json asks for.
     markport()
         .args(["convert", "-t", "xbel", "--xbel-strict", "-q"])
         .arg(corpus("xbel/markport-block.xbel"))
         .assert()
         .success()
+        .stderr("");
+    markport()
+        .args([
+            "convert",
+            "-t",
+            "xbel",
+            "--xbel-strict",
+            "-q",
+            "--fail-on-loss",
+        ])
+        .arg(corpus("xbel/markport-block.xbel"))
+        .assert()
+        .code(1)
         .stderr(predicate::str::contains("lost bookmark.tags"));
 }
 

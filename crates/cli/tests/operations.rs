@@ -356,3 +356,179 @@ fn merge_keeps_a_joined_folders_data_reports_what_it_cannot_and_fails_on_loss() 
         .stderr(predicate::str::contains("nothing written: --fail-on-loss"));
     assert!(!refused.exists());
 }
+
+/// A Netscape export with a folder the user wants left out, a tag with a
+/// space, a source-only ID and a folder that dedupe empties.
+const TIDY: &str = r#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<DL><p>
+<DT><A HREF="https://example.org/" ID="rdf:#$1" TAGS="New folder,Rust">First</A>
+<DT><H3>Old stuff</H3>
+<DL><p>
+<DT><A HREF="https://example.org">Again</A>
+</DL><p>
+<DT><H3>Private</H3>
+<DL><p>
+<DT><A HREF="https://p.example/">P</A>
+</DL><p>
+<DT><H3>Empty before</H3>
+<DL><p>
+</DL><p>
+</DL><p>
+"#;
+
+#[test]
+fn exclude_folder_tag_style_drop_extra_and_emptied_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("tidy.html");
+    std::fs::write(&input, TIDY).unwrap();
+    let run = |flags: &[&str]| {
+        let (report, doc) = convert_json(&input, flags);
+        let folders: Vec<String> = top_level(&doc)
+            .into_iter()
+            .filter(|n| n["type"] == "folder")
+            .map(|n| n["title"].as_str().unwrap().to_string())
+            .collect();
+        (report, doc, folders)
+    };
+    let (report, doc, folders) = run(&[
+        "--exclude-folder",
+        "Private",
+        "--dedupe",
+        "--tag-style",
+        "lower-hyphen",
+        "--drop-extra",
+    ]);
+    assert_eq!(
+        folders,
+        ["Empty before"],
+        "Old stuff was emptied by --dedupe"
+    );
+    let first = top_level(&doc)[0];
+    assert_eq!(first["tags"], serde_json::json!(["new-folder", "rust"]));
+    assert!(first.get("id").is_none(), "{first}");
+    let reasons: Vec<&str> = report["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["reason"].as_str().unwrap())
+        .collect();
+    for reason in [
+        "dropped by --exclude-folder",
+        "removed (left empty) by --dedupe",
+        "restyled by --tag-style",
+        "dropped by --drop-extra",
+    ] {
+        assert!(reasons.contains(&reason), "{reason} in {reasons:?}");
+    }
+    let (_, _, kept) = run(&["--dedupe", "--keep-empty"]);
+    assert_eq!(kept, ["Old stuff", "Private", "Empty before"]);
+    markport()
+        .arg("convert")
+        .arg(&input)
+        .args(["-t", "json", "--exclude-folder", "Nowhere"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--exclude-folder: no folder \"Nowhere\"",
+        ));
+}
+
+#[test]
+fn merge_and_publish_take_the_convert_operations() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("tidy.html");
+    std::fs::write(&input, TIDY).unwrap();
+    let out = dir.path().join("merged.json");
+    markport()
+        .arg("merge")
+        .arg(&input)
+        .arg(corpus("netscape/chrome.html"))
+        .arg("-o")
+        .arg(&out)
+        .args(["--only-folder", "Private", "--tag-style", "hyphen"])
+        .assert()
+        .success();
+    let doc: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let links: Vec<&str> = top_level(&doc)
+        .into_iter()
+        .map(|n| n["href"].as_str().unwrap())
+        .collect();
+    assert_eq!(links, ["https://p.example/"]);
+
+    let site = dir.path().join("site");
+    markport()
+        .arg("publish")
+        .arg(&input)
+        .arg("-o")
+        .arg(&site)
+        .args(["--exclude-folder", "Private"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("dropped by --exclude-folder"));
+    let mut pages = String::new();
+    let mut dirs = vec![site.clone()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let path = e.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|x| x == "html") {
+                pages.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    assert!(pages.contains("https://example.org/"));
+    assert!(
+        !pages.contains("p.example"),
+        "the excluded folder is not published"
+    );
+}
+
+#[test]
+fn merge_removes_a_folder_it_left_empty_unless_asked_to_keep_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.html");
+    std::fs::write(
+        &first,
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n\
+         <DT><A HREF=\"https://example.org/\">E</A>\n</DL><p>\n",
+    )
+    .unwrap();
+    let second = dir.path().join("second.html");
+    std::fs::write(
+        &second,
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><H3>Later</H3>\n<DL><p>\n\
+         <DT><A HREF=\"https://example.org\">E again</A>\n</DL><p>\n</DL><p>\n",
+    )
+    .unwrap();
+    let merged = |flags: &[&str]| {
+        let out = dir.path().join("m.json");
+        let assert = markport()
+            .arg("merge")
+            .arg(&first)
+            .arg(&second)
+            .arg("-o")
+            .arg(&out)
+            .args(flags)
+            .assert()
+            .success();
+        let report = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        let doc: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        (top_level(&doc).len(), report)
+    };
+    let (nodes, report) = merged(&[]);
+    assert_eq!(nodes, 1, "{report}");
+    assert!(report.contains("left empty"), "{report}");
+    let (nodes, _) = merged(&["--keep-empty"]);
+    assert_eq!(nodes, 2);
+}
+
+/// The top-level nodes of markport JSON (those without a parent).
+fn top_level(doc: &Value) -> Vec<&Value> {
+    doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n.get("parent").is_none())
+        .collect()
+}

@@ -91,6 +91,9 @@ pub struct Config {
     pub large: Option<usize>,
     /// Compare tags as lists instead of sets.
     pub ordered_tags: bool,
+    /// Called as each file starts: how many started so far (this one
+    /// included), of how many, and the file's name; for a progress display.
+    pub on_case: Option<fn(usize, usize, &str)>,
 }
 
 /// The default time a tool may take on one file.
@@ -114,6 +117,7 @@ impl Config {
             timeout: DEFAULT_TIMEOUT,
             large: None,
             ordered_tags: false,
+            on_case: None,
         }
     }
 
@@ -294,6 +298,9 @@ pub fn run(config: &Config) -> Result<Report, Error> {
     for i in 0..cases.len() {
         let expected = std::mem::take(&mut cases[i].expected);
         let (case, following) = (&cases[i], cases.get(i + 1));
+        if let Some(on_case) = config.on_case {
+            on_case(i + 1, cases.len(), &case.name);
+        }
         let prepared = next.take().expect("each case is prepared before it runs");
         // While the tool runs: this file's reference, the next file's copy.
         let (outcome, seconds, (reference, prepared_next)) =

@@ -68,6 +68,10 @@ pub struct ConvertOptions {
     /// Write nothing when anything would not arrive whole
     /// ([`LossReport::arrives_whole`]).
     pub fail_on_loss: bool,
+    /// With [`fail_on_loss`](Self::fail_on_loss): the fields whose loss
+    /// (or change at the destination) does not count, as `--allow-loss`
+    /// names them (`bookmark.guid`, `bookmark.added.form`, `folder`).
+    pub allow_loss: Vec<markport_model::Field>,
     /// Write nothing when anything is carried only in an extension other
     /// readers of the format ignore ([`LossReport::has_extensions`]).
     pub fail_on_extension: bool,
@@ -225,7 +229,7 @@ pub fn convert(
     };
     let undecided = opts.fail_on_loss || opts.fail_on_extension;
     let decide = |loss: &LossReport| {
-        if opts.fail_on_loss && !loss.arrives_whole() {
+        if opts.fail_on_loss && !loss.arrives_whole_but(&opts.allow_loss) {
             Some(Refusal::Loss)
         } else if opts.fail_on_extension && loss.has_extensions() {
             Some(Refusal::Extension)

@@ -120,8 +120,8 @@ pub use markport_xbel as xbel;
 pub use markport_xfolk as xfolk;
 pub use paths::{read_path, write_path};
 pub use registry::{
-    detect, format, formats_for_extension, names, no_write_options, read_only, writable,
-    writable_names, Format, PathReadFn, ReadFn, WriteFn, FORMATS,
+    aliases_of, detect, format, formats_for_extension, names, no_write_options, read_only,
+    writable, writable_names, Format, PathReadFn, ReadFn, WriteFn, ALIASES, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use values::{values, Values};

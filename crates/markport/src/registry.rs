@@ -64,6 +64,21 @@ impl Format {
         self.write.is_some()
     }
 
+    /// Whether what the writer makes with `opts` is binary, not text
+    /// (Firefox's compressed `.jsonlz4`): the command line refuses to
+    /// write it to a terminal.
+    ///
+    /// ```
+    /// let firefox = markport::format("firefox").unwrap();
+    /// let mut opts = markport::WriteOptions::default();
+    /// assert!(!firefox.writes_binary(&opts));
+    /// opts.firefox.compress = true;
+    /// assert!(firefox.writes_binary(&opts));
+    /// ```
+    pub fn writes_binary(&self, opts: &WriteOptions) -> bool {
+        self.name == "firefox" && opts.firefox.compress
+    }
+
     /// The writer, or an error saying the format is read only and which
     /// formats markport writes.
     ///
@@ -239,14 +254,31 @@ pub static FORMATS: &[Format] = &[
     },
 ];
 
-/// The format named `name` (case-insensitive).
+/// Other names people give a format (`-t html`, as pandoc spells it), and
+/// the format each one means.
+pub static ALIASES: &[(&str, &str)] = &[("html", "netscape")];
+
+/// The format named `name` or one of its [`ALIASES`] (case-insensitive).
 ///
 /// ```
 /// assert_eq!(markport::format("XBEL").unwrap().name, "xbel");
+/// assert_eq!(markport::format("html").unwrap().name, "netscape");
 /// assert!(markport::format("rtf").is_none());
 /// ```
 pub fn format(name: &str) -> Option<&'static Format> {
+    let name = ALIASES
+        .iter()
+        .find(|(alias, _)| alias.eq_ignore_ascii_case(name))
+        .map_or(name, |(_, real)| real);
     FORMATS.iter().find(|f| f.name.eq_ignore_ascii_case(name))
+}
+
+/// The names a format answers to besides its own.
+pub fn aliases_of(format: &Format) -> impl Iterator<Item = &'static str> + '_ {
+    ALIASES
+        .iter()
+        .filter(move |(_, real)| *real == format.name)
+        .map(|(alias, _)| *alias)
 }
 
 /// The formats markport writes, in registry order.

@@ -247,6 +247,39 @@ impl LossReport {
         self.losses.is_empty() && self.destination.is_empty()
     }
 
+    /// Whether everything arrives whole but the fields in `allowed`: what
+    /// `--fail-on-loss --allow-loss FIELD,...` decides on. A loss or a
+    /// destination entry of any other field means no.
+    ///
+    /// ```
+    /// use markport_model::{Document, Field, LossReport};
+    ///
+    /// let doc = Document::new();
+    /// let mut report = LossReport::new();
+    /// report.record(&doc, None, Field::BookmarkGuid, "no guid in HTML");
+    /// assert!(!report.arrives_whole());
+    /// assert!(report.arrives_whole_but(&[Field::BookmarkGuid]));
+    /// assert!(!report.arrives_whole_but(&[Field::BookmarkTags]));
+    /// ```
+    pub fn arrives_whole_but(&self, allowed: &[Field]) -> bool {
+        self.losses
+            .iter()
+            .chain(&self.destination)
+            .all(|l| allowed.contains(&l.field))
+    }
+
+    /// The fields lost or changed at the destination that `allowed` does
+    /// not name, in report order without repeats.
+    pub fn not_allowed(&self, allowed: &[Field]) -> Vec<Field> {
+        let mut out = Vec::new();
+        for l in self.losses.iter().chain(&self.destination) {
+            if !allowed.contains(&l.field) && !out.contains(&l.field) {
+                out.push(l.field);
+            }
+        }
+        out
+    }
+
     /// Whether the destination program drops or changes anything.
     pub fn has_destination(&self) -> bool {
         !self.destination.is_empty()

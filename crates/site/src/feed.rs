@@ -92,6 +92,7 @@ pub(crate) fn feed(
     doc: &Document,
     title: &str,
     recent: &[NodeId],
+    site: Option<&url::Url>,
     loss: &mut LossReport,
 ) -> String {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>");
@@ -111,6 +112,15 @@ pub(crate) fn feed(
     out.push_str("</updated>\n<author><name>");
     xml(&mut out, title);
     out.push_str("</name></author>\n<generator>markport</generator>\n");
+    if let Some(site) = site {
+        for (rel, page) in [("self", "feed.atom"), ("alternate", "index.html")] {
+            if let Ok(href) = site.join(page) {
+                out.push_str(&format!("<link rel=\"{rel}\" href=\""));
+                xml_attr(&mut out, href.as_str());
+                out.push_str("\"/>\n");
+            }
+        }
+    }
     for (n, &id) in recent.iter().enumerate() {
         let Some(b) = doc.node(id).as_bookmark() else {
             continue;
@@ -132,8 +142,16 @@ pub(crate) fn feed(
         out.push_str("</title>\n<id>");
         out.push_str(&uuid(&format!("{}\n{}\n{n}", b.href, added.to_w3c_utc())));
         out.push_str("</id>\n<link rel=\"alternate\" href=\"");
-        // The link as the pages write it, checked as it is written.
-        xml_attr(&mut out, &written_href(&b.href));
+        // The link as the pages write it, checked as it is written; a
+        // relative one resolved against the site when its address is known.
+        let href = written_href(&b.href);
+        match site.filter(|_| url::Url::parse(&href).is_err()) {
+            Some(site) => match site.join(&href) {
+                Ok(absolute) => xml_attr(&mut out, absolute.as_str()),
+                Err(_) => xml_attr(&mut out, &href),
+            },
+            None => xml_attr(&mut out, &href),
+        }
         out.push_str("\"/>\n");
         if let Some(p) = &published {
             out.push_str("<published>");

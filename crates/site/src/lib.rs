@@ -50,6 +50,31 @@ pub struct Options {
     /// What entries publish: private bookmarks, script and browser-only
     /// links (`tag_base` here is ignored: see [`Options::tag_base`]).
     pub xfolk: XfolkWriteOptions,
+    /// The address the site is served from (`--site-url`): the feed then
+    /// links to itself (`rel="self"`) and to the site, and a bookmark's
+    /// relative link is made absolute against it. Without it those stay
+    /// relative (docs/publishing.md). See [`site_url`] to check one.
+    pub site_url: Option<url::Url>,
+}
+
+/// `text` as a site's address: an absolute http(s) URL, ending in `/` so
+/// that pages resolve under it.
+///
+/// ```
+/// let u = markport_site::site_url("https://example.org/links").unwrap();
+/// assert_eq!(u.as_str(), "https://example.org/links/");
+/// assert!(markport_site::site_url("links/").is_err());
+/// ```
+pub fn site_url(text: &str) -> Result<url::Url, String> {
+    let mut u = url::Url::parse(text).map_err(|e| format!("--site-url {text:?}: {e}"))?;
+    if !matches!(u.scheme(), "http" | "https") {
+        return Err(format!("--site-url {text:?}: not an http or https address"));
+    }
+    if !u.path().ends_with('/') {
+        let path = format!("{}/", u.path());
+        u.set_path(&path);
+    }
+    Ok(u)
 }
 
 impl Default for Options {
@@ -60,6 +85,7 @@ impl Default for Options {
             tag_base: None,
             title: None,
             xfolk: XfolkWriteOptions::default(),
+            site_url: None,
         }
     }
 }
@@ -131,7 +157,14 @@ pub fn build(doc: &Document, opts: &Options) -> Site {
     });
     files.push(File {
         path: "feed.atom".into(),
-        bytes: feed::feed(doc, &title, &recent, &mut built.loss).into_bytes(),
+        bytes: feed::feed(
+            doc,
+            &title,
+            &recent,
+            opts.site_url.as_ref(),
+            &mut built.loss,
+        )
+        .into_bytes(),
     });
     let search = serde_json::json!({ "markport_search": 1, "entries": built.search });
     files.push(File {

@@ -195,14 +195,18 @@ fn page_name(slug: Option<&str>, n: usize) -> String {
 
 impl Builder<'_> {
     fn folder_title(&self, id: Option<NodeId>) -> String {
-        match id {
-            None => "Top level".to_owned(),
-            Some(id) => self
-                .doc
-                .node(id)
-                .title()
-                .and_then(shown_title)
-                .unwrap_or_else(|| "Untitled folder".to_owned()),
+        let Some(id) = id else {
+            return "Top level".to_owned();
+        };
+        let title = self.doc.node(id).title().and_then(shown_title);
+        let role = self.doc.node(id).as_folder().and_then(|f| f.role);
+        match (role.and_then(root_name), title) {
+            // A browser's root under its machine name (Firefox's backups
+            // call the toolbar "toolbar") or none: the name people know.
+            (Some(human), None) => human.to_owned(),
+            (Some(human), Some(t)) if is_machine_name(&t) => human.to_owned(),
+            (_, Some(t)) => t,
+            (None, None) => "Untitled folder".to_owned(),
         }
     }
 
@@ -288,6 +292,13 @@ impl Builder<'_> {
     }
 
     fn folder_link(&self, out: &mut String, root: &str, id: NodeId) {
+        if self.count[id.index()] == 0 {
+            // An empty folder has no page: it is listed, and said empty.
+            out.push_str("<li><span class=\"empty-folder\">");
+            write_text(out, &self.folder_title(Some(id)));
+            out.push_str("</span> <span class=\"count\">(empty)</span></li>\n");
+            return;
+        }
         out.push_str("<li><a href=\"");
         out.push_str(root);
         out.push_str("f/");
@@ -410,6 +421,23 @@ impl Builder<'_> {
                 markport_xfolk::support,
                 "a site has no place for it",
             );
+        }
+        if let (Some(folder), 0) = (id, total) {
+            // Nothing published in it or below: listed as empty where its
+            // parent lists it, with no page of its own.
+            if doc
+                .node(folder)
+                .as_folder()
+                .is_some_and(|f| f.desc.is_some())
+            {
+                self.loss.record(
+                    doc,
+                    id,
+                    markport_model::Field::FolderDesc,
+                    "an empty folder is listed without a page of its own, so its description is not published",
+                );
+            }
+            return;
         }
         let size = self.opts.page_size.max(1);
         let pages = written.len().div_ceil(size).max(1);
@@ -572,6 +600,36 @@ pub(crate) fn count(n: usize, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
+}
+
+/// The name people know a browser root by.
+fn root_name(role: markport_model::Role) -> Option<&'static str> {
+    use markport_model::Role;
+    Some(match role {
+        Role::Toolbar => "Bookmarks Toolbar",
+        Role::Menu => "Bookmarks Menu",
+        Role::Unfiled => "Other Bookmarks",
+        Role::Mobile => "Mobile Bookmarks",
+        Role::ReadingList => "Reading List",
+        _ => return None,
+    })
+}
+
+/// Whether a root's title is a program's name for it rather than a
+/// person's: Firefox's `toolbar`, `menu`, `unfiled`, `mobile` and the GUIDs
+/// they stand for (`toolbar_____`), Safari's `BookmarksBar`.
+fn is_machine_name(title: &str) -> bool {
+    let t = title.trim_end_matches('_');
+    [
+        "toolbar",
+        "menu",
+        "unfiled",
+        "mobile",
+        "BookmarksBar",
+        "BookmarksMenu",
+        "com.apple.ReadingList",
+    ]
+    .contains(&t)
 }
 
 #[cfg(test)]

@@ -12,9 +12,9 @@ use super::link::link_key;
 /// gains from each duplicate the union of tags, the earliest added date, the
 /// latest visited and modified dates, a description if it had none, and
 /// private if any was. An alias of a removed duplicate shows the survivor
-/// (which takes the duplicate's id if it had none). Returns how many
-/// bookmarks were removed. Linear: one
-/// hash lookup per bookmark.
+/// (which takes the duplicate's id if it had none). A folder left empty
+/// goes too ([`dedupe_keeping`] keeps it). Returns how many bookmarks were
+/// removed. Linear: one hash lookup per bookmark.
 ///
 /// ```
 /// use markport::ops::dedupe;
@@ -34,6 +34,33 @@ use super::link::link_key;
 /// assert_eq!(b.tags, ["a", "b"]);
 /// ```
 pub fn dedupe(doc: &mut Document) -> usize {
+    dedupe_keeping(doc, false)
+}
+
+/// [`dedupe`], which removes the folders it leaves empty (a folder empty
+/// before stays); with `keep_empty` they stay too (`--keep-empty`).
+/// Returns how many bookmarks were removed.
+///
+/// ```
+/// use markport::ops::dedupe_keeping;
+/// use markport::{Bookmark, Document, Folder};
+///
+/// let build = || {
+///     let mut doc = Document::new();
+///     doc.push(None, Bookmark::new("https://example.org/"));
+///     let old = doc.push(None, Folder::titled("Old"));
+///     doc.push(Some(old), Bookmark::new("https://example.org/"));
+///     doc.push(None, Folder::titled("Empty before"));
+///     doc
+/// };
+/// let mut pruned = build();
+/// dedupe_keeping(&mut pruned, false);
+/// assert_eq!(pruned.census().folders, 1, "Old goes, the folder empty before stays");
+/// let mut kept = build();
+/// dedupe_keeping(&mut kept, true);
+/// assert_eq!(kept.census().folders, 2);
+/// ```
+pub fn dedupe_keeping(doc: &mut Document, keep_empty: bool) -> usize {
     let order: Vec<NodeId> = doc
         .preorder()
         .filter(|&id| doc.node(id).as_bookmark().is_some())
@@ -79,6 +106,9 @@ pub fn dedupe(doc: &mut Document) -> usize {
         }
     }
     if removed > 0 {
+        if !keep_empty {
+            super::emptied::mark_emptied(doc, &mut gone, |f| !doc.children(Some(f)).is_empty());
+        }
         doc.retain(|_, id| !gone[id.index()]);
     }
     removed

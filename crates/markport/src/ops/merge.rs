@@ -7,6 +7,7 @@ use markport_model::{
 };
 
 use super::absorb::{conflicts, Survivors};
+use super::emptied;
 use super::join::{join, Descriptions};
 use super::link::link_key;
 
@@ -77,6 +78,38 @@ pub fn merge(
     inputs: Vec<Document>,
     keep_duplicates: bool,
 ) -> Result<(Document, Vec<MergedInput>), Error> {
+    merge_keeping(inputs, keep_duplicates, false)
+}
+
+/// [`merge`], which removes a later input's folder left empty because all
+/// it held merged into earlier bookmarks (reported as a change of that
+/// input); with `keep_empty` such folders stay (`--keep-empty`). A folder
+/// empty in its input, and a browser root, always stay.
+///
+/// # Errors
+/// As [`merge`].
+///
+/// ```
+/// use markport::ops::merge_keeping;
+/// use markport::{Bookmark, Document, Field, Folder};
+///
+/// let mut first = Document::new();
+/// first.push(None, Bookmark::new("https://example.org/"));
+/// let mut second = Document::new();
+/// let old = second.push(None, Folder::titled("Old"));
+/// second.push(Some(old), Bookmark::new("https://example.org/"));
+///
+/// let (doc, report) = merge_keeping(vec![first.clone(), second.clone()], false, false).unwrap();
+/// assert_eq!(doc.census().folders, 0);
+/// assert_eq!(report[1].report.changes[0].field, Field::Folder);
+/// let (kept, _) = merge_keeping(vec![first, second], false, true).unwrap();
+/// assert_eq!(kept.census().folders, 1);
+/// ```
+pub fn merge_keeping(
+    inputs: Vec<Document>,
+    keep_duplicates: bool,
+    keep_empty: bool,
+) -> Result<(Document, Vec<MergedInput>), Error> {
     if inputs.len() < 2 {
         return Err(Error::new(
             ErrorKind::Invalid,
@@ -92,6 +125,9 @@ pub fn merge(
     // The descriptions of the folders joined.
     let mut descs: HashMap<NodeId, Descriptions> = HashMap::new();
     let mut report = Vec::with_capacity(inputs.len());
+    // The folders whose input folder held something, and the input that
+    // made each.
+    let mut filled: HashMap<NodeId, usize> = HashMap::new();
     for (i, mut doc) in inputs.into_iter().enumerate() {
         if i == 0 {
             out.header = std::mem::take(&mut doc.header);
@@ -107,6 +143,7 @@ pub fn merge(
             let parent = *parents.last().expect("the top level is never closed");
             match step {
                 Step::Open(id) => {
+                    let held_something = !doc.children(Some(id)).is_empty();
                     let Node::Folder(f) = take(&mut doc, id) else {
                         unreachable!("walk opens folders only")
                     };
@@ -148,6 +185,9 @@ pub fn merge(
                             n
                         }
                     };
+                    if held_something {
+                        filled.entry(target).or_insert(i);
+                    }
                     parents.push(Some(target));
                 }
                 Step::Close(_) => {
@@ -182,8 +222,30 @@ pub fn merge(
         }
         report.push(done);
     }
+    if !keep_empty && report.iter().any(|r| r.merged > 0) {
+        let mut gone = vec![false; out.len()];
+        if emptied::mark_emptied(&out, &mut gone, |f| filled.contains_key(&f)) > 0 {
+            let mut listed = vec![0; report.len()];
+            for id in out.ids().filter(|id| gone[id.index()]) {
+                let input = filled[&id];
+                listed[input] += 1;
+                let paths = if listed[input] <= MAX_PATHS {
+                    vec![out.path(id)]
+                } else {
+                    Vec::new()
+                };
+                report[input]
+                    .report
+                    .record_change(Field::Folder, 1, paths, EMPTIED);
+            }
+            out.retain(|_, id| !gone[id.index()]);
+        }
+    }
     Ok((out, report))
 }
+
+/// The change a folder left empty by merge is.
+const EMPTIED: &str = "removed by merge: left empty, all it held merged into earlier bookmarks (--keep-empty keeps it)";
 
 /// Why a later folder's field is missing from the folder it was joined with.
 const NOT_KEPT: &str = "not kept: merge joined the folder with an earlier one of the same title or role, whose value was kept";

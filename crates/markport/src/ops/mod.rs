@@ -26,17 +26,20 @@
 
 mod absorb;
 mod dedupe;
+mod emptied;
 mod join;
 mod link;
 mod merge;
 mod select;
 mod shape;
+mod tidy;
 
-pub use dedupe::dedupe;
+pub use dedupe::{dedupe, dedupe_keeping};
 pub use link::link_key;
-pub use merge::{merge, MergedInput};
-pub use select::{added_between, folder_path, only_folder, only_tags, public_only};
+pub use merge::{merge, merge_keeping, MergedInput};
+pub use select::{added_between, exclude_folder, folder_path, only_folder, only_tags, public_only};
 pub use shape::{flatten, folders_as_tags, tags_as_folders, Flattened, TagFolders};
+pub use tidy::{drop_extra, restyle_tags, TagStyle};
 
 use markport_model::{diff, Document, Error, Field, LossReport, Timestamp};
 
@@ -46,14 +49,22 @@ use markport_model::{diff, Document, Error, Field, LossReport, Timestamp};
 pub enum Operation {
     /// `--only-folder PATH`: [`only_folder`].
     OnlyFolder(String),
+    /// `--exclude-folder PATH`: [`exclude_folder`].
+    ExcludeFolder(String),
     /// `--only-tag TAG...`: [`only_tags`].
     OnlyTags(Vec<String>),
     /// `--public-only`: [`public_only`].
     PublicOnly,
     /// `--since` / `--until`: [`added_between`].
     AddedBetween(Option<Timestamp>, Option<Timestamp>),
-    /// `--dedupe`: [`dedupe`].
+    /// `--dedupe`: [`dedupe`], which removes the folders it leaves empty.
     Dedupe,
+    /// `--dedupe --keep-empty`: [`dedupe_keeping`] the folders it empties.
+    DedupeKeepingEmpty,
+    /// `--tag-style STYLE`: [`restyle_tags`].
+    TagStyle(TagStyle),
+    /// `--drop-extra`: [`drop_extra`].
+    DropExtra,
     /// `--folders-as-tags`: [`folders_as_tags`].
     FoldersAsTags,
     /// `--flatten`: [`flatten`].
@@ -67,6 +78,10 @@ impl Operation {
     pub fn flag(&self) -> &'static str {
         match self {
             Operation::OnlyFolder(_) => "--only-folder",
+            Operation::ExcludeFolder(_) => "--exclude-folder",
+            Operation::DedupeKeepingEmpty => "--dedupe --keep-empty",
+            Operation::TagStyle(_) => "--tag-style",
+            Operation::DropExtra => "--drop-extra",
             Operation::OnlyTags(_) => "--only-tag",
             Operation::PublicOnly => "--public-only",
             Operation::AddedBetween(Some(_), None) => "--since",
@@ -88,6 +103,18 @@ impl Operation {
         match self {
             Operation::OnlyFolder(path) => {
                 only_folder(doc, path)?;
+            }
+            Operation::ExcludeFolder(path) => {
+                exclude_folder(doc, path)?;
+            }
+            Operation::DedupeKeepingEmpty => {
+                dedupe_keeping(doc, true);
+            }
+            Operation::TagStyle(style) => {
+                restyle_tags(doc, *style);
+            }
+            Operation::DropExtra => {
+                drop_extra(doc);
             }
             Operation::OnlyTags(tags) => {
                 only_tags(doc, tags)?;
@@ -122,14 +149,20 @@ impl Operation {
             Field::Bookmark | Field::Folder | Field::Separator | Field::Alias
         );
         let verb = match self {
-            Operation::Dedupe if field == Field::Bookmark => "removed",
-            Operation::Dedupe => "merged",
+            Operation::Dedupe | Operation::DedupeKeepingEmpty if field == Field::Bookmark => {
+                "removed"
+            }
+            Operation::Dedupe if field == Field::Folder => "removed (left empty)",
+            Operation::Dedupe | Operation::DedupeKeepingEmpty => "merged",
+            Operation::TagStyle(_) => "restyled",
+            Operation::DropExtra => "dropped",
             Operation::FoldersAsTags => "added",
             Operation::Flatten if field == Field::Bookmark => "added (aliases resolved)",
             Operation::Flatten if structure => "removed",
             Operation::TagsAsFolders(true) if field == Field::Bookmark => "copied",
             Operation::TagsAsFolders(_) if structure => "rearranged",
             Operation::OnlyFolder(_)
+            | Operation::ExcludeFolder(_)
             | Operation::OnlyTags(_)
             | Operation::PublicOnly
             | Operation::AddedBetween(..)

@@ -34,28 +34,10 @@ pub fn folder_path(path: &str) -> Vec<String> {
     parts
 }
 
-/// Keep only what is inside the folder at `path` (see [`folder_path`]),
-/// which becomes the top level; the folder itself and everything outside
-/// it go. The first folder with each title is followed, from the top level
-/// down. Returns how many nodes were removed.
-///
-/// # Errors
-/// [`ErrorKind::Invalid`] when no folder is at `path`; the document is unchanged.
-///
-/// ```
-/// use markport::ops::only_folder;
-/// use markport::{Bookmark, Document, Folder};
-///
-/// let mut doc = Document::new();
-/// let bar = doc.push(None, Folder::titled("Bar"));
-/// let news = doc.push(Some(bar), Folder::titled("News/Daily"));
-/// doc.push(Some(news), Bookmark::new("https://news.example/"));
-/// doc.push(None, Bookmark::new("https://other.example/"));
-/// assert!(only_folder(&mut doc, "Bar/News").is_err());
-/// assert_eq!(only_folder(&mut doc, r"Bar/News\/Daily").unwrap(), 3);
-/// assert_eq!(doc.path(doc.children(None)[0]), "https://news.example/");
-/// ```
-pub fn only_folder(doc: &mut Document, path: &str) -> Result<usize, Error> {
+/// The folder at `path` (see [`folder_path`]): the first folder with each
+/// title, from the top level down. The error names `flag` and the folders
+/// that are there.
+fn locate(doc: &Document, path: &str, flag: &str) -> Result<NodeId, Error> {
     let titles = folder_path(path);
     let mut at: Option<NodeId> = None;
     for (depth, title) in titles.iter().enumerate() {
@@ -81,7 +63,7 @@ pub fn only_folder(doc: &mut Document, path: &str) -> Result<usize, Error> {
                 return Err(Error::new(
                     ErrorKind::Invalid,
                     format!(
-                        "--only-folder: no folder {title:?} {within} (folders there: {})",
+                        "{flag}: no folder {title:?} {within} (folders there: {})",
                         if names.is_empty() {
                             "none".into()
                         } else {
@@ -93,8 +75,58 @@ pub fn only_folder(doc: &mut Document, path: &str) -> Result<usize, Error> {
             }
         }
     }
-    let root =
-        at.ok_or_else(|| Error::new(ErrorKind::Invalid, "--only-folder: empty path", None))?;
+    at.ok_or_else(|| Error::new(ErrorKind::Invalid, format!("{flag}: empty path"), None))
+}
+
+/// Remove the folder at `path` (see [`folder_path`]) and everything in it.
+/// Returns how many nodes were removed.
+///
+/// # Errors
+/// [`ErrorKind::Invalid`] when no folder is at `path`; the document is unchanged.
+///
+/// ```
+/// use markport::ops::exclude_folder;
+/// use markport::{Bookmark, Document, Folder};
+///
+/// let mut doc = Document::new();
+/// let bar = doc.push(None, Folder::titled("Bar"));
+/// let old = doc.push(Some(bar), Folder::titled("Old"));
+/// doc.push(Some(old), Bookmark::new("https://old.example/"));
+/// doc.push(Some(bar), Bookmark::new("https://new.example/"));
+/// assert!(exclude_folder(&mut doc, "Bar/Gone").is_err());
+/// assert_eq!(exclude_folder(&mut doc, "Bar/Old").unwrap(), 2);
+/// assert_eq!(doc.len(), 2);
+/// ```
+pub fn exclude_folder(doc: &mut Document, path: &str) -> Result<usize, Error> {
+    let folder = locate(doc, path, "--exclude-folder")?;
+    let before = doc.len();
+    doc.remove(folder);
+    Ok(before - doc.len())
+}
+
+/// Keep only what is inside the folder at `path` (see [`folder_path`]),
+/// which becomes the top level; the folder itself and everything outside
+/// it go. The first folder with each title is followed, from the top level
+/// down. Returns how many nodes were removed.
+///
+/// # Errors
+/// [`ErrorKind::Invalid`] when no folder is at `path`; the document is unchanged.
+///
+/// ```
+/// use markport::ops::only_folder;
+/// use markport::{Bookmark, Document, Folder};
+///
+/// let mut doc = Document::new();
+/// let bar = doc.push(None, Folder::titled("Bar"));
+/// let news = doc.push(Some(bar), Folder::titled("News/Daily"));
+/// doc.push(Some(news), Bookmark::new("https://news.example/"));
+/// doc.push(None, Bookmark::new("https://other.example/"));
+/// assert!(only_folder(&mut doc, "Bar/News").is_err());
+/// assert_eq!(only_folder(&mut doc, r"Bar/News\/Daily").unwrap(), 3);
+/// assert_eq!(doc.path(doc.children(None)[0]), "https://news.example/");
+/// ```
+pub fn only_folder(doc: &mut Document, path: &str) -> Result<usize, Error> {
+    let root = locate(doc, path, "--only-folder")?;
     let before = doc.len();
     let steps: Vec<Step> = doc.walk().collect();
     let mut old = std::mem::take(doc);
