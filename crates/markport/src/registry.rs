@@ -177,7 +177,8 @@ pub static FORMATS: &[Format] = &[
     },
     Format {
         name: "pocket",
-        description: "Pocket's export, HTML (ril_export.html) or CSV; sections as folders",
+        description:
+            "Pocket's export: its ZIP of part_*.csv, one CSV part, or ril_export.html; statuses as folders",
         extensions: &[],
         detect: markport_services::pocket::detect,
         read: markport_services::pocket::read,
@@ -197,10 +198,20 @@ pub static FORMATS: &[Format] = &[
     },
     Format {
         name: "instapaper",
-        description: "Instapaper's CSV export; folders as folders",
+        description: "Instapaper's CSV export, every generation; folder paths as folders",
         extensions: &[],
         detect: markport_services::instapaper::detect,
         read: markport_services::instapaper::read,
+        read_path: None,
+        write: None,
+        support: read_only,
+    },
+    Format {
+        name: "raindrop",
+        description: "Raindrop.io's CSV export; collection paths as folders (its HTML is netscape)",
+        extensions: &[],
+        detect: markport_services::raindrop::detect,
+        read: markport_services::raindrop::read,
         read_path: None,
         write: None,
         support: read_only,
