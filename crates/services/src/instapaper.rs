@@ -24,9 +24,6 @@ const OPTIONAL: &[&str] = &["Timestamp", "Tags"];
 pub fn detect(input: &[u8]) -> Option<u8> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let line = input.split(|b| *b == b'\n').next().unwrap_or_default();
-    if line.len() > 4096 {
-        return None;
-    }
     let line = String::from_utf8_lossy(line);
     let names: Vec<&str> = line
         .trim_end_matches('\r')

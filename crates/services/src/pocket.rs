@@ -39,9 +39,6 @@ const OPTIONAL: &[&str] = &["tags", "status", "cursor"];
 fn csv_header(input: &[u8]) -> Option<bool> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let line = input.split(|b| *b == b'\n').next().unwrap_or_default();
-    if line.len() > 4096 {
-        return None;
-    }
     let line = String::from_utf8_lossy(line);
     let names: Vec<String> = line
         .trim_end_matches('\r')
@@ -233,7 +230,9 @@ impl Collection {
     /// The document, with what was not kept said once.
     fn finish(self, mut diags: Vec<Diagnostic>) -> Parsed {
         if self.cursors > 0 {
-            diags.push(Diagnostic::warning(
+            // A note, not a warning: the cursor says where Pocket's paging
+            // stood, nothing about any bookmark.
+            diags.push(Diagnostic::note(
                 format!(
                     "the cursor column (Pocket's paging position, {} values) is not kept",
                     self.cursors
