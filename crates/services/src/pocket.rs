@@ -88,8 +88,13 @@ fn zip_parts(archive: &Archive<'_>) -> Vec<String> {
 /// `time_added` in an HTML page without Netscape's DOCTYPE.
 pub fn detect(input: &[u8]) -> Option<u8> {
     if archive::is_zip(input) {
-        let archive = Archive::open(input, Limits::default()).ok()?;
-        return (!zip_parts(&archive).is_empty()).then_some(95);
+        // An archive refused as it opens (a `../x` entry, a broken central
+        // directory) is claimed faintly, so that reading it says why
+        // rather than that no format knows it.
+        return match Archive::open(input, Limits::default()) {
+            Ok(archive) => (!zip_parts(&archive).is_empty()).then_some(95),
+            Err(_) => Some(10),
+        };
     }
     match csv_header(input) {
         Some(true) => return Some(90),

@@ -224,6 +224,11 @@ fn hostile_archives_are_refused_naming_the_entry() {
     assert!(err.message.contains("ZIP bomb"), "{}", err.message);
     // A name out of the archive.
     let bytes = zip(&[("part_000000.csv", part(0, 1).as_bytes()), ("../x", b"x")]);
+    assert_eq!(
+        pocket::detect(&bytes),
+        Some(10),
+        "claimed faintly, to say why"
+    );
     let err = pocket::read(&bytes, &ReadOptions::default()).unwrap_err();
     assert!(err.message.contains("\"../x\""), "{}", err.message);
     // A ZIP with no part is no Pocket export.
