@@ -117,8 +117,8 @@ elif fmt == "raindrop":
         w("".join('%d,t%d,n,e,https://e/%d,top %d/sub %d,"a, b",2024-03-01T10:20:30Z,,,false\n' % (i, i, i, i % 1000, i) for i in range(n)))
     elif shape == "deep-folder-path":
         w('1,t,n,e,https://e/,%s,,2024-03-01T10:20:30Z,,,\n' % "/".join(["f"] * n))
-    elif shape == "refused-huge-field":  # one note of 500 N bytes, over the 16 MiB a field may hold
-        w('1,t,"%s",e,https://e/,f,,2024-03-01T10:20:30Z,,,\n' % ("n" * (500 * n)))
+    elif shape == "refused-huge-field":  # one note of 2,000 N bytes, over the 16 MiB a field may hold from N = 8,400
+        w('1,t,"%s",e,https://e/,f,,2024-03-01T10:20:30Z,,,\n' % ("n" * (2000 * n)))
 elif fmt == "chromium":
     def node(i):
         return ('{"date_added": "13300000000000000", "date_last_used": "0", "guid": "00000000-0000-4000-8000-%012d", '
