@@ -99,6 +99,10 @@ elif fmt == "pocket" and shape.startswith(("zip-", "refused-bomb")):
                 rows = range(p * 10000, min(n, (p + 1) * 10000))
                 z.writestr("part_%06d.csv" % p, "title,url,time_added,cursor,tags,status\n"
                            + "".join('t%d,https://e/%d,1700000000,c%d,a|b,unread\n' % (i, i, i) for i in rows))
+        elif shape == "zip-many-parts":  # N/10 parts of 10 rows (under the 10,000 entries allowed up to N = 100,000)
+            for p in range(n // 10):
+                z.writestr("part_%06d.csv" % p, "title,url,time_added,cursor,tags,status\n"
+                           + "".join('t%d,https://e/%d,1700000000,c,a,unread\n' % (i, i) for i in range(p * 10, p * 10 + 10)))
         else:  # a bomb: refused once it inflates past its first MiB, whatever its size
             z.writestr("part_000000.csv", "title,url,time_added\n" + "a" * (n * 1000))
     sys.exit(0)
@@ -157,7 +161,7 @@ shapes() {
         xfolk) echo deep deep-descriptions deep-plain long-line many-attributes many-warnings huge-title ;;
         json) echo deep long-line many-attributes huge-title many-aliases ;;
         instapaper) echo many-folders deep-folder-path tags ;;
-        pocket) echo many-statuses zip-parts future-columns refused-wide refused-bomb ;;
+        pocket) echo many-statuses zip-parts zip-many-parts future-columns refused-wide refused-bomb ;;
         raindrop) echo many-folders deep-folder-path refused-huge-field ;;
         chromium) echo real deep-folders many-keys nested-brackets nested-objects ;;
     esac

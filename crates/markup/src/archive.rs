@@ -129,6 +129,9 @@ pub struct Archive<'a> {
     limits: Limits,
     /// Names of the file entries, in the archive's order.
     names: Vec<String>,
+    /// Each file entry's index in the archive, by name: a reader of every
+    /// part of a 10,000-entry archive must not search the list each time.
+    index: std::collections::HashMap<String, usize>,
     /// Bytes inflated so far, over every read.
     inflated: u64,
     /// Length of the whole archive, the most any entry can really hold
@@ -158,6 +161,7 @@ impl<'a> Archive<'a> {
             )));
         }
         let mut names = Vec::new();
+        let mut index_of = std::collections::HashMap::new();
         let mut seen = std::collections::HashSet::new();
         for index in 0..zip.len() {
             let entry = zip
@@ -175,6 +179,7 @@ impl<'a> Archive<'a> {
                 ));
             }
             if !entry.is_dir() {
+                index_of.insert(name.clone(), index);
                 names.push(name);
             }
         }
@@ -182,6 +187,7 @@ impl<'a> Archive<'a> {
             zip,
             limits,
             names,
+            index: index_of,
             inflated: 0,
             len: bytes.len() as u64,
         })
@@ -195,15 +201,9 @@ impl<'a> Archive<'a> {
 
     /// Inflate the entry `name` into memory within the [`Limits`].
     pub fn read(&mut self, name: &str) -> Result<Vec<u8>, ArchiveError> {
-        if !self.names.iter().any(|n| n == name) {
-            return Err(ArchiveError::entry(name, "is not in the archive"));
-        }
-        let index = (0..self.zip.len())
-            .find(|&i| {
-                self.zip
-                    .by_index_data(i)
-                    .is_ok_and(|e| String::from_utf8_lossy(e.name_raw()) == name)
-            })
+        let index = *self
+            .index
+            .get(name)
             .ok_or_else(|| ArchiveError::entry(name, "is not in the archive"))?;
         let limits = self.limits;
         let already = self.inflated;

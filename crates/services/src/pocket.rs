@@ -302,10 +302,15 @@ fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
         }));
         read.map_err(|e| Error::new(e.kind, in_entry(part, &e.message, e.location), None))?;
     }
+    // Sets: an archive may have 10,000 entries.
+    let read: std::collections::HashSet<&String> = parts
+        .iter()
+        .chain(annotations.iter().map(|(_, a)| a))
+        .collect();
     let unread: Vec<&String> = archive
         .names()
         .iter()
-        .filter(|n| !parts.contains(n) && !annotations.iter().any(|(_, a)| a == *n))
+        .filter(|n| !read.contains(n))
         .collect();
     if !unread.is_empty() {
         diags.push(Diagnostic::warning(
