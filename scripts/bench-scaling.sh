@@ -7,6 +7,8 @@
 # test: nothing fails on a bad ratio, read the table.
 # JSON inputs are made by converting the Netscape ones with markport itself.
 # Times under ~0.1 s are noise; use N of 40000 or more to judge a ratio.
+# Shapes named refused-* are refused by the reader (exit 2): their row times
+# the refusal, which must not grow with what the file claims.
 # Usage: scripts/bench-scaling.sh [N] [RUNS]   (FORMATS="xfolk json" to pick;
 # BIN=path/to/markport to measure another build, e.g. the one before a change)
 set -euo pipefail
@@ -82,13 +84,45 @@ elif fmt == "xfolk":
         w('<div class="xfolkentry"><a class="taggedlink" href="http://e/">%s</a></div>' % ("t&amp; " * n * 50))
     w('</body></html>\n')
 elif fmt == "instapaper":
-    w('URL,Title,Selection,Folder,Timestamp\n')
+    w('URL,Title,Selection,Folder,Timestamp,Tags\n' if shape == "tags" else 'URL,Title,Selection,Folder,Timestamp\n')
     if shape == "many-folders":
         w("".join('https://e/%d,t%d,,folder %d,1700000000\n' % (i, i, i) for i in range(n)))
+    elif shape == "deep-folder-path":
+        w('https://e/,t,,%s,1700000000\n' % "/".join(["f"] * n))
+    elif shape == "tags":
+        w("".join('https://e/%d,t%d,,Work/Reading,1700000000,"[""a"",""b %d""]"\n' % (i, i, i) for i in range(n)))
+elif fmt == "pocket" and shape.startswith(("zip-", "refused-bomb")):
+    import zipfile
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        if shape == "zip-parts":  # the export as mailed: parts of 10,000 rows
+            for p in range((n + 9999) // 10000):
+                rows = range(p * 10000, min(n, (p + 1) * 10000))
+                z.writestr("part_%06d.csv" % p, "title,url,time_added,cursor,tags,status\n"
+                           + "".join('t%d,https://e/%d,1700000000,c%d,a|b,unread\n' % (i, i, i) for i in rows))
+        elif shape == "zip-many-parts":  # N/10 parts of 10 rows (under the 10,000 entries allowed up to N = 100,000)
+            for p in range(n // 10):
+                z.writestr("part_%06d.csv" % p, "title,url,time_added,cursor,tags,status\n"
+                           + "".join('t%d,https://e/%d,1700000000,c,a,unread\n' % (i, i) for i in range(p * 10, p * 10 + 10)))
+        else:  # a bomb: refused once it inflates past its first MiB, whatever its size
+            z.writestr("part_000000.csv", "title,url,time_added\n" + "a" * (n * 1000))
+    sys.exit(0)
 elif fmt == "pocket":
-    w('title,url,time_added,tags,status\n')
     if shape == "many-statuses":
+        w('title,url,time_added,tags,status\n')
         w("".join('t%d,https://e/%d,1700000000,a|b,status%d\n' % (i, i, i) for i in range(n)))
+    elif shape == "future-columns":  # 900 columns Pocket never wrote, kept on every row
+        w('title,url,time_added,' + ",".join("x%d" % c for c in range(900)) + '\n')
+        w("".join('t%d,https://e/%d,1700000000,' % (i, i) + ",".join(["v"] * 900) + '\n' for i in range(n // 100)))
+    elif shape == "refused-wide":  # 5 N columns: refused at the 1,001st
+        w('title,url,time_added,' + ",".join("x%d" % c for c in range(5 * n)) + '\n')
+elif fmt == "raindrop":
+    w('id,title,note,excerpt,url,folder,tags,created,cover,highlights,favorite\n')
+    if shape == "many-folders":
+        w("".join('%d,t%d,n,e,https://e/%d,top %d/sub %d,"a, b",2024-03-01T10:20:30Z,,,false\n' % (i, i, i, i % 1000, i) for i in range(n)))
+    elif shape == "deep-folder-path":
+        w('1,t,n,e,https://e/,%s,,2024-03-01T10:20:30Z,,,\n' % "/".join(["f"] * n))
+    elif shape == "refused-huge-field":  # one note of 2,000 N bytes, over the 16 MiB a field may hold from N = 8,400
+        w('1,t,"%s",e,https://e/,f,,2024-03-01T10:20:30Z,,,\n' % ("n" * (2000 * n)))
 elif fmt == "chromium":
     def node(i):
         return ('{"date_added": "13300000000000000", "date_last_used": "0", "guid": "00000000-0000-4000-8000-%012d", '
@@ -126,14 +160,15 @@ shapes() {
         netscape) echo deep long-line many-attributes many-warnings huge-title many-aliases ;;
         xfolk) echo deep deep-descriptions deep-plain long-line many-attributes many-warnings huge-title ;;
         json) echo deep long-line many-attributes huge-title many-aliases ;;
-        instapaper) echo many-folders ;;
-        pocket) echo many-statuses ;;
+        instapaper) echo many-folders deep-folder-path tags ;;
+        pocket) echo many-statuses zip-parts zip-many-parts future-columns refused-wide refused-bomb ;;
+        raindrop) echo many-folders deep-folder-path refused-huge-field ;;
         chromium) echo real deep-folders many-keys nested-brackets nested-objects ;;
     esac
 }
 
 printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' reader shape "N s" "2N s" ratio "N MB" "2N MB" "x file"
-for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromium}; do
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium}; do
     for shape in $(shapes "$fmt"); do
         times=()
         mems=()
@@ -145,7 +180,12 @@ for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromiu
             else
                 gen "$fmt" "$shape" "$size" "$f"
             fi
-            read -r t m < <(best "$bin" info --from "$fmt" "$f")
+            if [[ $shape == refused-* ]]; then
+                # A shape the reader refuses: the time to say so, exit 2.
+                read -r t m < <(best sh -c '"$0" info --from "$1" "$2"; test $? -eq 2' "$bin" "$fmt" "$f")
+            else
+                read -r t m < <(best "$bin" info --from "$fmt" "$f")
+            fi
             times+=("$t")
             mems+=("$m")
         done

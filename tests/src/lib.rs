@@ -109,6 +109,7 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("pocket", "browsers/other", "pocket-"),
     ("pinboard", "browsers/other", "pinboard-"),
     ("instapaper", "browsers/other", "instapaper-"),
+    ("netscape", "browsers/other", "raindrop-html"),
     ("chromium", "browsers/chromium", ".Bookmarks"),
 ];
 

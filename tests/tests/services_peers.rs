@@ -1,6 +1,7 @@
 //! Real service exports (../shared/corpus/peers/browsers/other): every
 //! Pocket, Pinboard and Instapaper file is detected as its format and read
-//! with the counts Python's own csv, json and a plain scan of the HTML find.
+//! with the counts Python's own csv, json and a plain scan of the HTML find;
+//! Raindrop's HTML exports are detected and read as Netscape HTML.
 
 use std::path::Path;
 use std::process::Command;
@@ -19,6 +20,10 @@ data = open(path, encoding="utf-8", newline="").read()
 if kind == "pinboard":
     posts = json.loads(data)
     print(json.dumps([len(posts), 0, sum(len(p["tags"].split()) for p in posts)]))
+elif kind == "raindrop-html":
+    links = re.findall(r'<A HREF="[^"]*"[^>]* TAGS="([^"]*)"', data)
+    folders = re.findall(r"<H3", data)
+    print(json.dumps([len(links), len(folders), sum(len([t for t in l.split(",") if t]) for l in links)]))
 elif kind == "pocket-html":
     links = re.findall(r'<a href="[^"]*" time_added="[^"]*" tags="([^"]*)"', data)
     sections = re.findall(r"<h1>", data)
@@ -29,7 +34,15 @@ else:
         print(json.dumps([len(rows), len({r["status"] for r in rows}),
                           sum(len([t for t in r["tags"].split("|") if t]) for r in rows)]))
     else:
-        print(json.dumps([len(rows), len({r["Folder"] or "Unread" for r in rows}), 0]))
+        # A folder path nests where a slash has no space beside it; every
+        # distinct prefix of a path is a folder.
+        folders = set()
+        for r in rows:
+            parts = [p.strip() for p in re.split(r"(?<! )/(?! )", r["Folder"]) if p.strip()] or ["Unread"]
+            for i in range(len(parts)):
+                folders.add(tuple(parts[: i + 1]))
+        tags = sum(len([t for t in json.loads(r["Tags"] or "[]") if t.strip()]) for r in rows) if "Tags" in (rows[0] if rows else {}) else 0
+        print(json.dumps([len(rows), len(folders), tags]))
 "#;
 
 fn python_count(path: &Path, kind: &str) -> Vec<usize> {
@@ -79,6 +92,8 @@ fn service_exports_read_with_the_counts_python_finds() {
             ("pocket", "pocket-csv")
         } else if name.starts_with("instapaper-") {
             ("instapaper", "instapaper")
+        } else if name.starts_with("raindrop-html") {
+            ("netscape", "raindrop-html")
         } else {
             continue;
         };
@@ -101,5 +116,5 @@ fn service_exports_read_with_the_counts_python_finds() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 8, "the peer corpus has 8 service exports");
+    assert_eq!(checked, 10, "the peer corpus has 10 service exports");
 }

@@ -22,20 +22,22 @@ pub(crate) struct Service {
     time: &'static str,
 }
 
-/// Pocket's CSV export.
+/// Pocket's CSV export (one generation adds `cursor`; the oldest parts
+/// have every column but it).
 pub(crate) const POCKET: Service = Service {
     name: "Pocket",
-    required: &["title", "url", "time_added", "tags", "status"],
-    optional: &[],
+    required: &["title", "url", "time_added"],
+    optional: &["cursor", "tags", "status"],
     url: "url",
     time: "time_added",
 };
 
-/// Instapaper's CSV export (older ones have no Timestamp).
+/// Instapaper's CSV export (older ones have no Timestamp, newer ones add
+/// Tags).
 pub(crate) const INSTAPAPER: Service = Service {
     name: "Instapaper",
     required: &["URL", "Title", "Selection", "Folder"],
-    optional: &["Timestamp"],
+    optional: &["Timestamp", "Tags"],
     url: "URL",
     time: "Timestamp",
 };
@@ -86,8 +88,11 @@ pub(crate) fn check(input: &[u8], service: &Service, sink: &mut Sink<'_>) {
         }
     };
     let column = |c: &str| header.iter().position(|h| h.eq_ignore_ascii_case(c));
-    for (i, h) in header.iter().enumerate() {
-        if header[..i].iter().any(|x| x.eq_ignore_ascii_case(h)) {
+    // A set, not a search of the columns before: a header of 100,000
+    // columns costs its length.
+    let mut seen = std::collections::HashSet::new();
+    for h in &header {
+        if !seen.insert(h.to_ascii_lowercase()) {
             sink.at(
                 &EXPORT_HEADER,
                 body_at,

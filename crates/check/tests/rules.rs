@@ -602,6 +602,9 @@ const KNOWN: &[(&str, &str, usize)] = &[
     ("firefox/firefox-restore-changes.json", "firefox/root", 1),
     // A page with an entry that has no link, on purpose (the reader skips it).
     ("xfolk/nested-entries.html", "xfolk/missing-taggedlink", 1),
+    // Pocket's export ZIP: an annotated article no part lists and the
+    // highlights' dates, reported by the reader on purpose.
+    ("pocket/pocket-export.zip", "reader/warning", 2),
 ];
 
 #[test]

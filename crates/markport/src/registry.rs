@@ -219,7 +219,8 @@ pub static FORMATS: &[Format] = &[
     #[cfg(feature = "services")]
     Format {
         name: "pocket",
-        description: "Pocket's export, HTML (ril_export.html) or CSV; sections as folders",
+        description:
+            "Pocket's export: its ZIP of part_*.csv, one CSV part, or ril_export.html; statuses as folders",
         extensions: &[],
         detect: markport_services::pocket::detect,
         read: markport_services::pocket::read,
@@ -243,10 +244,22 @@ pub static FORMATS: &[Format] = &[
     #[cfg(feature = "services")]
     Format {
         name: "instapaper",
-        description: "Instapaper's CSV export; folders as folders",
+        description: "Instapaper's CSV export, every generation; folder paths as folders",
         extensions: &[],
         detect: markport_services::instapaper::detect,
         read: markport_services::instapaper::read,
+        path_reader: None,
+        write_options_for_extension: no_write_options,
+        write: None,
+        support: read_only,
+    },
+    #[cfg(feature = "services")]
+    Format {
+        name: "raindrop",
+        description: "Raindrop.io's CSV export; collection paths as folders (its HTML is netscape)",
+        extensions: &[],
+        detect: markport_services::raindrop::detect,
+        read: markport_services::raindrop::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
         write: None,

@@ -1,13 +1,14 @@
 //! The markup and file layer under markport's formats.
 //!
 //! What every reader and writer of a format needs and none should own, in
-//! three parts. Text: HTML tokenizing, JSON pull parsing, charset
+//! two parts. Text: HTML tokenizing, JSON pull parsing, charset
 //! detection, character references, escaping, XML's character classes and
 //! element writing, and [`decimal`], numbers written into output text.
 //! Files: [`output`], the one (atomic) writer of every file markport
-//! replaces, and [`private`], the owner-only temporary directories that hold
-//! a reader's copy of a user's data. The file part is here rather than in a
-//! crate of its own because it is small and every format crate already
+//! replaces; [`private`], the owner-only temporary directories that hold
+//! a reader's copy of a user's data; and [`archive`], the bounded reader of
+//! the ZIP archives some exports come as. The file part is here rather than
+//! in a crate of its own because it is small and every format crate already
 //! depends on this one; a program that wants only it pays for the HTML
 //! tokenizer's dependencies. The format crates sit on
 //! this one floor above it, as pandoc keeps `Text.Pandoc.XML` apart from its
@@ -25,6 +26,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod archive;
 pub mod charset;
 pub mod decimal;
 pub mod entities;

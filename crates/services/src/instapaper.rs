@@ -1,26 +1,78 @@
-//! Instapaper's CSV export: `URL,Title,Selection,Folder` and, since about
-//! 2019, `Timestamp` (Unix seconds). `Selection` is the highlighted text or
-//! summary (the description); each `Folder` (`Unread`, `Archive`,
-//! `Starred`, the user's own) becomes a folder, in the order first met.
+//! Instapaper's CSV export, every generation: `URL,Title,Selection,Folder`,
+//! then `Timestamp` (Unix seconds, about 2019 on), then `Tags` (late 2025
+//! on: `URL,Title,Selection,Folder,Timestamp,Tags`, the tags a JSON array
+//! such as `["rust","to read"]`). Columns are found by name, in any order.
+//! `Selection` is the highlighted text or summary (the description). Each
+//! `Folder` (`Unread`, `Archive`, `Starred`, the user's own) becomes a
+//! folder, in the order first met; a folder path such as `Work/Reading` is
+//! the folder `Reading` inside `Work`. Only a `/` with no space beside it
+//! separates: older exports have folder names such as `Blogs / Portfolios`,
+//! one folder.
 
-use std::collections::HashMap;
+use markport_model::{
+    Attribute, Bookmark, Diagnostic, Document, Error, Location, Parsed, ReadOptions,
+};
 
-use markport_model::{Bookmark, Diagnostic, Document, Error, Folder, NodeId, Parsed, ReadOptions};
-
+use crate::folders::Paths;
 use crate::{table, text, unix_date};
 
 const REQUIRED: &[&str] = &["URL", "Title", "Selection", "Folder"];
-const OPTIONAL: &[&str] = &["Timestamp"];
+const OPTIONAL: &[&str] = &["Timestamp", "Tags"];
 
-/// How sure it is that `input` is an Instapaper export: its header.
+/// How sure it is that `input` is an Instapaper export: a header of its
+/// columns, the four it always has among them.
 pub fn detect(input: &[u8]) -> Option<u8> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let line = input.split(|b| *b == b'\n').next().unwrap_or_default();
     let line = String::from_utf8_lossy(line);
-    let line = line.trim_end_matches('\r');
-    (line.eq_ignore_ascii_case("URL,Title,Selection,Folder")
-        || line.eq_ignore_ascii_case("URL,Title,Selection,Folder,Timestamp"))
-    .then_some(90)
+    let names: Vec<&str> = line
+        .trim_end_matches('\r')
+        .split(',')
+        .map(str::trim)
+        .collect();
+    let known = |n: &str| {
+        REQUIRED
+            .iter()
+            .chain(OPTIONAL)
+            .any(|c| c.eq_ignore_ascii_case(n))
+    };
+    let has = |r: &&str| names.iter().any(|n| n.eq_ignore_ascii_case(r));
+    (REQUIRED.iter().all(has) && names.iter().all(|n| known(n))).then_some(90)
+}
+
+/// The `Tags` column: a JSON array of strings; an older or hand-made
+/// export's comma-separated list is read too. A value that is neither is
+/// kept as written (the bookmark's extra `Tags`), with a warning.
+fn tags(value: &str, b: &mut Bookmark, at: Location, diags: &mut Vec<Diagnostic>) {
+    let value = value.trim();
+    if value.is_empty() {
+        return;
+    }
+    if value.starts_with('[') {
+        match serde_json::from_str::<Vec<String>>(value) {
+            Ok(tags) => {
+                b.tags = tags
+                    .into_iter()
+                    .map(|t| t.trim().to_string())
+                    .filter(|t| !t.is_empty())
+                    .collect();
+            }
+            Err(e) => {
+                diags.push(Diagnostic::warning(
+                    format!("Tags {value:?} is not a JSON array of strings ({e}); kept as written"),
+                    Some(at),
+                ));
+                b.details_mut().extra.push(Attribute::new("Tags", value));
+            }
+        }
+        return;
+    }
+    b.tags = value
+        .split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(String::from)
+        .collect();
 }
 
 /// Read an Instapaper CSV export.
@@ -29,52 +81,45 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let src = text(input, &mut diags);
     struct State {
         doc: Document,
-        /// By name: an export may have as many folders as rows.
-        folders: HashMap<String, NodeId>,
-        columns: (usize, usize, usize, usize, Option<usize>),
+        folders: Paths,
+        columns: [usize; 4],
+        timestamp: Option<usize>,
+        tags: Option<usize>,
     }
     let start = |t: &table::Table| {
         let col = |n| t.column(n).expect("required columns are checked");
         State {
             doc: Document::new(),
-            folders: HashMap::new(),
-            columns: (
-                col("URL"),
-                col("Title"),
-                col("Selection"),
-                col("Folder"),
-                t.column("Timestamp"),
-            ),
+            folders: Paths::default(),
+            columns: [col("URL"), col("Title"), col("Selection"), col("Folder")],
+            timestamp: t.column("Timestamp"),
+            tags: t.column("Tags"),
         }
     };
     let each = |s: &mut State, at, mut row: Vec<String>, diags: &mut Vec<Diagnostic>| {
-        let (url, title, selection, folder, timestamp) = s.columns;
-        let name = row[folder].trim();
-        let name = if name.is_empty() { "Unread" } else { name };
-        let parent = match s.folders.get(name) {
-            Some(id) => *id,
-            None => {
-                let id = s.doc.push(None, Folder::titled(name));
-                s.folders.insert(name.to_string(), id);
-                id
-            }
+        let [url, title, selection, folder] = s.columns;
+        // No folder is Instapaper's own default, the unread list.
+        let parent = match s.folders.get_tight(&mut s.doc, &row[folder]) {
+            Some(id) => id,
+            None => s.folders.get(&mut s.doc, "Unread").expect("a named folder"),
         };
         let mut b = Bookmark::new(std::mem::take(&mut row[url]));
         b.title = Some(std::mem::take(&mut row[title])).filter(|t| !t.is_empty());
         b.desc = Some(std::mem::take(&mut row[selection])).filter(|t| !t.is_empty());
-        if let Some(ts) = timestamp {
+        if let Some(ts) = s.timestamp {
             b.added = unix_date(&row[ts], "Timestamp", Some(at), diags);
+        }
+        if let Some(t) = s.tags {
+            tags(&row[t], &mut b, at, diags);
         }
         s.doc.push(Some(parent), b);
     };
-    let State { doc, .. } = table::read(
-        &src,
-        "Instapaper CSV",
-        REQUIRED,
-        OPTIONAL,
-        &mut diags,
-        start,
-        each,
-    )?;
+    let columns = table::Columns {
+        service: "Instapaper CSV",
+        required: REQUIRED,
+        optional: OPTIONAL,
+        open: false,
+    };
+    let State { doc, .. } = table::read(&src, columns, &mut diags, start, each)?;
     Parsed::new(doc, diags).enforce(opts)
 }

@@ -1,7 +1,7 @@
 //! Readers for the exports of bookmarking and read-later services people
-//! migrate from, each detected by its content: Pocket (HTML and CSV),
-//! Pinboard (JSON) and Instapaper (CSV). Read only: markport does not write
-//! these formats.
+//! migrate from, each detected by its content: Pocket (its export ZIP, CSV
+//! and HTML), Pinboard (JSON), Instapaper (CSV) and Raindrop.io (CSV).
+//! Read only: markport does not write these formats.
 //!
 //! ```
 //! let csv = b"title,url,time_added,tags,status\nRust,https://www.rust-lang.org/,1700000000,lang|systems,unread\n";
@@ -10,11 +10,14 @@
 //! assert_eq!(doc.census().bookmarks, 1);
 //! ```
 
+mod annotations;
+mod folders;
 mod table;
 
 pub mod instapaper;
 pub mod pinboard;
 pub mod pocket;
+pub mod raindrop;
 
 use std::borrow::Cow;
 

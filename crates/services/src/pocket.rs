@@ -1,33 +1,105 @@
-//! Pocket's exports: `ril_export.html` (`<h1>Unread</h1><ul><li><a href
-//! time_added tags>title</a>`, then `<h1>Read Archive</h1>` ...) and the CSV
-//! (`title,url,time_added,tags,status`, tags separated by `|`). Each section
-//! (HTML) or status (CSV) becomes a folder, in the order first met.
+//! Pocket's exports, every generation:
+//!
+//! - `ril_export.html` (`<h1>Unread</h1><ul><li><a href time_added
+//!   tags>title</a>`, then `<h1>Read Archive</h1>` ...), until 2024;
+//! - the CSV `title,url,time_added,tags,status` (tags separated by `|`),
+//!   and the generation with a `cursor` column
+//!   (`title,url,time_added,cursor,tags,status`): columns are found by
+//!   name, so `cursor` and any column Pocket adds later are never read as
+//!   tags;
+//! - the ZIP mailed since 2024-10 (`part_000000.csv`, `part_000001.csv`, ...
+//!   with `annotations/part_000000.json` beside them), read in place through
+//!   [`markport_markup::archive`]: every part in numeric order as one
+//!   collection, and the annotations' highlights as the descriptions of the
+//!   bookmarks they belong to.
+//!
+//! Each section (HTML) or status (CSV) becomes a folder, in the order first
+//! met. A column the reader does not know is kept, per bookmark, as an
+//! extra attribute of the column's name; `cursor` (Pocket's paging position,
+//! nothing about the bookmark) is reported and not kept.
 
 use std::collections::HashMap;
 
+use markport_markup::archive::{self, Archive, Limits};
 use markport_markup::walk::{attr, Event, Walker};
 use markport_model::{
-    Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, Location, NodeId, Parsed,
-    ReadOptions,
+    Attribute, Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, Location,
+    NodeId, Parsed, ReadOptions,
 };
 
 use crate::{table, text, unix_date};
 
-const CSV_HEADER: &[&str] = &["title", "url", "time_added", "tags", "status"];
+/// The columns of every generation: the first three are always there.
+const REQUIRED: &[&str] = &["title", "url", "time_added"];
+const OPTIONAL: &[&str] = &["tags", "status", "cursor"];
 
-fn csv_header(input: &[u8]) -> bool {
+/// The header's column names, lower-cased, when the first line is one a
+/// Pocket CSV could have: `title`, `url` and `time_added` among them. Also
+/// whether every column is one Pocket is known to write.
+fn csv_header(input: &[u8]) -> Option<bool> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let line = input.split(|b| *b == b'\n').next().unwrap_or_default();
     let line = String::from_utf8_lossy(line);
-    line.trim_end_matches('\r')
-        .eq_ignore_ascii_case("title,url,time_added,tags,status")
+    let names: Vec<String> = line
+        .trim_end_matches('\r')
+        .split(',')
+        .map(|n| n.trim().to_ascii_lowercase())
+        .collect();
+    let has = |n: &str| names.iter().any(|c| c == n);
+    if !REQUIRED.iter().all(|r| has(r)) {
+        return None;
+    }
+    Some(
+        names
+            .iter()
+            .all(|n| REQUIRED.contains(&n.as_str()) || OPTIONAL.contains(&n.as_str())),
+    )
 }
 
-/// How sure it is that `input` is a Pocket export: the CSV's header, or
-/// links with `time_added` in an HTML page without Netscape's DOCTYPE.
+/// The part number of a `part_NNNNNN.csv` entry name (in any folder but
+/// `annotations/`), for numeric order.
+fn part_number(name: &str, ext: &str) -> Option<u128> {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let digits = base.strip_prefix("part_")?.strip_suffix(ext)?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(digits.parse().unwrap_or(u128::MAX))
+}
+
+fn is_annotation(name: &str) -> bool {
+    name.split('/').any(|p| p == "annotations")
+}
+
+/// The export ZIP's parts in numeric order.
+fn zip_parts(archive: &Archive<'_>) -> Vec<String> {
+    let mut parts: Vec<(u128, &String)> = archive
+        .names()
+        .iter()
+        .filter(|n| !is_annotation(n))
+        .filter_map(|n| Some((part_number(n, ".csv")?, n)))
+        .collect();
+    parts.sort();
+    parts.into_iter().map(|(_, n)| n.clone()).collect()
+}
+
+/// How sure it is that `input` is a Pocket export: a ZIP holding
+/// `part_*.csv`, a CSV header with Pocket's columns, or links with
+/// `time_added` in an HTML page without Netscape's DOCTYPE.
 pub fn detect(input: &[u8]) -> Option<u8> {
-    if csv_header(input) {
-        return Some(90);
+    if archive::is_zip(input) {
+        // An archive refused as it opens (a `../x` entry, a broken central
+        // directory) is claimed faintly, so that reading it says why
+        // rather than that no format knows it.
+        return match Archive::open(input, Limits::default()) {
+            Ok(archive) => (!zip_parts(&archive).is_empty()).then_some(95),
+            Err(_) => Some(10),
+        };
+    }
+    match csv_header(input) {
+        Some(true) => return Some(90),
+        Some(false) => return Some(80),
+        None => {}
     }
     let head = &input[..input.len().min(16384)];
     let lower = String::from_utf8_lossy(head).to_ascii_lowercase();
@@ -35,10 +107,16 @@ pub fn detect(input: &[u8]) -> Option<u8> {
     (html && !lower.contains("<!doctype netscape-bookmark-file")).then_some(80)
 }
 
-/// Read a Pocket export, HTML or CSV.
+/// Read a Pocket export: the ZIP, one CSV part, or the HTML.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    if csv_header(input) {
-        read_csv(input)
+    if archive::is_zip(input) {
+        read_zip(input)
+    } else if csv_header(input).is_some() {
+        let mut collection = Collection::default();
+        let mut diags = Vec::new();
+        let src = text(input, &mut diags);
+        collection.read_part(&src, &mut diags)?;
+        Ok(collection.finish(diags))
     } else {
         read_html(input)
     }?
@@ -71,42 +149,198 @@ fn split_tags(tags: &str, sep: char) -> Vec<String> {
         .collect()
 }
 
-fn read_csv(input: &[u8]) -> Result<Parsed, Error> {
-    let mut diags = Vec::new();
-    let src = text(input, &mut diags);
-    struct State {
-        doc: Document,
-        sections: Sections,
-        columns: [usize; 5],
-    }
-    let start = |t: &table::Table| State {
-        doc: Document::new(),
-        sections: Sections::default(),
-        columns: ["title", "url", "time_added", "tags", "status"]
-            .map(|n| t.column(n).expect("required columns are checked")),
-    };
-    let each = |s: &mut State, at, mut row: Vec<String>, diags: &mut Vec<Diagnostic>| {
-        let [title, url, added, tags, status] = s.columns;
-        let section = match row[status].trim() {
-            "unread" => "Unread",
-            "archive" => "Read Archive",
-            "" => "Unread",
-            other => other,
+/// The bookmarks read so far from one or more CSV parts.
+#[derive(Default)]
+struct Collection {
+    doc: Document,
+    sections: Sections,
+    /// Non-empty `cursor` values met (reported, not kept).
+    cursors: usize,
+    /// Columns kept as extra attributes, each named once.
+    others: Vec<String>,
+}
+
+/// The columns of one part, by index.
+struct PartColumns {
+    title: usize,
+    url: usize,
+    added: usize,
+    tags: Option<usize>,
+    status: Option<usize>,
+    cursor: Option<usize>,
+    others: Vec<(usize, String)>,
+}
+
+impl Collection {
+    /// Read one CSV part (the whole file, or one entry of the ZIP) into
+    /// the collection.
+    fn read_part(&mut self, src: &str, diags: &mut Vec<Diagnostic>) -> Result<(), Error> {
+        let columns = table::Columns {
+            service: "Pocket CSV",
+            required: REQUIRED,
+            optional: OPTIONAL,
+            open: true,
         };
-        let folder = s.sections.get(&mut s.doc, section);
-        let mut b = Bookmark::new(std::mem::take(&mut row[url]));
-        // An empty title is untitled; a title that repeats the URL (Pocket
-        // writes that for a page it never fetched) is kept as written.
-        if !row[title].is_empty() {
-            b.title = Some(std::mem::take(&mut row[title]));
+        let start = |t: &table::Table| {
+            let col = |n| t.column(n).expect("required columns are checked");
+            let mut known = REQUIRED.to_vec();
+            known.extend(OPTIONAL);
+            PartColumns {
+                title: col("title"),
+                url: col("url"),
+                added: col("time_added"),
+                tags: t.column("tags"),
+                status: t.column("status"),
+                cursor: t.column("cursor"),
+                others: t.others(&known),
+            }
+        };
+        let each = |c: &mut PartColumns, at, mut row: Vec<String>, diags: &mut Vec<Diagnostic>| {
+            let section = match c.status.map_or("", |s| row[s].trim()) {
+                "unread" | "" => "Unread",
+                "archive" => "Read Archive",
+                other => other,
+            };
+            let folder = self.sections.get(&mut self.doc, section);
+            let mut b = Bookmark::new(std::mem::take(&mut row[c.url]));
+            // An empty title is untitled; a title that repeats the URL
+            // (Pocket writes that for a page it never fetched) is kept as
+            // written.
+            if !row[c.title].is_empty() {
+                b.title = Some(std::mem::take(&mut row[c.title]));
+            }
+            b.added = unix_date(&row[c.added], "time_added", Some(at), diags);
+            if let Some(t) = c.tags {
+                b.tags = split_tags(&row[t], '|');
+            }
+            if c.cursor.is_some_and(|i| !row[i].trim().is_empty()) {
+                self.cursors += 1;
+            }
+            for (i, name) in &c.others {
+                if !row[*i].is_empty() {
+                    if !self.others.contains(name) {
+                        self.others.push(name.clone());
+                    }
+                    b.details_mut()
+                        .extra
+                        .push(Attribute::new(name.clone(), std::mem::take(&mut row[*i])));
+                }
+            }
+            self.doc.push(Some(folder), b);
+        };
+        table::read(src, columns, diags, start, each)?;
+        Ok(())
+    }
+
+    /// The document, with what was not kept said once.
+    fn finish(self, mut diags: Vec<Diagnostic>) -> Parsed {
+        if self.cursors > 0 {
+            // A note, not a warning: the cursor says where Pocket's paging
+            // stood, nothing about any bookmark.
+            diags.push(Diagnostic::note(
+                format!(
+                    "the cursor column (Pocket's paging position, {} values) is not kept",
+                    self.cursors
+                ),
+                None,
+            ));
         }
-        b.added = unix_date(&row[added], "time_added", Some(at), diags);
-        b.tags = split_tags(&row[tags], '|');
-        s.doc.push(Some(folder), b);
-    };
-    let State { doc, .. } =
-        table::read(&src, "Pocket CSV", CSV_HEADER, &[], &mut diags, start, each)?;
-    Ok(Parsed::new(doc, diags))
+        if !self.others.is_empty() {
+            diags.push(Diagnostic::warning(
+                format!(
+                    "column{} {} not known from Pocket's exports: kept as extra attributes of the bookmarks",
+                    if self.others.len() == 1 { "" } else { "s" },
+                    self.others.join(", ")
+                ),
+                None,
+            ));
+        }
+        Parsed::new(self.doc, diags)
+    }
+}
+
+/// An error or warning inside an archive entry: the entry and its
+/// line:col lead the message, as the archive's own position says nothing.
+fn in_entry(entry: &str, message: &str, at: Option<Location>) -> String {
+    match at {
+        Some(l) => format!("ZIP entry {entry}:{}:{}: {message}", l.line, l.column),
+        None => format!("ZIP entry {entry}: {message}"),
+    }
+}
+
+fn archive_error(e: archive::ArchiveError) -> Error {
+    Error::new(ErrorKind::Syntax, e.to_string(), None)
+}
+
+fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
+    let mut archive = Archive::open(input, Limits::default()).map_err(archive_error)?;
+    let parts = zip_parts(&archive);
+    if parts.is_empty() {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            "a ZIP archive with no part_*.csv: not a Pocket export",
+            None,
+        ));
+    }
+    let mut annotations: Vec<(u128, String)> = archive
+        .names()
+        .iter()
+        .filter(|n| is_annotation(n))
+        .filter_map(|n| Some((part_number(n, ".json")?, n.clone())))
+        .collect();
+    annotations.sort();
+    let mut diags = Vec::new();
+    let mut collection = Collection::default();
+    for part in &parts {
+        let bytes = archive.read(part).map_err(archive_error)?;
+        let mut part_diags = Vec::new();
+        let src = text(&bytes, &mut part_diags);
+        let read = collection.read_part(&src, &mut part_diags);
+        diags.extend(part_diags.into_iter().map(|mut d| {
+            d.message = in_entry(part, &d.message, d.location.take());
+            d
+        }));
+        read.map_err(|e| Error::new(e.kind, in_entry(part, &e.message, e.location), None))?;
+    }
+    // Sets: an archive may have 10,000 entries.
+    let read: std::collections::HashSet<&String> = parts
+        .iter()
+        .chain(annotations.iter().map(|(_, a)| a))
+        .collect();
+    let unread: Vec<&String> = archive
+        .names()
+        .iter()
+        .filter(|n| !read.contains(n))
+        .collect();
+    if !unread.is_empty() {
+        diags.push(Diagnostic::warning(
+            format!(
+                "{} ZIP entr{} not read (not a part_*.csv nor annotations/part_*.json): {}",
+                unread.len(),
+                if unread.len() == 1 { "y" } else { "ies" },
+                unread
+                    .iter()
+                    .take(5)
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None,
+        ));
+    }
+    if !annotations.is_empty() {
+        let mut by_url: HashMap<String, Vec<NodeId>> = HashMap::new();
+        for id in collection.doc.preorder() {
+            if let Some(b) = collection.doc.node(id).as_bookmark() {
+                by_url.entry(b.href.clone()).or_default().push(id);
+            }
+        }
+        for (_, name) in &annotations {
+            let bytes = archive.read(name).map_err(archive_error)?;
+            crate::annotations::apply(name, &bytes, &by_url, &mut collection.doc, &mut diags);
+        }
+    }
+    Ok(collection.finish(diags))
 }
 
 fn read_html(input: &[u8]) -> Result<Parsed, Error> {

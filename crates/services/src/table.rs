@@ -1,7 +1,38 @@
 //! CSV exports (RFC 4180, through the `csv` crate): the header checked
 //! against the columns a service writes, every error located as line:col.
+//!
+//! A CSV file can be shaped to cost a reader far more than its size says:
+//! 100,000 columns make every row a 100,000-field record and any per-column
+//! search quadratic, and one 50 MB field is no bookmark. Both are refused
+//! with their position ([`MAX_COLUMNS`], [`MAX_FIELD`]); columns are found
+//! through a map, never by searching the header for each one.
+
+use std::collections::HashSet;
 
 use markport_model::{Diagnostic, Error, ErrorKind, LineIndex, Location};
+
+/// Most columns a service's header may have: every export markport reads
+/// has a dozen, and a reader that keeps unknown columns keeps each one per
+/// row.
+pub(crate) const MAX_COLUMNS: usize = 1000;
+
+/// Most bytes one field may hold: a title, a note or a highlight is never
+/// near this, and a field this size is a broken or hostile file.
+pub(crate) const MAX_FIELD: usize = 16 << 20;
+
+/// What columns a service writes.
+#[derive(Clone, Copy)]
+pub(crate) struct Columns<'a> {
+    /// The service, for messages ("Pocket CSV").
+    pub(crate) service: &'a str,
+    /// Columns every export has.
+    pub(crate) required: &'a [&'a str],
+    /// Columns some exports have.
+    pub(crate) optional: &'a [&'a str],
+    /// Whether a column of neither kind is read (the reader keeps or
+    /// reports it: the service adds columns over time) rather than refused.
+    pub(crate) open: bool,
+}
 
 /// A CSV file's header (its records are handed over one at a time, never
 /// held all at once).
@@ -17,22 +48,37 @@ impl Table {
             .iter()
             .position(|h| h.trim().eq_ignore_ascii_case(name))
     }
+
+    /// The columns that are none of `known`, with their indexes, in order.
+    pub(crate) fn others(&self, known: &[&str]) -> Vec<(usize, String)> {
+        self.header
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| !known.iter().any(|k| k.eq_ignore_ascii_case(h.trim())))
+            .map(|(i, h)| (i, h.trim().to_string()))
+            .collect()
+    }
 }
 
-/// Read `text` as CSV whose header must hold every one of `required`
-/// (`optional` may be there too; any other column is an error, as the
-/// file is then not the export it claims to be). `start` makes the
-/// reader's state from the header; `row` gets each record's fields and
-/// where it starts, in order. Returns the state.
+/// Read `text` as CSV whose header must hold every one of the `required`
+/// columns (the `optional` ones may be there too; any other column is an
+/// error unless the columns are `open`, as the file is then not the export
+/// it claims to be). `start` makes the reader's state from the header;
+/// `row` gets each record's fields and where it starts, in order. Returns
+/// the state.
 pub(crate) fn read<S>(
     text: &str,
-    service: &str,
-    required: &[&str],
-    optional: &[&str],
+    columns: Columns<'_>,
     diags: &mut Vec<Diagnostic>,
     start: impl FnOnce(&Table) -> S,
     mut row: impl FnMut(&mut S, Location, Vec<String>, &mut Vec<Diagnostic>),
 ) -> Result<S, Error> {
+    let Columns {
+        service,
+        required,
+        optional,
+        open,
+    } = columns;
     let index = LineIndex::new(text.as_bytes());
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
@@ -47,6 +93,7 @@ pub(crate) fn read<S>(
     let header: Vec<String> = match records.next() {
         Some(Ok(h)) => {
             unclosed(text, 0, &index)?;
+            too_large(&h, 0, &index)?;
             h.iter()
                 .map(|f| String::from_utf8_lossy(f).into_owned())
                 .collect()
@@ -70,12 +117,24 @@ pub(crate) fn read<S>(
             .any(|c| c.eq_ignore_ascii_case(h.trim()))
     };
     let mut column = 1;
+    let mut seen = HashSet::new();
     for (i, h) in header.iter().enumerate() {
-        if !known(h)
-            || header[..i]
-                .iter()
-                .any(|p| p.trim().eq_ignore_ascii_case(h.trim()))
-        {
+        if i == MAX_COLUMNS {
+            return Err(Error::syntax(
+                format!(
+                    "more than {MAX_COLUMNS} columns: no {service} export has so many (its header is {})",
+                    expected()
+                ),
+                Location { line: 1, column },
+            ));
+        }
+        if !seen.insert(h.trim().to_ascii_lowercase()) {
+            return Err(Error::syntax(
+                format!("column {h:?} appears twice in the header"),
+                Location { line: 1, column },
+            ));
+        }
+        if !open && !known(h) {
             return Err(Error::syntax(
                 format!(
                     "column {h:?} is not one a {service} export has (its header is {})",
@@ -109,6 +168,7 @@ pub(crate) fn read<S>(
         let start = record.position().map_or(0, |p| p.byte() as usize);
         last = start;
         let at = index.locate(start);
+        too_large(&record, start, &index)?;
         if record.len() == 1 && record[0].is_empty() {
             continue; // a blank line
         }
@@ -145,6 +205,22 @@ pub(crate) fn read<S>(
     }
     unclosed(text, last, &index)?;
     Ok(state)
+}
+
+/// An error when a field of the record starting at byte `start` is over
+/// [`MAX_FIELD`], at the record and naming the field.
+fn too_large(record: &csv::ByteRecord, start: usize, index: &LineIndex<'_>) -> Result<(), Error> {
+    match record.iter().position(|f| f.len() > MAX_FIELD) {
+        None => Ok(()),
+        Some(i) => Err(Error::syntax(
+            format!(
+                "field {} of this record is {} bytes long, more than the {MAX_FIELD} a field may hold",
+                i + 1,
+                record[i].len()
+            ),
+            index.locate(start),
+        )),
+    }
 }
 
 /// An error at the opening quote of a quoted field that is never closed

@@ -1,0 +1,164 @@
+//! The exports people migrate from, through the command: Pocket's export
+//! ZIP converts as it is, hostile archives exit 2 naming the file and the
+//! entry, and Instapaper's and Raindrop's CSV are found without `--from`.
+
+use std::io::{Cursor, Read, Write};
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn markport() -> Command {
+    Command::cargo_bin("markport").unwrap()
+}
+
+fn corpus(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../corpus")
+        .join(path)
+}
+
+fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, data) in entries {
+        zip.start_file(*name, options).unwrap();
+        zip.write_all(data).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+/// The links of every part in the ZIP, read with the zip and csv crates.
+fn links_in(path: &Path) -> Vec<String> {
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut links = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).unwrap();
+        if !entry.name().unwrap().ends_with(".csv") {
+            continue;
+        }
+        let mut text = String::new();
+        entry.read_to_string(&mut text).unwrap();
+        let mut csv = csv::Reader::from_reader(text.as_bytes());
+        let url = csv
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == "url")
+            .unwrap();
+        links.extend(csv.records().map(|r| r.unwrap()[url].to_string()));
+    }
+    links
+}
+
+#[test]
+fn a_pocket_export_zip_converts_to_xbel_as_it_is() {
+    let input = corpus("pocket/pocket-export.zip");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pocket.xbel");
+    markport()
+        .arg("convert")
+        .arg(&input)
+        .args(["--to", "xbel", "-o"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("pocket -> xbel"));
+    let xbel = std::fs::read_to_string(&out).unwrap();
+    let links = links_in(&input);
+    assert_eq!(links.len(), 5);
+    assert_eq!(xbel.matches("<bookmark ").count(), links.len(), "{xbel}");
+    for link in links {
+        assert!(
+            xbel.contains(&format!("href=\"{link}\"")),
+            "{link} in {xbel}"
+        );
+    }
+    // The highlights are the description.
+    assert!(
+        xbel.contains("<desc>A language empowering everyone"),
+        "{xbel}"
+    );
+}
+
+#[test]
+fn hostile_archives_exit_2_naming_the_file_and_the_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = b"title,url,time_added,tags,status\nA,https://a/,1700000000,,unread\n";
+    let mut bomb = part.to_vec();
+    bomb.extend(std::iter::repeat_n(b'a', 16 << 20));
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        (
+            "bomb.zip",
+            zip(&[("part_000000.csv", &bomb)]),
+            "ZIP entry \"part_000000.csv\": inflates more than",
+        ),
+        (
+            "escape.zip",
+            zip(&[("part_000000.csv", part), ("../x", b"x")]),
+            "ZIP entry \"../x\": has a `..` component",
+        ),
+        (
+            "broken.zip",
+            zip(&[(
+                "part_000000.csv",
+                b"title,url,time_added\n\"A,https://a/,1\n",
+            )]),
+            "ZIP entry part_000000.csv:2:1: unclosed quote",
+        ),
+    ];
+    for (name, bytes, says) in cases {
+        let input = dir.path().join(name);
+        std::fs::write(&input, bytes).unwrap();
+        let out = dir.path().join(format!("{name}.xbel"));
+        markport()
+            .arg("convert")
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{}: error: ",
+                input.display()
+            )))
+            .stderr(predicate::str::contains(says));
+        assert!(!out.exists(), "{name}: nothing written");
+    }
+}
+
+#[test]
+fn check_and_info_read_the_pocket_zip() {
+    markport()
+        .arg("info")
+        .arg(corpus("pocket/pocket-export.zip"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("pocket"))
+        .stdout(predicate::str::contains("5 bookmarks, 2 folders"));
+    // check reports the highlight that no part lists, and does not fail on
+    // the archive's binary bytes.
+    markport()
+        .arg("check")
+        .arg(corpus("pocket/pocket-export.zip"))
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("no part lists"));
+}
+
+#[test]
+fn instapaper_and_raindrop_csv_are_found_without_from() {
+    for (path, format) in [
+        ("instapaper/instapaper-tags.csv", "instapaper"),
+        ("raindrop/raindrop.csv", "raindrop"),
+    ] {
+        markport()
+            .arg("convert")
+            .arg(corpus(path))
+            .args(["--to", "json"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!("{format} -> json")));
+    }
+}

@@ -1,0 +1,62 @@
+//! Folder paths (`Work/Reading`) as nested folders, for the exports that
+//! name a bookmark's folder by its path (Instapaper, Raindrop).
+
+use std::collections::HashMap;
+
+use markport_model::{Document, Folder, NodeId};
+
+/// Folders by parent and name, made when first needed: a map, as an export
+/// may have as many folders as rows, and keyed by the parent so that a path
+/// of any depth costs its length, not its length squared.
+#[derive(Default)]
+pub(crate) struct Paths {
+    by_name: HashMap<(Option<NodeId>, String), NodeId>,
+}
+
+impl Paths {
+    /// The folder at `path` (`/`-separated, empty parts skipped), made as
+    /// needed; `None` for a path with no name in it (the top level).
+    pub(crate) fn get(&mut self, doc: &mut Document, path: &str) -> Option<NodeId> {
+        self.get_parts(doc, path.split('/'))
+    }
+
+    /// The folder at `path` where only a `/` with no space beside it
+    /// separates: `Work/Reading` is two folders, `Blogs / Portfolios` one
+    /// (Instapaper's folder names had slashes long before its folders
+    /// nested).
+    pub(crate) fn get_tight(&mut self, doc: &mut Document, path: &str) -> Option<NodeId> {
+        let b = path.as_bytes();
+        let mut parts = Vec::new();
+        let mut from = 0;
+        for (i, _) in path.match_indices('/') {
+            let spaced = (i > 0 && b[i - 1] == b' ') || b.get(i + 1) == Some(&b' ');
+            if !spaced {
+                parts.push(&path[from..i]);
+                from = i + 1;
+            }
+        }
+        parts.push(&path[from..]);
+        self.get_parts(doc, parts.into_iter())
+    }
+
+    fn get_parts<'p>(
+        &mut self,
+        doc: &mut Document,
+        parts: impl Iterator<Item = &'p str>,
+    ) -> Option<NodeId> {
+        let mut parent = None;
+        for part in parts.map(str::trim).filter(|p| !p.is_empty()) {
+            let key = (parent, part.to_string());
+            let id = match self.by_name.get(&key) {
+                Some(id) => *id,
+                None => {
+                    let id = doc.push(parent, Folder::titled(part));
+                    self.by_name.insert(key, id);
+                    id
+                }
+            };
+            parent = Some(id);
+        }
+        parent
+    }
+}
