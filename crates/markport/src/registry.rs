@@ -205,6 +205,16 @@ pub static FORMATS: &[Format] = &[
         write: None,
         support: read_only,
     },
+    Format {
+        name: "safari",
+        description: "Safari's Bookmarks.plist, binary or XML; the Reading List as a folder",
+        extensions: &["plist"],
+        detect: markport_safari::detect,
+        read: markport_safari::read,
+        read_path: None,
+        write: None,
+        support: read_only,
+    },
 ];
 
 /// The format named `name` (case-insensitive).
