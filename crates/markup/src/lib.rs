@@ -3,8 +3,9 @@
 //! What every reader and writer of a markup format needs and none should own:
 //! HTML tokenizing, JSON pull parsing, charset detection, character
 //! references, escaping, and XML's character classes and element writing; [`output`], the one
-//! writer of every file markport replaces; and [`private`], the owner-only
-//! temporary directories that hold a reader's copy of a user's data. The format crates sit on
+//! writer of every file markport replaces; [`private`], the owner-only
+//! temporary directories that hold a reader's copy of a user's data; and [`archive`], the
+//! bounded reader of the ZIP archives some exports come as. The format crates sit on
 //! this one floor above it, as pandoc keeps `Text.Pandoc.XML` apart from its
 //! readers.
 //!
@@ -20,6 +21,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod archive;
 pub mod charset;
 pub mod decimal;
 pub mod entities;

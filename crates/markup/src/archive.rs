@@ -1,0 +1,423 @@
+//! A ZIP reader for exports that come as archives (Pocket's
+//! `part_*.csv` ZIP, Safari's exported `Bookmarks.html`), safe on hostile
+//! input.
+//!
+//! An export ZIP is read, never extracted: entries are inflated into memory
+//! by name, and nothing is written to disk. What a hostile archive could do
+//! to such a reader is bounded by [`Limits`]:
+//!
+//! - the number of entries;
+//! - the bytes one entry inflates to, and all entries together, counted as
+//!   they inflate: an entry's declared size is never trusted, neither to
+//!   stop early nor to size a buffer;
+//! - the ratio of inflated to compressed bytes, the mark of a ZIP bomb;
+//! - entry names: `..` components, absolute paths (`/x`, `C:\x`,
+//!   `\\server\x`), backslashes used as separators and NUL bytes make the
+//!   whole archive refused, because a name that means something else to an
+//!   extracting tool is a trick, not an export.
+//!
+//! Only stored and deflated entries are read (the `zip` crate is built with
+//! deflate alone); encrypted entries are refused. Every error names the
+//! entry and says why.
+//!
+//! ```
+//! use std::io::Write;
+//! use markport_markup::archive::{Archive, Limits};
+//!
+//! // An archive as an export would have it.
+//! let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+//! let options = zip::write::SimpleFileOptions::default();
+//! zip.start_file("part_000000.csv", options).unwrap();
+//! zip.write_all(b"title,url\nA,https://a.example/\n").unwrap();
+//! let bytes = zip.finish().unwrap().into_inner();
+//!
+//! assert!(markport_markup::archive::is_zip(&bytes));
+//! let mut archive = Archive::open(&bytes, Limits::default()).unwrap();
+//! assert_eq!(archive.names(), ["part_000000.csv"]);
+//! let part = archive.read("part_000000.csv").unwrap();
+//! assert!(part.starts_with(b"title,url\n"));
+//! assert!(archive.read("missing.csv").unwrap_err().to_string().contains("missing.csv"));
+//! ```
+
+use std::fmt;
+use std::io::{Cursor, Read};
+
+use zip::result::ZipError;
+use zip::{CompressionMethod, ZipArchive};
+
+/// How much a reader lets one archive make it do.
+///
+/// The defaults fit real exports with a wide margin (Pocket mails parts of
+/// about 10,000 rows, a few MB each) and stop a bomb after a megabyte of
+/// inflation or two.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most entries (files and directories) the archive may list.
+    pub max_entries: usize,
+    /// Most bytes one entry may inflate to.
+    pub max_entry_size: u64,
+    /// Most bytes all entries read from this archive may inflate to
+    /// together (an entry read twice counts twice).
+    pub max_total_size: u64,
+    /// Most inflated bytes per compressed byte of an entry, checked once the
+    /// entry has inflated past [`Limits::ratio_floor`].
+    pub max_ratio: u64,
+    /// Inflated bytes an entry may reach before its ratio is checked: a tiny
+    /// entry of repeated text compresses far better than any bomb needs to,
+    /// and is harmless.
+    pub ratio_floor: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_entries: 10_000,
+            max_entry_size: 512 << 20,
+            max_total_size: 2 << 30,
+            max_ratio: 200,
+            ratio_floor: 1 << 20,
+        }
+    }
+}
+
+/// Why an archive or one of its entries was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArchiveError {
+    /// The entry the error is about, when it is about one.
+    pub entry: Option<String>,
+    /// What is wrong, in words.
+    pub reason: String,
+}
+
+impl ArchiveError {
+    fn archive(reason: impl Into<String>) -> Self {
+        ArchiveError {
+            entry: None,
+            reason: reason.into(),
+        }
+    }
+
+    fn entry(name: &str, reason: impl Into<String>) -> Self {
+        ArchiveError {
+            entry: Some(name.to_string()),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for ArchiveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.entry {
+            Some(name) => write!(f, "ZIP entry {name:?}: {}", self.reason),
+            None => write!(f, "ZIP archive: {}", self.reason),
+        }
+    }
+}
+
+impl std::error::Error for ArchiveError {}
+
+/// Whether `bytes` begin as a ZIP archive does: a local file header, or the
+/// end record of an empty archive.
+pub fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
+}
+
+/// An opened archive over bytes in memory, whose entry names have all been
+/// checked.
+pub struct Archive<'a> {
+    zip: ZipArchive<Cursor<&'a [u8]>>,
+    limits: Limits,
+    /// Names of the file entries, in the archive's order.
+    names: Vec<String>,
+    /// Bytes inflated so far, over every read.
+    inflated: u64,
+    /// Length of the whole archive, the most any entry can really hold
+    /// compressed whatever its header says.
+    len: u64,
+}
+
+impl fmt::Debug for Archive<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Archive")
+            .field("names", &self.names)
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+impl<'a> Archive<'a> {
+    /// Open the archive in `bytes`, checking its entry count and every entry
+    /// name. Nothing is inflated yet.
+    pub fn open(bytes: &'a [u8], limits: Limits) -> Result<Self, ArchiveError> {
+        let zip = ZipArchive::new(Cursor::new(bytes)).map_err(|e| ArchiveError::archive(why(e)))?;
+        if zip.len() > limits.max_entries {
+            return Err(ArchiveError::archive(format!(
+                "{} entries, more than the {} this reader accepts",
+                zip.len(),
+                limits.max_entries
+            )));
+        }
+        let mut names = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for index in 0..zip.len() {
+            let entry = zip
+                .by_index_data(index)
+                .map_err(|e| ArchiveError::archive(format!("entry {index}: {}", why(e))))?;
+            let name = String::from_utf8_lossy(entry.name_raw()).into_owned();
+            check_name(&name)?;
+            if entry.is_symlink() {
+                return Err(ArchiveError::entry(&name, "is a symbolic link"));
+            }
+            if !seen.insert(name.clone()) {
+                return Err(ArchiveError::entry(
+                    &name,
+                    "appears twice: which one is meant is ambiguous",
+                ));
+            }
+            if !entry.is_dir() {
+                names.push(name);
+            }
+        }
+        Ok(Archive {
+            zip,
+            limits,
+            names,
+            inflated: 0,
+            len: bytes.len() as u64,
+        })
+    }
+
+    /// The names of the file entries (directories left out), in the order
+    /// the archive lists them.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Inflate the entry `name` into memory within the [`Limits`].
+    pub fn read(&mut self, name: &str) -> Result<Vec<u8>, ArchiveError> {
+        if !self.names.iter().any(|n| n == name) {
+            return Err(ArchiveError::entry(name, "is not in the archive"));
+        }
+        let index = (0..self.zip.len())
+            .find(|&i| {
+                self.zip
+                    .by_index_data(i)
+                    .is_ok_and(|e| String::from_utf8_lossy(e.name_raw()) == name)
+            })
+            .ok_or_else(|| ArchiveError::entry(name, "is not in the archive"))?;
+        let limits = self.limits;
+        let already = self.inflated;
+        let len = self.len;
+        let mut entry = self
+            .zip
+            .by_index(index)
+            .map_err(|e| ArchiveError::entry(name, why(e)))?;
+        if entry.encrypted() {
+            return Err(ArchiveError::entry(name, "is encrypted"));
+        }
+        match entry.compression() {
+            CompressionMethod::Stored | CompressionMethod::Deflated => {}
+            other => {
+                return Err(ArchiveError::entry(
+                    name,
+                    format!("uses compression {other:?}; only stored and deflate are read"),
+                ))
+            }
+        }
+        // What the entry can really hold compressed: never more than the
+        // archive, whatever its header claims.
+        let compressed = entry.compressed_size().min(len).max(1);
+        let mut out = Vec::with_capacity(entry.size().min(1 << 20) as usize);
+        let mut chunk = vec![0u8; 64 << 10];
+        loop {
+            let n = match entry.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(ArchiveError::entry(
+                        name,
+                        format!("at inflated byte {}: {e}", out.len()),
+                    ))
+                }
+            };
+            out.extend_from_slice(&chunk[..n]);
+            let size = out.len() as u64;
+            if size > limits.max_entry_size {
+                return Err(ArchiveError::entry(
+                    name,
+                    format!(
+                        "inflates past {} bytes, the most one entry may hold",
+                        limits.max_entry_size
+                    ),
+                ));
+            }
+            if already + size > limits.max_total_size {
+                return Err(ArchiveError::entry(
+                    name,
+                    format!(
+                        "takes the archive past {} inflated bytes, the most it may hold",
+                        limits.max_total_size
+                    ),
+                ));
+            }
+            if size > limits.ratio_floor && size / compressed > limits.max_ratio {
+                return Err(ArchiveError::entry(
+                    name,
+                    format!(
+                        "inflates more than {}-fold ({compressed} compressed bytes gave {size} \
+                         and counting): a ZIP bomb",
+                        limits.max_ratio
+                    ),
+                ));
+            }
+        }
+        self.inflated += out.len() as u64;
+        Ok(out)
+    }
+}
+
+/// Refuse a name that means a place outside the archive, or another place
+/// to another tool.
+fn check_name(name: &str) -> Result<(), ArchiveError> {
+    let refuse = |why: &str| Err(ArchiveError::entry(name, why));
+    if name.is_empty() {
+        return refuse("has an empty name");
+    }
+    if name.contains('\0') {
+        return refuse("has a NUL byte in its name");
+    }
+    if name.contains('\\') {
+        return refuse("uses a backslash in its name, a separator to some tools");
+    }
+    if name.starts_with('/') {
+        return refuse("is an absolute path");
+    }
+    let bytes = name.as_bytes();
+    if bytes.len() >= 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' {
+        return refuse("starts with a drive letter");
+    }
+    if name.split('/').any(|part| part == "..") {
+        return refuse("has a `..` component, a path out of the archive");
+    }
+    Ok(())
+}
+
+fn why(error: ZipError) -> String {
+    match error {
+        ZipError::UnsupportedArchive(what) => format!("unsupported: {what}"),
+        ZipError::InvalidArchive(what) => format!("not a valid ZIP archive: {what}"),
+        ZipError::CompressionMethodNotSupported(method) => {
+            format!("uses compression method {method}; only stored and deflate are read")
+        }
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use zip::write::SimpleFileOptions;
+
+    fn build(entries: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
+        for (name, data) in entries {
+            zip.start_file(*name, options).unwrap();
+            zip.write_all(data).unwrap();
+        }
+        zip.finish().unwrap().into_inner()
+    }
+
+    #[test]
+    fn reads_entries_by_name_in_order() {
+        let bytes = build(&[("b.csv", b"two"), ("dir/a.json", b"one")]);
+        let mut archive = Archive::open(&bytes, Limits::default()).unwrap();
+        assert_eq!(archive.names(), ["b.csv", "dir/a.json"]);
+        assert_eq!(archive.read("dir/a.json").unwrap(), b"one");
+        assert_eq!(archive.read("b.csv").unwrap(), b"two");
+    }
+
+    #[test]
+    fn refuses_path_tricks_naming_the_entry() {
+        for name in [
+            "../x",
+            "a/../../x",
+            "/etc/passwd",
+            "a\\..\\x",
+            "C:/x",
+            "a\0b",
+        ] {
+            let bytes = build(&[("ok.csv", b"1"), (name, b"2")]);
+            let error = Archive::open(&bytes, Limits::default()).unwrap_err();
+            assert_eq!(error.entry.as_deref(), Some(name), "{name}: {error}");
+        }
+    }
+
+    #[test]
+    fn a_bomb_stops_after_the_floor_not_at_its_declared_size() {
+        let zeros = vec![0u8; 8 << 20];
+        let bytes = build(&[("bomb.csv", &zeros)]);
+        assert!(bytes.len() < 1 << 20, "deflate should crush zeros");
+        let mut archive = Archive::open(&bytes, Limits::default()).unwrap();
+        let error = archive.read("bomb.csv").unwrap_err();
+        assert_eq!(error.entry.as_deref(), Some("bomb.csv"));
+        assert!(error.reason.contains("ZIP bomb"), "{error}");
+    }
+
+    #[test]
+    fn entry_and_total_sizes_are_counted_as_they_inflate() {
+        let data: Vec<u8> = (0..3000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let bytes = build(&[("a", &data), ("b", &data)]);
+        let small = Limits {
+            max_entry_size: 1000,
+            ..Limits::default()
+        };
+        let error = Archive::open(&bytes, small).unwrap().read("a").unwrap_err();
+        assert!(error.reason.contains("one entry"), "{error}");
+        let total = Limits {
+            max_total_size: 20_000,
+            ..Limits::default()
+        };
+        let mut archive = Archive::open(&bytes, total).unwrap();
+        assert_eq!(archive.read("a").unwrap(), data);
+        let error = archive.read("b").unwrap_err();
+        assert!(error.reason.contains("archive past"), "{error}");
+    }
+
+    #[test]
+    fn too_many_entries_are_refused() {
+        let entries: Vec<(String, Vec<u8>)> =
+            (0..20).map(|i| (format!("{i}.csv"), vec![b'x'])).collect();
+        let refs: Vec<(&str, &[u8])> = entries
+            .iter()
+            .map(|(n, d)| (n.as_str(), d.as_slice()))
+            .collect();
+        let bytes = build(&refs);
+        let few = Limits {
+            max_entries: 10,
+            ..Limits::default()
+        };
+        let error = Archive::open(&bytes, few).unwrap_err();
+        assert!(error.reason.contains("20 entries"), "{error}");
+    }
+
+    #[test]
+    fn garbage_and_truncation_are_errors_not_panics() {
+        let bytes = build(&[("a.csv", b"hello, world, hello, world")]);
+        for cut in 0..bytes.len() {
+            if let Ok(mut archive) = Archive::open(&bytes[..cut], Limits::default()) {
+                let _ = archive.read("a.csv");
+            }
+        }
+        assert!(Archive::open(b"PK\x03\x04 not really", Limits::default()).is_err());
+        let mut flipped = bytes.clone();
+        for byte in &mut flipped[30..40] {
+            *byte ^= 0xff;
+        }
+        if let Ok(mut archive) = Archive::open(&flipped, Limits::default()) {
+            let _ = archive.read("a.csv");
+        }
+    }
+}
