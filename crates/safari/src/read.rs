@@ -85,38 +85,67 @@ enum Frame {
         top: bool,
         count: usize,
     },
-    /// A dictionary or array inside a node (not its children): its members
-    /// are the node's fields under `path`.
-    Inner {
+    /// A dictionary that is a node's value under a short key
+    /// (`URIDictionary`, `ReadingList`, `Sync`): each member is one of the
+    /// node's fields, named `Key.member`.
+    Flat {
         /// Index of the owning node's frame in the stack.
         node: usize,
-        path: String,
-        dict: bool,
+        prefix: String,
         key: Option<String>,
-        index: usize,
+        count: usize,
+    },
+    /// A container below that (an array, a deeper dictionary): kept whole as
+    /// its JSON text in [`Reader::json`], one field under `name` (set on the
+    /// outermost such frame).
+    Json {
+        node: usize,
+        name: Option<String>,
+        dict: bool,
+        /// A dictionary's next event is a key.
+        key_next: bool,
+        /// No member written yet.
+        first: bool,
     },
     /// A value skipped with a warning (an array among children).
     Skip,
 }
 
+/// A dictionary's key is flattened into its members' names only when it is
+/// at most this long, so that names cost at most this much each (a long key
+/// over many members would make the names quadratic in the file).
+const MAX_PREFIX: usize = 64;
+
+/// The state of one read.
+struct Reader {
+    doc: Document,
+    diags: Vec<Diagnostic>,
+    stack: Vec<Frame>,
+    /// The JSON text of the container being kept whole.
+    json: String,
+}
+
+fn syntax(message: &str) -> Error {
+    Error::new(ErrorKind::Syntax, format!("plist: {message}"), None)
+}
+
 /// Read a `Bookmarks.plist`, binary or XML.
 pub fn read(input: &[u8]) -> Result<Parsed, Error> {
     let mut events = Events::new(input);
-    let mut doc = Document::new();
-    let mut diags = Vec::new();
-    let mut stack: Vec<Frame> = Vec::new();
+    let mut r = Reader {
+        doc: Document::new(),
+        diags: Vec::new(),
+        stack: Vec::new(),
+        json: String::new(),
+    };
     let mut done = false;
     while let Some(event) = events.next_event()? {
         if done {
-            return Err(Error::new(
-                ErrorKind::Syntax,
-                "plist: a value follows the top dictionary",
-                None,
-            ));
+            return Err(syntax("a value follows the top dictionary"));
         }
-        let Some(top) = stack.last_mut() else {
+        let Some(top) = r.stack.last_mut() else {
             if let Event::StartDictionary(_) = event {
-                stack.push(Frame::Node(NodeFrame {
+                r.stack.push(Frame::Node(NodeFrame {
                     parent: None,
                     root: true,
                     top: false,
@@ -136,176 +165,260 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
         // A key, where a dictionary expects one.
         let expects_key = match top {
             Frame::Node(n) => n.key.is_none(),
-            Frame::Inner { dict, key, .. } => *dict && key.is_none(),
+            Frame::Flat { key, .. } => key.is_none(),
+            Frame::Json { dict, key_next, .. } => *dict && *key_next,
             _ => false,
         };
         if expects_key && !matches!(event, Event::EndCollection) {
-            let key = match scalar(event) {
-                Some(v) => v.text(),
-                None => {
-                    return Err(Error::new(
-                        ErrorKind::Syntax,
-                        "plist: a dictionary key is a dictionary or an array",
-                        None,
-                    ))
-                }
+            let Some(key) = scalar(event) else {
+                return Err(syntax("a dictionary key is a dictionary or an array"));
             };
+            let key = key.text();
             match top {
                 Frame::Node(n) => n.key = Some(key),
-                Frame::Inner { key: k, .. } => *k = Some(key),
+                Frame::Flat { key: k, .. } => *k = Some(key),
+                Frame::Json {
+                    key_next, first, ..
+                } => {
+                    if !*first {
+                        r.json.push(',');
+                    }
+                    *first = false;
+                    json_string(&key, &mut r.json);
+                    r.json.push(':');
+                    *key_next = false;
+                }
                 _ => {}
             }
             continue;
         }
         match event {
             Event::EndCollection => {
-                match stack.pop().expect("a frame is open") {
-                    Frame::Node(n) => {
-                        if n.key.is_some() {
-                            return Err(Error::new(
-                                ErrorKind::Syntax,
-                                "plist: a dictionary ends after a key without its value",
-                                None,
-                            ));
-                        }
-                        finish(n, &mut doc, &mut diags);
-                    }
-                    Frame::Inner {
-                        node,
-                        path,
-                        dict,
-                        key,
-                        index,
-                    } => {
-                        if key.is_some() {
-                            return Err(Error::new(
-                                ErrorKind::Syntax,
-                                "plist: a dictionary ends after a key without its value",
-                                None,
-                            ));
-                        }
-                        // An empty container is still a value: keep it.
-                        if index == 0 {
-                            let empty = if dict { "{}" } else { "[]" };
-                            field(&mut stack, node, path, Val::Text(empty.into()));
-                        }
-                    }
-                    Frame::Children { .. } | Frame::Skip => {}
-                }
-                done = stack.is_empty();
+                r.end()?;
+                done = r.stack.is_empty();
             }
-            event => value(event, &mut stack, &mut doc, &mut diags),
+            event => r.value(event),
         }
     }
     if !done {
-        return Err(Error::new(
-            ErrorKind::Syntax,
-            if stack.is_empty() {
-                "plist: the file holds no value"
-            } else {
-                "plist: the file ends inside a dictionary or an array"
-            },
-            None,
-        ));
+        return Err(syntax(if r.stack.is_empty() {
+            "the file holds no value"
+        } else {
+            "the file ends inside a dictionary or an array"
+        }));
     }
-    Ok(Parsed::new(doc, diags))
+    Ok(Parsed::new(r.doc, r.diags))
 }
 
-/// A value (not a key, not an end) for the frame on top of the stack.
-fn value(
-    event: Event<'static>,
-    stack: &mut Vec<Frame>,
-    doc: &mut Document,
-    diags: &mut Vec<Diagnostic>,
-) {
-    let at = stack.len() - 1;
-    let starts = matches!(event, Event::StartArray(_) | Event::StartDictionary(_));
-    let dict = matches!(event, Event::StartDictionary(_));
-    match &mut stack[at] {
-        Frame::Node(n) => {
-            let key = n.key.take().expect("a key was read");
-            if key == CHILDREN && matches!(event, Event::StartArray(_)) {
-                let folder = if n.root {
-                    None
+impl Reader {
+    /// The end of the container on top of the stack.
+    fn end(&mut self) -> Result<(), Error> {
+        let dangling = || syntax("a dictionary ends after a key without its value");
+        match self.stack.pop().expect("a frame is open") {
+            Frame::Node(n) => {
+                if n.key.is_some() {
+                    return Err(dangling());
+                }
+                finish(n, &mut self.doc, &mut self.diags);
+            }
+            Frame::Flat {
+                node,
+                prefix,
+                key,
+                count,
+            } => {
+                if key.is_some() {
+                    return Err(dangling());
+                }
+                // An empty dictionary is still a value: keep it.
+                if count == 0 {
+                    field(&mut self.stack, node, prefix, Val::Text("{}".into()));
+                }
+            }
+            Frame::Json {
+                node,
+                name,
+                dict,
+                key_next,
+                ..
+            } => {
+                if dict && !key_next {
+                    return Err(dangling());
+                }
+                self.json.push(if dict { '}' } else { ']' });
+                if let Some(name) = name {
+                    let text = std::mem::take(&mut self.json);
+                    field(&mut self.stack, node, name, Val::Text(text));
                 } else {
-                    Some(
-                        *n.pushed
-                            .get_or_insert_with(|| doc.push(n.parent, Folder::new())),
-                    )
-                };
-                let top = n.root;
-                stack.push(Frame::Children {
-                    folder,
-                    top,
-                    count: 0,
-                });
-            } else if starts {
-                stack.push(Frame::Inner {
-                    node: at,
-                    path: key,
-                    dict,
-                    key: None,
-                    index: 0,
-                });
-            } else if let Some(v) = scalar(event) {
-                n.fields.push((key, v));
+                    self.member_done();
+                }
             }
+            Frame::Children { .. } | Frame::Skip => {}
         }
-        Frame::Inner {
+        Ok(())
+    }
+
+    /// A member of the JSON container on top is complete: a dictionary
+    /// expects its next key.
+    fn member_done(&mut self) {
+        if let Some(Frame::Json {
+            dict: true,
+            key_next,
+            ..
+        }) = self.stack.last_mut()
+        {
+            *key_next = true;
+        }
+    }
+
+    /// A value (not a key, not an end) for the frame on top of the stack.
+    fn value(&mut self, event: Event<'static>) {
+        let at = self.stack.len() - 1;
+        let starts = matches!(event, Event::StartArray(_) | Event::StartDictionary(_));
+        let dict = matches!(event, Event::StartDictionary(_));
+        let json = |node: usize, name: Option<String>| Frame::Json {
             node,
-            path,
-            dict: in_dict,
-            key,
-            index,
-        } => {
-            let node = *node;
-            let name = if *in_dict {
-                format!("{path}.{}", key.take().expect("a key was read"))
-            } else {
-                format!("{path}.{index}")
-            };
-            *index += 1;
-            if starts {
-                stack.push(Frame::Inner {
-                    node,
-                    path: name,
-                    dict,
-                    key: None,
-                    index: 0,
-                });
-            } else if let Some(v) = scalar(event) {
-                field(stack, node, name, v);
+            name,
+            dict,
+            key_next: true,
+            first: true,
+        };
+        match &mut self.stack[at] {
+            Frame::Node(n) => {
+                let key = n.key.take().expect("a key was read");
+                if key == CHILDREN && matches!(event, Event::StartArray(_)) {
+                    let folder = if n.root {
+                        None
+                    } else {
+                        let parent = n.parent;
+                        let doc = &mut self.doc;
+                        Some(
+                            *n.pushed
+                                .get_or_insert_with(|| doc.push(parent, Folder::new())),
+                        )
+                    };
+                    let top = n.root;
+                    self.stack.push(Frame::Children {
+                        folder,
+                        top,
+                        count: 0,
+                    });
+                } else if dict && key.len() <= MAX_PREFIX {
+                    self.stack.push(Frame::Flat {
+                        node: at,
+                        prefix: key,
+                        key: None,
+                        count: 0,
+                    });
+                } else if starts {
+                    self.json.clear();
+                    self.json.push(if dict { '{' } else { '[' });
+                    self.stack.push(json(at, Some(key)));
+                } else if let Some(v) = scalar(event) {
+                    n.fields.push((key, v));
+                }
             }
-        }
-        Frame::Children { folder, top, count } => {
-            *count += 1;
-            let (parent, top, entry) = (*folder, *top, *count);
-            if dict {
-                stack.push(Frame::Node(NodeFrame {
-                    parent,
-                    root: false,
-                    top,
-                    entry,
-                    pushed: None,
-                    fields: Vec::new(),
-                    key: None,
-                }));
-            } else {
-                diags.push(Diagnostic::warning(
-                    format!(
-                        "{}: entry {entry} is not a dictionary (a node); skipped",
-                        place(doc, parent)
-                    ),
-                    None,
-                ));
+            Frame::Flat {
+                node,
+                prefix,
+                key,
+                count,
+            } => {
+                let node = *node;
+                *count += 1;
+                let name = format!("{prefix}.{}", key.take().expect("a key was read"));
                 if starts {
-                    stack.push(Frame::Skip);
+                    self.json.clear();
+                    self.json.push(if dict { '{' } else { '[' });
+                    self.stack.push(json(node, Some(name)));
+                } else if let Some(v) = scalar(event) {
+                    field(&mut self.stack, node, name, v);
+                }
+            }
+            Frame::Json {
+                node,
+                dict: in_dict,
+                first,
+                ..
+            } => {
+                let node = *node;
+                if !*in_dict {
+                    if !*first {
+                        self.json.push(',');
+                    }
+                    *first = false;
+                }
+                if starts {
+                    self.json.push(if dict { '{' } else { '[' });
+                    self.stack.push(json(node, None));
+                } else {
+                    json_scalar(event, &mut self.json);
+                    self.member_done();
+                }
+            }
+            Frame::Children { folder, top, count } => {
+                *count += 1;
+                let (parent, top, entry) = (*folder, *top, *count);
+                if dict {
+                    self.stack.push(Frame::Node(NodeFrame {
+                        parent,
+                        root: false,
+                        top,
+                        entry,
+                        pushed: None,
+                        fields: Vec::new(),
+                        key: None,
+                    }));
+                } else {
+                    self.diags.push(Diagnostic::warning(
+                        format!(
+                            "{}: entry {entry} is not a dictionary (a node); skipped",
+                            place(&self.doc, parent)
+                        ),
+                        None,
+                    ));
+                    if starts {
+                        self.stack.push(Frame::Skip);
+                    }
+                }
+            }
+            Frame::Skip => {
+                if starts {
+                    self.stack.push(Frame::Skip);
                 }
             }
         }
-        Frame::Skip => {
-            if starts {
-                stack.push(Frame::Skip);
+    }
+}
+
+/// `s` as a JSON string.
+fn json_string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// A scalar as JSON: numbers and booleans as themselves, strings, dates
+/// (W3C) and data (base64) as strings.
+fn json_scalar(event: Event<'static>, out: &mut String) {
+    match event {
+        Event::Integer(_) | Event::Boolean(_) => {
+            out.push_str(&scalar(event).map(Val::text).unwrap_or_default())
+        }
+        Event::Real(r) if r.is_finite() => out.push_str(&r.to_string()),
+        event => {
+            if let Some(v) = scalar(event) {
+                json_string(&v.text(), out);
             }
         }
     }
