@@ -21,6 +21,11 @@
 //! * Dates are instants to the nanosecond, from binary plists' seconds
 //!   since 2001-01-01 and from XML's `<date>` with or without a fraction.
 //!
+//! * Safari's newer export, a ZIP with `Bookmarks.html` in Netscape form,
+//!   reads through the Netscape reader; its `com.apple.ReadingList` folder
+//!   is the Reading List. The archive is read in memory within limits
+//!   (`markport_markup::archive`).
+//!
 //! The plist is read as a stream of events with an explicit stack: a file
 //! nested 100,000 deep reads, a binary plist whose container contains
 //! itself is refused with its byte offset, and one whose shared containers
@@ -55,6 +60,7 @@
 
 mod base64;
 mod events;
+mod export;
 mod read;
 
 use markport_model::{Error, Parsed, ReadOptions};
@@ -66,9 +72,13 @@ pub use read::READING_LIST;
 /// The key every node of Safari's store has, and nothing else's plist does.
 const MARK: &[u8] = b"WebBookmarkType";
 
-/// How sure it is that `input` is Safari's `Bookmarks.plist`: a binary plist
-/// (`bplist00`) or an XML plist that names `WebBookmarkType`.
+/// How sure it is that `input` is Safari's `Bookmarks.plist` (a binary
+/// plist, `bplist00`, or an XML plist that names `WebBookmarkType`) or
+/// Safari's exported ZIP (one that names `Bookmarks.html`).
 pub fn detect(input: &[u8]) -> Option<u8> {
+    if export::is_export(input) {
+        return Some(90);
+    }
     let plist = input.starts_with(BINARY_MAGIC) || {
         let head = &input[..input.len().min(1024)];
         memmem::find(head, b"<plist").is_some()
@@ -76,7 +86,11 @@ pub fn detect(input: &[u8]) -> Option<u8> {
     (plist && memmem::find(input, MARK).is_some()).then_some(95)
 }
 
-/// Read a `Bookmarks.plist`, binary or XML. See the crate documentation.
+/// Read a `Bookmarks.plist`, binary or XML, or Safari's exported ZIP. See
+/// the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    if markport_markup::archive::is_zip(input) {
+        return export::read(input, opts);
+    }
     read::read(input)?.enforce(opts)
 }
