@@ -110,6 +110,7 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("pinboard", "browsers/other", "pinboard-"),
     ("instapaper", "browsers/other", "instapaper-"),
     ("chromium", "browsers/chromium", ".Bookmarks"),
+    ("safari", "browsers/safari", ".plist"),
 ];
 
 /// Peer files under [`PEER_INPUTS`] that hold no bookmark structure at all
