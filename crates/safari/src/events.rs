@@ -39,7 +39,7 @@ impl<'a> Events<'a> {
             Events {
                 input,
                 inner: Inner::Binary(BinaryReader::new(Cursor::new(input))),
-                budget: input.len().saturating_mul(2).saturating_add(16),
+                budget: input.len().saturating_add(16),
             }
         } else {
             Events {
@@ -64,9 +64,8 @@ impl<'a> Events<'a> {
                     return Err(Error::new(
                         ErrorKind::Unsafe,
                         format!(
-                            "binary plist: shared containers expand to more than {} values, \
-                             twice the file's {} bytes; refused (a Safari store shares none)",
-                            self.input.len().saturating_mul(2).saturating_add(16),
+                            "binary plist: shared containers expand to more values than \
+                             the file's {} bytes; refused (a Safari store shares none)",
                             self.input.len()
                         ),
                         None,

@@ -29,7 +29,7 @@
 //! The plist is read as a stream of events with an explicit stack: a file
 //! nested 100,000 deep reads, a binary plist whose container contains
 //! itself is refused with its byte offset, and one whose shared containers
-//! would expand beyond twice its size is refused too (see `events`).
+//! would expand beyond its size is refused too (see `events`).
 //!
 //! ```
 //! use markport_model::{ReadOptions, Role};
