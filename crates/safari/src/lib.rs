@@ -14,10 +14,12 @@
 //!   `ReadingList.PreviewText` its description. A `WebBookmarkTypeList` is
 //!   a folder. A `WebBookmarkTypeProxy` (History) is no bookmark: skipped
 //!   with a note.
-//! * Every other value is kept in the node's `extra` under its dotted path
-//!   (`Sync.ServerID`, `ReadingListNonSync.DateLastFetched`, `imageURL`),
-//!   dates in W3C form, data in base64; the top dictionary's own keys
-//!   (`WebBookmarkFileVersion`) are the header's `extra`.
+//! * Every other value is kept in the node's `extra`: a scalar under its
+//!   key (`imageURL`), a dictionary's members under `Key.member`
+//!   (`Sync.ServerID`, `ReadingListNonSync.DateLastFetched`), anything
+//!   deeper whole as its JSON text; dates in W3C form, data in base64. The
+//!   top dictionary's own keys (`WebBookmarkFileVersion`) are the header's
+//!   `extra`.
 //! * Dates are instants to the nanosecond, from binary plists' seconds
 //!   since 2001-01-01 and from XML's `<date>` with or without a fraction.
 //!
