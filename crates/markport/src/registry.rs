@@ -207,7 +207,8 @@ pub static FORMATS: &[Format] = &[
     },
     Format {
         name: "safari",
-        description: "Safari's Bookmarks.plist, binary or XML; the Reading List as a folder",
+        description:
+            "Safari's Bookmarks.plist (binary or XML) or exported ZIP; the Reading List as a folder",
         extensions: &["plist"],
         detect: markport_safari::detect,
         read: markport_safari::read,
