@@ -1,7 +1,9 @@
 //! The Safari reader on any bytes: an error or a document, never a panic,
 //! a hang or a stack overflow. Seeded from corpus/safari (XML, binary and
-//! the exported ZIP); binary plists reach the reader as they are, since
-//! their magic number is all it checks before streaming.
+//! the exported ZIP):
+//! `cargo fuzz run --fuzz-dir crates/safari/fuzz read_safari corpus/safari`.
+//! The reader takes the bytes as they are (no detection first), so the
+//! binary, XML and ZIP paths are all reached from the seeds.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
