@@ -149,6 +149,67 @@ elif fmt == "chromium":
         import json
         text = json.dumps(json.loads(text), indent=3, ensure_ascii=False)
     w(text)
+elif fmt == "safari":
+    import plistlib, struct
+    class Bp:  # a binary plist by hand: 4-byte references, 8-byte offsets
+        def __init__(self): self.objs = []
+        def add(self, b): self.objs.append(b); return len(self.objs) - 1
+        def head(self, marker, count):
+            return bytes([marker | count]) if count < 15 else bytes([marker | 15, 0x12]) + struct.pack(">I", count)
+        def string(self, t): return self.add(self.head(0x50, len(t)) + t.encode())
+        def array(self, items): return self.add(self.head(0xA0, len(items)) + b"".join(struct.pack(">I", r) for r in items))
+        def dict_bytes(self, pairs):
+            return self.head(0xD0, len(pairs)) + b"".join(struct.pack(">I", k) for k, _ in pairs) + b"".join(struct.pack(">I", v) for _, v in pairs)
+        def dict(self, pairs): return self.add(self.dict_bytes(pairs))
+        def finish(self, root):
+            out, offs = bytearray(b"bplist00"), []
+            for o in self.objs:
+                offs.append(len(out)); out += o
+            table = len(out)
+            out += b"".join(struct.pack(">Q", x) for x in offs)
+            out += bytes(6) + bytes([8, 4]) + struct.pack(">QQQ", len(self.objs), root, table)
+            return bytes(out)
+    def leaf(i):
+        return {"WebBookmarkType": "WebBookmarkTypeLeaf", "URLString": "https://example.org/%d/page" % i,
+                "URIDictionary": {"title": "Page %d" % i}, "WebBookmarkUUID": "%08X-0000-4000-8000-000000000000" % i}
+    def store(children):
+        return {"Children": children, "WebBookmarkType": "WebBookmarkTypeList", "WebBookmarkFileVersion": 1}
+    if shape == "real":  # Safari's own encoding: binary, folders of 100
+        bar = [{"WebBookmarkType": "WebBookmarkTypeList", "Title": "F%d" % f,
+                "Children": [leaf(f * 100 + i) for i in range(100)]} for f in range(n // 100)]
+        data = plistlib.dumps(store([{"WebBookmarkType": "WebBookmarkTypeList", "Title": "BookmarksBar", "Children": bar}]),
+                              fmt=plistlib.FMT_BINARY)
+    elif shape == "deep":  # n nested lists, XML
+        data = ('<plist version="1.0"><dict><key>Children</key><array>'
+                + '<dict><key>WebBookmarkType</key><string>WebBookmarkTypeList</string><key>Children</key><array>' * n
+                + '<dict><key>WebBookmarkType</key><string>WebBookmarkTypeLeaf</string><key>URLString</key><string>x</string></dict>'
+                + '</array></dict>' * n + '</array></dict></plist>').encode()
+    elif shape in ("deep-binary", "cycle", "shared"):
+        b = Bp()
+        ch, ty, url, title = b.string("Children"), b.string("WebBookmarkType"), b.string("URLString"), b.string("Title")
+        lst, lf = b.string("WebBookmarkTypeList"), b.string("WebBookmarkTypeLeaf")
+        if shape == "deep-binary":  # n nested lists
+            node = b.dict([(ty, lf), (url, b.string("https://example.org/"))])
+            for _ in range(n):
+                node = b.dict([(ch, b.array([node])), (ty, lst)])
+            data = b.finish(b.dict([(ch, b.array([node])), (ty, lst)]))
+        else:  # n leaves, then a cycle (the bar holds the top) or 2^64 shared values
+            leaves = [b.dict([(ty, lf), (url, b.string("https://example.org/%d" % i))]) for i in range(n)]
+            if shape == "shared":
+                a = b.string("x")
+                for _ in range(64):
+                    a = b.array([a, a])
+                leaves.append(b.dict([(ty, lf), (url, b.string("https://example.org/")), (b.string("Bomb"), a)]))
+            top = b.add(b"")  # the top dictionary, filled in below
+            bar = b.dict([(ch, b.array(leaves + ([top] if shape == "cycle" else []))), (ty, lst), (title, b.string("BookmarksBar"))])
+            b.objs[top] = b.dict_bytes([(ch, b.array([bar])), (ty, lst)])
+            data = b.finish(top)
+    elif shape == "many-keys":  # one leaf with n keys of its own, XML
+        data = ('<plist version="1.0"><dict><key>Children</key><array><dict><key>WebBookmarkType</key><string>WebBookmarkTypeLeaf</string>'
+                + "".join('<key>k%d</key><integer>%d</integer>' % (i, i) for i in range(n))
+                + '</dict></array></dict></plist>').encode()
+    open(path, "wb").write(data)
+    sys.exit(0)
 open(path, "w").write("".join(o))
 EOF
 }
@@ -164,11 +225,13 @@ shapes() {
         pocket) echo many-statuses zip-parts zip-many-parts future-columns refused-wide refused-bomb ;;
         raindrop) echo many-folders deep-folder-path refused-huge-field ;;
         chromium) echo real deep-folders many-keys nested-brackets nested-objects ;;
+        # cycle and shared are refused (exit 2) after reading N leaves.
+        safari) echo real deep deep-binary many-keys cycle shared ;;
     esac
 }
 
 printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' reader shape "N s" "2N s" ratio "N MB" "2N MB" "x file"
-for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium}; do
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium safari}; do
     for shape in $(shapes "$fmt"); do
         times=()
         mems=()
@@ -180,12 +243,12 @@ for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindro
             else
                 gen "$fmt" "$shape" "$size" "$f"
             fi
-            if [[ $shape == refused-* ]]; then
-                # A shape the reader refuses: the time to say so, exit 2.
-                read -r t m < <(best sh -c '"$0" info --from "$1" "$2"; test $? -eq 2' "$bin" "$fmt" "$f")
-            else
-                read -r t m < <(best "$bin" info --from "$fmt" "$f")
-            fi
+            case $shape in
+                refused-* | cycle | shared)
+                    # A shape the reader refuses: the time to say so, exit 2.
+                    read -r t m < <(best sh -c '"$0" info --from "$1" "$2"; test $? -eq 2' "$bin" "$fmt" "$f") ;;
+                *) read -r t m < <(best "$bin" info --from "$fmt" "$f") ;;
+            esac
             times+=("$t")
             mems+=("$m")
         done

@@ -111,6 +111,7 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("instapaper", "browsers/other", "instapaper-"),
     ("netscape", "browsers/other", "raindrop-html"),
     ("chromium", "browsers/chromium", ".Bookmarks"),
+    ("safari", "browsers/safari", ".plist"),
 ];
 
 /// Peer files under [`PEER_INPUTS`] that hold no bookmark structure at all

@@ -109,8 +109,11 @@ pub use markport_netscape as netscape;
 #[cfg(feature = "places")]
 /// The places.sqlite format's own API.
 pub use markport_places as places;
+#[cfg(feature = "safari")]
+/// Safari's Bookmarks.plist and exported ZIP: its own API.
+pub use markport_safari as safari;
 #[cfg(feature = "services")]
-/// The service exports' own API (Pocket, Pinboard, Instapaper).
+/// The service exports' own API (Pocket, Pinboard, Instapaper, Raindrop).
 pub use markport_services as services;
 #[cfg(feature = "xbel")]
 /// The XBEL format's own API.

@@ -3,8 +3,9 @@
 //! (`$XDG_CONFIG_HOME`, by default `~/.config`), Firefox's `places.sqlite`
 //! from `profiles.ini` (`~/.mozilla/firefox`, the XDG config directory's
 //! `mozilla/firefox` that Firefox 147 and later use on a fresh install, and
-//! the snap and flatpak locations). [`search`] also says every place it
-//! looked, found or not.
+//! the snap and flatpak locations), Safari's `~/Library/Safari/Bookmarks.plist`
+//! (looked for on macOS, and anywhere that directory exists, such as a
+//! copied store). [`search`] also says every place it looked, found or not.
 //!
 //! ```
 //! let home = tempfile::tempdir().unwrap();
@@ -26,7 +27,7 @@ use crate::registry::format;
 #[non_exhaustive]
 pub struct Profile {
     /// The browser: `firefox`, `google-chrome`, `chromium`, `microsoft-edge`,
-    /// `brave`, `vivaldi`, `opera`.
+    /// `brave`, `vivaldi`, `opera`, `safari`.
     pub browser: &'static str,
     /// How it is installed when that changes where it keeps profiles:
     /// `snap`, `flatpak`; `None` for the usual place.
@@ -36,7 +37,7 @@ pub struct Profile {
     pub profile: String,
     /// The bookmark file.
     pub path: PathBuf,
-    /// The markport format that reads it (`places`, `chromium`).
+    /// The markport format that reads it (`places`, `chromium`, `safari`).
     pub format: &'static str,
     /// Whether this is the browser's default profile.
     pub default: bool,
@@ -92,6 +93,11 @@ const FIREFOX: &[(Option<&str>, Base, &str)] = &[
         ".var/app/org.mozilla.firefox/config/mozilla/firefox",
     ),
 ];
+
+/// Safari's directory under `$HOME`. Safari exists on macOS only, so it is
+/// looked for there, and elsewhere only when the directory exists (a store
+/// copied from a Mac keeps its place under a home).
+const SAFARI: &str = "Library/Safari";
 
 /// One place [`search`] looked for a browser's profiles.
 #[derive(Debug, Clone, Serialize)]
@@ -205,6 +211,11 @@ pub fn search(home: &Path, config: &Path) -> Search {
         let found = chromium(browser, *variant, &dir);
         look(browser, *variant, dir, found);
     }
+    let safari_dir = home.join(SAFARI);
+    if cfg!(target_os = "macos") || safari_dir.is_dir() {
+        let found = safari(&safari_dir);
+        look("safari", None, safari_dir, found);
+    }
     for p in &mut profiles {
         count(p);
     }
@@ -264,6 +275,24 @@ fn chromium(browser: &'static str, variant: Option<&'static str>, dir: &Path) ->
         out.push(profile(name, path.join("Bookmarks"), default));
     }
     out
+}
+
+/// Safari's one store, `Bookmarks.plist`, in its directory.
+fn safari(dir: &Path) -> Vec<Profile> {
+    let path = dir.join("Bookmarks.plist");
+    if !path.is_file() {
+        return Vec::new();
+    }
+    vec![Profile {
+        browser: "safari",
+        variant: None,
+        profile: "Default".into(),
+        path,
+        format: "safari",
+        default: true,
+        bookmarks: None,
+        error: None,
+    }]
 }
 
 /// One `[section]` of an ini file: its name and its key=value lines.

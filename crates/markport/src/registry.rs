@@ -265,6 +265,19 @@ pub static FORMATS: &[Format] = &[
         write: None,
         support: read_only,
     },
+    #[cfg(feature = "safari")]
+    Format {
+        name: "safari",
+        description:
+            "Safari's Bookmarks.plist (binary or XML) or exported ZIP; the Reading List as a folder",
+        extensions: &["plist"],
+        detect: markport_safari::detect,
+        read: markport_safari::read,
+        path_reader: None,
+        write_options_for_extension: no_write_options,
+        write: None,
+        support: read_only,
+    },
 ];
 
 /// Other names people give a format (`-t html`, as pandoc spells it), and
@@ -362,6 +375,8 @@ mod tests {
             ("pocket", cfg!(feature = "services")),
             ("pinboard", cfg!(feature = "services")),
             ("instapaper", cfg!(feature = "services")),
+            ("raindrop", cfg!(feature = "services")),
+            ("safari", cfg!(feature = "safari")),
         ];
         for (name, built) in expected {
             assert_eq!(format(name).is_some(), built, "{name}");
