@@ -176,6 +176,16 @@ pub static FORMATS: &[Format] = &[
         support: read_only,
     },
     Format {
+        name: "buku",
+        description: "buku's bookmarks.db (SQLite), read in place without touching it",
+        extensions: &["db"],
+        detect: markport_buku::detect,
+        read: markport_buku::read,
+        read_path: Some(markport_buku::read_path),
+        write: None,
+        support: read_only,
+    },
+    Format {
         name: "pocket",
         description: "Pocket's export, HTML (ril_export.html) or CSV; sections as folders",
         extensions: &[],
