@@ -89,6 +89,23 @@ elif fmt == "pocket":
     w('title,url,time_added,tags,status\n')
     if shape == "many-statuses":
         w("".join('t%d,https://e/%d,1700000000,a|b,status%d\n' % (i, i, i) for i in range(n)))
+elif fmt == "buku":  # an SQLite database on buku's schema, written here and done
+    import sqlite3
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE bookmarks (id integer PRIMARY KEY, URL text NOT NULL UNIQUE, metadata text default '', "
+               "tags text default ',', desc text default '', flags integer default 0)")
+    if shape == "many-rows":
+        db.executemany("INSERT INTO bookmarks VALUES (?, ?, ?, ?, ?, ?)",
+                       ((i + 1, "https://e/%d" % i, "t%d" % i, ",a,b%d," % i, "d%d" % i, i % 2) for i in range(n)))
+    elif shape == "many-tags":  # one bookmark, n tags
+        db.execute("INSERT INTO bookmarks VALUES (1, 'https://e/', 't', ?, '', 0)", ("," + ",".join("t%d" % i for i in range(n)) + ",",))
+    elif shape == "huge-title":
+        db.execute("INSERT INTO bookmarks VALUES (1, 'https://e/', ?, ',', ?, 0)", ("t" * n * 50, "d" * n * 50))
+    elif shape == "many-warnings":  # flag bits buku does not define
+        db.executemany("INSERT INTO bookmarks VALUES (?, ?, '', ',', '', 6)", ((i + 1, "https://e/%d" % i) for i in range(n)))
+    db.commit()
+    db.close()
+    sys.exit(0)
 elif fmt == "chromium":
     def node(i):
         return ('{"date_added": "13300000000000000", "date_last_used": "0", "guid": "00000000-0000-4000-8000-%012d", '
@@ -129,11 +146,12 @@ shapes() {
         instapaper) echo many-folders ;;
         pocket) echo many-statuses ;;
         chromium) echo real deep-folders many-keys nested-brackets nested-objects ;;
+        buku) echo many-rows many-tags huge-title many-warnings ;;
     esac
 }
 
 printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' reader shape "N s" "2N s" ratio "N MB" "2N MB" "x file"
-for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromium}; do
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromium buku}; do
     for shape in $(shapes "$fmt"); do
         times=()
         mems=()
