@@ -10,11 +10,16 @@
 //! assert_eq!(doc.census().bookmarks, 1);
 //! ```
 
+mod record;
 mod table;
 
 pub mod instapaper;
+pub mod karakeep;
+pub mod linkwarden;
+pub mod omnivore;
 pub mod pinboard;
 pub mod pocket;
+pub mod wallabag;
 
 use std::borrow::Cow;
 
