@@ -45,14 +45,14 @@ pub(crate) fn read(conn: &Connection) -> Result<Parsed, Error> {
         let value = |i: usize| row.get_ref(i).map_err(sqlite_error);
         let id = text(value(0)?);
         // Where a problem is: buku's index, or the row's place when the
-        // id itself is missing.
-        let at = match &id {
+        // id itself is missing (made only when there is a problem).
+        let at = || match &id {
             Some(id) => format!("bookmark id {id}"),
             None => format!("row {n}"),
         };
         let Some(href) = text(value(1)?) else {
             diags.push(Diagnostic::warning(
-                format!("{at} has no URL; skipped"),
+                format!("{} has no URL; skipped", at()),
                 None,
             ));
             continue;
@@ -63,10 +63,10 @@ pub(crate) fn read(conn: &Connection) -> Result<Parsed, Error> {
             b.tags = split_tags(&tags);
         }
         b.desc = text(value(4)?).filter(|d| !d.is_empty());
+        flags(&mut b, value(5)?, &at, &mut diags);
         if id.is_some() {
             b.details_mut().id = id;
         }
-        flags(&mut b, value(5)?, &at, &mut diags);
         doc.push(None, b);
     }
     Ok(Parsed::new(doc, diags))
@@ -86,7 +86,7 @@ pub(crate) fn split_tags(tags: &str) -> Vec<String> {
 /// The `flags` bit set: bit 0 is buku's immutable title (kept as the extra
 /// attribute `immutable="1"`, buku's own `--immutable 1`); bits buku does
 /// not define, or a value that is no integer, are kept whole as `flags`.
-fn flags(b: &mut Bookmark, v: ValueRef<'_>, at: &str, diags: &mut Vec<Diagnostic>) {
+fn flags(b: &mut Bookmark, v: ValueRef<'_>, at: &dyn Fn() -> String, diags: &mut Vec<Diagnostic>) {
     let raw = match v {
         ValueRef::Null => return,
         ValueRef::Integer(i) => Ok(i),
@@ -100,7 +100,7 @@ fn flags(b: &mut Bookmark, v: ValueRef<'_>, at: &str, diags: &mut Vec<Diagnostic
             }
             if flags & !FLAG_IMMUTABLE != 0 {
                 diags.push(Diagnostic::warning(
-                    format!("{at}: flags {flags} has bits buku does not define (it knows 1, an immutable title); kept as written"),
+                    format!("{}: flags {flags} has bits buku does not define (it knows 1, an immutable title); kept as written", at()),
                     None,
                 ));
                 b.details_mut()
@@ -110,7 +110,10 @@ fn flags(b: &mut Bookmark, v: ValueRef<'_>, at: &str, diags: &mut Vec<Diagnostic
         }
         Err(written) => {
             diags.push(Diagnostic::warning(
-                format!("{at}: flags {written:?} is not an integer; kept as written"),
+                format!(
+                    "{}: flags {written:?} is not an integer; kept as written",
+                    at()
+                ),
                 None,
             ));
             b.details_mut().extra.push(Attribute::new("flags", written));

@@ -192,10 +192,15 @@ fn list(rec: &Record<'_>, key: String, id: Option<String>) -> List {
 /// list id.
 fn place_lists(
     doc: &mut Document,
-    lists: Vec<List>,
+    mut lists: Vec<List>,
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> HashMap<String, NodeId> {
+    // Each folder is moved into the document once, when its turn comes.
+    let mut folders: Vec<Option<Folder>> = lists
+        .iter_mut()
+        .map(|l| Some(std::mem::take(&mut l.folder)))
+        .collect();
     let index: HashMap<&str, usize> = lists
         .iter()
         .enumerate()
@@ -223,7 +228,7 @@ fn place_lists(
         .collect();
     let mut placed: Vec<Option<NodeId>> = vec![None; lists.len()];
     let mut on_walk = vec![false; lists.len()];
-    let mut folders: Vec<Option<Folder>> = lists.iter().map(|l| Some(l.folder.clone())).collect();
+
     for start in 0..lists.len() {
         let mut chain = Vec::new();
         let mut at = Some(start);
