@@ -23,7 +23,7 @@ use markport_model::{
 };
 
 use crate::record::{
-    each_object, head, next, record, strings, syntax, unix_seconds, warn, Record, Val,
+    each_object, head, next, record, strings, syntax, unix_seconds, warn, Item, Record, Val,
 };
 
 /// How sure it is that `input` is a Karakeep export: a JSON object with a
@@ -102,7 +102,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         &lines,
         &mut diags,
         |i, rec, diags| {
-            let what = format!("bookmark {i}");
+            let what = Item::new("bookmark", i);
             let (href, kind) = content(input, &rec, &lines, diags)?;
             let Some(href) = href else {
                 if kind.as_deref() == Some("text") {
@@ -125,13 +125,27 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             b.private = Some(true);
             b.title = rec.text("title");
             b.desc = rec.text("note");
-            b.added = unix_seconds(&rec, "createdAt", &what, &lines, diags);
+            b.added = unix_seconds(&rec, "createdAt", what, &lines, diags);
             if let (Some(Val::Nested(_)), Some(at)) = (rec.get("tags"), rec.offset("tags")) {
-                b.tags = strings(input, at, "name", &format!("{what}: tags"), &lines, diags)?;
+                b.tags = strings(
+                    input,
+                    at,
+                    "name",
+                    format_args!("{what}: tags"),
+                    &lines,
+                    diags,
+                )?;
             }
             let mut member: Vec<String> = Vec::new();
             if let (Some(Val::Nested(_)), Some(at)) = (rec.get("lists"), rec.offset("lists")) {
-                member = strings(input, at, "id", &format!("{what}: lists"), &lines, diags)?;
+                member = strings(
+                    input,
+                    at,
+                    "id",
+                    format_args!("{what}: lists"),
+                    &lines,
+                    diags,
+                )?;
             }
             let mut mapped: Vec<&str> = MAPPED.to_vec();
             if !rec.list_or_none("tags") {

@@ -21,7 +21,7 @@ use markport_model::{
 };
 
 use crate::record::{
-    each_object, head, iso_date, next, record, strings, syntax, warn, Record, Val,
+    each_object, head, iso_date, next, record, strings, syntax, warn, Item, Record, Val,
 };
 
 /// How sure it is that `input` is a Linkwarden export: a JSON object with
@@ -91,12 +91,12 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         &lines,
         &mut diags,
         |i, c, diags| {
-            let what = format!("collection {i}");
+            let what = Item::new("collection", i);
             let mut f = Folder::new();
             f.title = c.text("name");
             f.desc = c.text("description");
-            f.added = iso_date(&c, "createdAt", &what, &lines, diags);
-            f.modified = iso_date(&c, "updatedAt", &what, &lines, diags);
+            f.added = iso_date(&c, "createdAt", what, &lines, diags);
+            f.modified = iso_date(&c, "updatedAt", what, &lines, diags);
             f.extra = c.extra(COLLECTION_MAPPED, &[]);
             let private = match c.flag("isPublic") {
                 Ok(Some(public)) => !public,
@@ -109,7 +109,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             each_object(
                 input,
                 links,
-                &format!("{what}: link"),
+                format_args!("{what}: link"),
                 &lines,
                 diags,
                 |j, l, diags| {
@@ -120,7 +120,11 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                     link(
                         &mut doc,
                         folder,
-                        &format!("{what}, link {j}"),
+                        Item {
+                            within: Some(("collection", i)),
+                            kind: "link",
+                            n: j,
+                        },
                         input,
                         &l,
                         &lines,
@@ -145,7 +149,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
 fn link(
     doc: &mut Document,
     folder: NodeId,
-    what: &str,
+    what: Item,
     input: &[u8],
     l: &Record<'_>,
     lines: &LineIndex<'_>,
@@ -163,7 +167,14 @@ fn link(
     b.added = iso_date(l, "createdAt", what, lines, diags);
     b.modified = iso_date(l, "updatedAt", what, lines, diags);
     if let (Some(Val::Nested(_)), Some(at)) = (l.get("tags"), l.offset("tags")) {
-        b.tags = strings(input, at, "name", &format!("{what}: tags"), lines, diags)?;
+        b.tags = strings(
+            input,
+            at,
+            "name",
+            format_args!("{what}: tags"),
+            lines,
+            diags,
+        )?;
     }
     b.private = Some(private);
     let mapped: Vec<&str> = LINK_MAPPED

@@ -13,7 +13,7 @@
 use markport_markup::json::{Event, Parser};
 use markport_model::{Bookmark, Document, Error, ErrorKind, LineIndex, Parsed, ReadOptions};
 
-use crate::record::{each_object, head, iso_date, next, strings, syntax, warn, Val};
+use crate::record::{each_object, head, iso_date, next, strings, syntax, warn, Item, Val};
 
 /// How sure it is that `input` is an Omnivore metadata file: a JSON array
 /// whose first item has `slug`, `savedAt` and `labels`.
@@ -53,7 +53,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut doc = Document::new();
     let mut diags = Vec::new();
     each_object(input, at, "item", &lines, &mut diags, |i, rec, diags| {
-        let what = format!("item {i}");
+        let what = Item::new("item", i);
         let Some(href) = rec.text("url") else {
             warn(diags, &lines, rec.at, format!("{what} has no url; skipped"));
             return Ok(());
@@ -63,10 +63,17 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         b.private = Some(true);
         b.title = rec.text("title");
         b.desc = rec.text("description");
-        b.added = iso_date(&rec, "savedAt", &what, &lines, diags);
-        b.modified = iso_date(&rec, "updatedAt", &what, &lines, diags);
+        b.added = iso_date(&rec, "savedAt", what, &lines, diags);
+        b.modified = iso_date(&rec, "updatedAt", what, &lines, diags);
         if let (Some(Val::Nested(_)), Some(at)) = (rec.get("labels"), rec.offset("labels")) {
-            b.tags = strings(input, at, "name", &format!("{what}: labels"), &lines, diags)?;
+            b.tags = strings(
+                input,
+                at,
+                "name",
+                format_args!("{what}: labels"),
+                &lines,
+                diags,
+            )?;
         }
         b.to_read = rec.str("state").map(|s| s != "Archived");
         let id = rec.get("id").map(|v| v.text().into_owned());

@@ -7,9 +7,41 @@
 //! the whole input.
 
 use std::borrow::Cow;
+use std::fmt::{self, Display};
 
 use markport_markup::json::{Event, Parser, SyntaxError};
 use markport_model::{Attribute, DateValue, Diagnostic, Error, ErrorKind, LineIndex, Timestamp};
+
+/// Which entry a message is about (`entry 3`, `collection 2, link 5`),
+/// written only when a message is: reading a valid file makes no text.
+#[derive(Clone, Copy)]
+pub(crate) struct Item {
+    /// The entry that holds this one, if any: its kind and number.
+    pub(crate) within: Option<(&'static str, usize)>,
+    /// What the entry is (`entry`, `link`, ...).
+    pub(crate) kind: &'static str,
+    /// Its 1-based number.
+    pub(crate) n: usize,
+}
+
+impl Item {
+    pub(crate) fn new(kind: &'static str, n: usize) -> Item {
+        Item {
+            within: None,
+            kind,
+            n,
+        }
+    }
+}
+
+impl Display for Item {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((kind, n)) = self.within {
+            write!(f, "{kind} {n}, ")?;
+        }
+        write!(f, "{} {}", self.kind, self.n)
+    }
+}
 
 /// One member's value.
 pub(crate) enum Val<'a> {
@@ -102,11 +134,22 @@ impl<'a> Record<'a> {
     /// The members whose key is not in `mapped` nor in `dropped`, as
     /// attributes (the last value of a key given twice), in key order.
     pub(crate) fn extra(&self, mapped: &[&str], dropped: &[&str]) -> Vec<Attribute> {
-        // Backwards, so that a key given twice counts once, with its last value.
+        // Backwards, so that a key given twice counts once, with its last
+        // value; a small object (all of the managers') is searched, a
+        // large one hashed.
+        let small = self.members.len() <= 32;
         let mut seen = std::collections::HashSet::new();
         let mut out: Vec<Attribute> = Vec::new();
-        for (k, _, v) in self.members.iter().rev() {
-            if mapped.contains(&&**k) || dropped.contains(&&**k) || !seen.insert(&**k) {
+        for (i, (k, _, v)) in self.members.iter().enumerate().rev() {
+            if mapped.contains(&&**k) || dropped.contains(&&**k) {
+                continue;
+            }
+            let again = if small {
+                self.members[i + 1..].iter().any(|(l, _, _)| l == k)
+            } else {
+                !seen.insert(&**k)
+            };
+            if again {
                 continue;
             }
             out.push(Attribute::new(k.as_ref(), v.text()));
@@ -153,7 +196,7 @@ pub(crate) fn record<'a>(p: &mut Parser<'a>, at: usize) -> Result<Record<'a>, Er
 pub(crate) fn each_object<'a>(
     input: &'a [u8],
     at: usize,
-    what: &str,
+    what: impl Display,
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
     mut each: impl FnMut(usize, Record<'a>, &mut Vec<Diagnostic>) -> Result<(), Error>,
@@ -194,7 +237,7 @@ pub(crate) fn strings(
     input: &[u8],
     at: usize,
     name_key: &str,
-    what: &str,
+    what: impl Display,
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Vec<String>, Error> {
@@ -242,7 +285,7 @@ pub(crate) fn strings(
 pub(crate) fn iso_date(
     rec: &Record<'_>,
     key: &str,
-    what: &str,
+    what: impl Display,
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<DateValue> {
@@ -262,7 +305,7 @@ pub(crate) fn iso_date(
 pub(crate) fn unix_seconds(
     rec: &Record<'_>,
     key: &str,
-    what: &str,
+    what: impl Display,
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<DateValue> {

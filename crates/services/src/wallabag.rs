@@ -14,7 +14,7 @@ use markport_model::{
     Bookmark, Diagnostic, Document, Error, ErrorKind, LineIndex, Parsed, ReadOptions,
 };
 
-use crate::record::{each_object, head, iso_date, next, strings, syntax, warn, Record, Val};
+use crate::record::{each_object, head, iso_date, next, strings, syntax, warn, Item, Record, Val};
 
 /// How sure it is that `input` is a wallabag export: a JSON array whose
 /// first entry has `is_archived`, `is_starred` and `url`.
@@ -87,18 +87,25 @@ fn entry(
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<Bookmark>, Error> {
-    let what = format!("entry {i}");
+    let what = Item::new("entry", i);
     let Some(href) = rec.text("url") else {
         warn(diags, lines, rec.at, format!("{what} has no url; skipped"));
         return Ok(None);
     };
     let mut b = Bookmark::new(href);
     b.title = rec.text("title");
-    b.added = iso_date(rec, "created_at", &what, lines, diags);
-    b.modified = iso_date(rec, "updated_at", &what, lines, diags);
+    b.added = iso_date(rec, "created_at", what, lines, diags);
+    b.modified = iso_date(rec, "updated_at", what, lines, diags);
     if let Some(at) = rec.offset("tags") {
         if let Some(Val::Nested(_)) = rec.get("tags") {
-            b.tags = strings(input, at, "label", &format!("{what}: tags"), lines, diags)?;
+            b.tags = strings(
+                input,
+                at,
+                "label",
+                format_args!("{what}: tags"),
+                lines,
+                diags,
+            )?;
         }
     }
     let mut kept: Vec<&str> = Vec::new();
@@ -110,7 +117,7 @@ fn entry(
         Ok(Some(archived)) => b.to_read = Some(!archived),
         Ok(None) => {}
         Err(text) => {
-            flag_warning(rec, "is_archived", &text, &what, lines, diags);
+            flag_warning(rec, "is_archived", &text, what, lines, diags);
             kept.push("is_archived");
         }
     }
@@ -119,7 +126,7 @@ fn entry(
         Ok(Some(public)) => !public,
         Ok(None) => true,
         Err(text) => {
-            flag_warning(rec, "is_public", &text, &what, lines, diags);
+            flag_warning(rec, "is_public", &text, what, lines, diags);
             kept.push("is_public");
             true
         }
@@ -143,7 +150,7 @@ fn flag_warning(
     rec: &Record<'_>,
     key: &str,
     text: &str,
-    what: &str,
+    what: Item,
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
 ) {
