@@ -134,6 +134,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                     )
                 },
             )
+            .map(|_| ())
         },
     )?;
     if archived > 0 {

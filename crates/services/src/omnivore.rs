@@ -13,7 +13,7 @@
 use markport_markup::json::{Event, Parser};
 use markport_model::{Bookmark, Document, Error, ErrorKind, LineIndex, Parsed, ReadOptions};
 
-use crate::record::{each_object, head, iso_date, next, strings, syntax, warn, Item, Val};
+use crate::record::{each_object, head, iso_date, next, nothing_after, strings, warn, Item, Val};
 
 /// How sure it is that `input` is an Omnivore metadata file: a JSON array
 /// whose first item has `slug`, `savedAt` and `labels`.
@@ -48,11 +48,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             Some(lines.locate(at)),
         ));
     }
-    p.skip_value(at, &first).map_err(syntax)?;
-    p.next().map_err(syntax)?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
-    each_object(input, at, "item", &lines, &mut diags, |i, rec, diags| {
+    let end = each_object(input, at, "item", &lines, &mut diags, |i, rec, diags| {
         let what = Item::new("item", i);
         let Some(href) = rec.text("url") else {
             warn(diags, &lines, rec.at, format!("{what} has no url; skipped"));
@@ -91,5 +89,6 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         doc.push(None, b);
         Ok(())
     })?;
+    nothing_after(input, end, &lines)?;
     Parsed::new(doc, diags).enforce(opts)
 }

@@ -192,7 +192,8 @@ pub(crate) fn record<'a>(p: &mut Parser<'a>, at: usize) -> Result<Record<'a>, Er
 
 /// Each member of the array that starts at `at` in `input`: objects as
 /// records handed to `each` (with their 1-based number), anything else
-/// skipped with a warning naming `what`.
+/// skipped with a warning naming `what`. Returns the offset just past the
+/// array.
 pub(crate) fn each_object<'a>(
     input: &'a [u8],
     at: usize,
@@ -200,7 +201,7 @@ pub(crate) fn each_object<'a>(
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
     mut each: impl FnMut(usize, Record<'a>, &mut Vec<Diagnostic>) -> Result<(), Error>,
-) -> Result<(), Error> {
+) -> Result<usize, Error> {
     let mut p = Parser::value_at(input, at);
     let (start, first) = next(&mut p)?;
     if first != Event::ArrayStart {
@@ -227,7 +228,7 @@ pub(crate) fn each_object<'a>(
             }
         }
     }
-    Ok(())
+    Ok(p.pos())
 }
 
 /// The strings of the array at `at`: a string as itself, an object by its
@@ -335,6 +336,21 @@ pub(crate) fn unix_seconds(
             ));
             Some(DateValue::Raw(text.into()))
         }
+    }
+}
+
+/// Nothing but whitespace may follow the top-level value, which ends at
+/// `end`.
+pub(crate) fn nothing_after(input: &[u8], end: usize, lines: &LineIndex<'_>) -> Result<(), Error> {
+    match input[end.min(input.len())..]
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+    {
+        None => Ok(()),
+        Some(k) => Err(Error::syntax(
+            "JSON: more text after the top-level value",
+            lines.locate(end + k),
+        )),
     }
 }
 

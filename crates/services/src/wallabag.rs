@@ -14,7 +14,9 @@ use markport_model::{
     Bookmark, Diagnostic, Document, Error, ErrorKind, LineIndex, Parsed, ReadOptions,
 };
 
-use crate::record::{each_object, head, iso_date, next, strings, syntax, warn, Item, Record, Val};
+use crate::record::{
+    each_object, head, iso_date, next, nothing_after, strings, warn, Item, Record, Val,
+};
 
 /// How sure it is that `input` is a wallabag export: a JSON array whose
 /// first entry has `is_archived`, `is_starred` and `url`.
@@ -54,14 +56,10 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             Some(lines.locate(at)),
         ));
     }
-    // The whole text is checked first, so an error anywhere is an error
-    // with its position before anything is read.
-    p.skip_value(at, &first).map_err(syntax)?;
-    p.next().map_err(syntax)?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
     let mut articles = 0usize;
-    each_object(input, at, "entry", &lines, &mut diags, |i, rec, diags| {
+    let end = each_object(input, at, "entry", &lines, &mut diags, |i, rec, diags| {
         if matches!(rec.get("content"), Some(Val::Str(s)) if !s.is_empty()) {
             articles += 1;
         }
@@ -76,6 +74,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             None,
         ));
     }
+    nothing_after(input, end, &lines)?;
     Parsed::new(doc, diags).enforce(opts)
 }
 

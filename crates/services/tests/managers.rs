@@ -297,6 +297,13 @@ fn bad_input_is_an_error_with_its_position() {
     assert!(err.message.contains("no `collections`"));
     let err = karakeep::read(b"[1]", &opts).unwrap_err();
     assert_eq!(err.kind, ErrorKind::WrongFormat);
+    // Text after the array: where it starts.
+    let err = omnivore::read(b"[]\n  x", &opts).unwrap_err();
+    assert_eq!(
+        err.location,
+        Some(Location { line: 2, column: 3 }),
+        "{err:?}"
+    );
     let err = omnivore::read(b"{}", &opts).unwrap_err();
     assert_eq!(err.kind, ErrorKind::WrongFormat);
     // Collections that are not an array: where they are.
