@@ -123,6 +123,53 @@ elif fmt == "raindrop":
         w('1,t,n,e,https://e/,%s,,2024-03-01T10:20:30Z,,,\n' % "/".join(["f"] * n))
     elif shape == "refused-huge-field":  # one note of 2,000 N bytes, over the 16 MiB a field may hold from N = 8,400
         w('1,t,"%s",e,https://e/,f,,2024-03-01T10:20:30Z,,,\n' % ("n" * (2000 * n)))
+elif fmt == "linkwarden":
+    link = '{"name": "t%d", "url": "https://e/%d", "description": "d", "createdAt": "2024-01-15T10:21:30.000Z", "tags": [%s]}'
+    if shape == "many-links":
+        w('{"collections": [{"name": "c", "isPublic": false, "links": [%s]}]}' % ",".join(link % (i, i, '{"name": "a"}') for i in range(n)))
+    elif shape == "many-tags":  # one link, n tags
+        w('{"collections": [{"name": "c", "links": [%s]}]}' % (link % (0, 0, ",".join('{"name": "t%d"}' % i for i in range(n)))))
+    elif shape == "many-collections":
+        w('{"collections": [%s]}' % ",".join('{"name": "c%d", "links": [%s]}' % (i, link % (i, i, "")) for i in range(n)))
+elif fmt == "karakeep":
+    mark = '{"createdAt": %d, "title": "t%d", "tags": ["a"], "lists": ["l%d"], "content": {"type": "link", "url": "https://e/%d"}}'
+    if shape == "deep-lists":  # a chain of n nested lists, children first
+        lists = ",".join('{"id": "l%d", "name": "L%d", "parentId": "l%d"}' % (i, i, i + 1) for i in range(n))
+        w('{"bookmarks": [%s], "lists": [%s, {"id": "l%d", "name": "top"}]}' % (mark % (1, 0, 0, 0), lists, n))
+    elif shape == "many-bookmarks":
+        w('{"bookmarks": [%s], "lists": [{"id": "l0", "name": "L"}]}' % ",".join(mark % (1700000000 + i, i, 0, i) for i in range(n)))
+    elif shape == "many-warnings":  # text notes and bad dates
+        w('{"bookmarks": [%s]}' % ",".join('{"createdAt": "bad%d", "content": {"type": "link", "url": "https://e/%d"}}, {"createdAt": 1, "content": {"type": "text", "text": "x"}}' % (i, i) for i in range(n)))
+elif fmt == "wallabag":
+    entry = '{"is_archived": 0, "is_starred": 1, "tags": ["a"], "id": %d, "title": "t%d", "url": "https://e/%d", "content": "<p>article %d</p>", "created_at": "2023-01-12T10:44:39+01:00"%s}'
+    if shape == "long-line":
+        w("[%s]" % ",".join(entry % (i, i, i, i, "") for i in range(n)))
+    elif shape == "many-keys":  # one entry, n keys each given twice
+        w("[%s]" % (entry % (0, 0, 0, 0, "".join(', "k%d": 1, "k%d": 2' % (i, i) for i in range(n)))))
+    elif shape == "huge-content":
+        w("[%s]" % (entry % (0, 0, 0, 0, ', "content": "%s"' % ("x" * n * 50))))
+elif fmt == "omnivore":
+    if shape == "long-line":
+        w("[%s]" % ",".join('{"id": "%d", "slug": "s%d", "title": "t%d", "url": "https://e/%d", "state": "Succeeded", "labels": ["a", "b"], "savedAt": "2024-01-15T10:21:30.000Z"}' % (i, i, i, i) for i in range(n)))
+    elif shape == "many-labels":
+        w('[{"slug": "s", "url": "https://e/", "savedAt": "2024-01-15T10:21:30.000Z", "labels": [%s]}]' % ",".join('"l%d"' % i for i in range(n)))
+elif fmt == "buku":  # an SQLite database on buku's schema, written here and done
+    import sqlite3
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE bookmarks (id integer PRIMARY KEY, URL text NOT NULL UNIQUE, metadata text default '', "
+               "tags text default ',', desc text default '', flags integer default 0)")
+    if shape == "many-rows":
+        db.executemany("INSERT INTO bookmarks VALUES (?, ?, ?, ?, ?, ?)",
+                       ((i + 1, "https://e/%d" % i, "t%d" % i, ",a,b%d," % i, "d%d" % i, i % 2) for i in range(n)))
+    elif shape == "many-tags":  # one bookmark, n tags
+        db.execute("INSERT INTO bookmarks VALUES (1, 'https://e/', 't', ?, '', 0)", ("," + ",".join("t%d" % i for i in range(n)) + ",",))
+    elif shape == "huge-title":
+        db.execute("INSERT INTO bookmarks VALUES (1, 'https://e/', ?, ',', ?, 0)", ("t" * n * 50, "d" * n * 50))
+    elif shape == "many-warnings":  # flag bits buku does not define
+        db.executemany("INSERT INTO bookmarks VALUES (?, ?, '', ',', '', 6)", ((i + 1, "https://e/%d" % i) for i in range(n)))
+    db.commit()
+    db.close()
+    sys.exit(0)
 elif fmt == "chromium":
     def node(i):
         return ('{"date_added": "13300000000000000", "date_last_used": "0", "guid": "00000000-0000-4000-8000-%012d", '
@@ -227,11 +274,16 @@ shapes() {
         chromium) echo real deep-folders many-keys nested-brackets nested-objects ;;
         # cycle and shared are refused (exit 2) after reading N leaves.
         safari) echo real deep deep-binary many-keys cycle shared ;;
+        buku) echo many-rows many-tags huge-title many-warnings ;;
+        linkwarden) echo many-links many-tags many-collections ;;
+        karakeep) echo deep-lists many-bookmarks many-warnings ;;
+        wallabag) echo long-line many-keys huge-content ;;
+        omnivore) echo long-line many-labels ;;
     esac
 }
 
 printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' reader shape "N s" "2N s" ratio "N MB" "2N MB" "x file"
-for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium safari}; do
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium safari buku linkwarden karakeep wallabag omnivore}; do
     for shape in $(shapes "$fmt"); do
         times=()
         mems=()

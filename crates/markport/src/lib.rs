@@ -85,6 +85,9 @@ pub use convert::{
     convert, read_bytes, read_input, ConvertError, ConvertOptions, Converted, Input, Refusal,
     Stage, Target,
 };
+#[cfg(feature = "buku")]
+/// buku's bookmarks.db: its own API.
+pub use markport_buku as buku;
 /// Chromium's Bookmarks file's own API (Chrome, Edge, Brave, Vivaldi, Opera).
 #[cfg(feature = "chromium")]
 pub use markport_chromium as chromium;

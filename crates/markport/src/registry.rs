@@ -217,6 +217,18 @@ pub static FORMATS: &[Format] = &[
         support: read_only,
     },
     #[cfg(feature = "services")]
+    #[cfg(feature = "buku")]
+    Format {
+        name: "buku",
+        description: "buku's bookmarks.db (SQLite), read in place without touching it",
+        extensions: &["db"],
+        detect: markport_buku::detect,
+        read: markport_buku::read,
+        path_reader: Some(markport_buku::read_path),
+        write_options_for_extension: no_write_options,
+        write: None,
+        support: read_only,
+    },
     Format {
         name: "pocket",
         description:
@@ -273,6 +285,54 @@ pub static FORMATS: &[Format] = &[
         extensions: &["plist"],
         detect: markport_safari::detect,
         read: markport_safari::read,
+        path_reader: None,
+        write_options_for_extension: no_write_options,
+        write: None,
+        support: read_only,
+    },
+    #[cfg(feature = "services")]
+    Format {
+        name: "linkwarden",
+        description: "Linkwarden's JSON export; collections as folders",
+        extensions: &[],
+        detect: markport_services::linkwarden::detect,
+        read: markport_services::linkwarden::read,
+        path_reader: None,
+        write_options_for_extension: no_write_options,
+        write: None,
+        support: read_only,
+    },
+    #[cfg(feature = "services")]
+    Format {
+        name: "karakeep",
+        description: "Karakeep's (Hoarder's) JSON export; lists as folders",
+        extensions: &[],
+        detect: markport_services::karakeep::detect,
+        read: markport_services::karakeep::read,
+        path_reader: None,
+        write_options_for_extension: no_write_options,
+        write: None,
+        support: read_only,
+    },
+    #[cfg(feature = "services")]
+    Format {
+        name: "wallabag",
+        description: "wallabag's JSON export of entries",
+        extensions: &[],
+        detect: markport_services::wallabag::detect,
+        read: markport_services::wallabag::read,
+        path_reader: None,
+        write_options_for_extension: no_write_options,
+        write: None,
+        support: read_only,
+    },
+    #[cfg(feature = "services")]
+    Format {
+        name: "omnivore",
+        description: "Omnivore's export: one metadata_*.json file",
+        extensions: &[],
+        detect: markport_services::omnivore::detect,
+        read: markport_services::omnivore::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
         write: None,
@@ -372,11 +432,16 @@ mod tests {
             ("chromium", cfg!(feature = "chromium")),
             ("json", true),
             ("places", cfg!(feature = "places")),
+            ("buku", cfg!(feature = "buku")),
             ("pocket", cfg!(feature = "services")),
             ("pinboard", cfg!(feature = "services")),
             ("instapaper", cfg!(feature = "services")),
             ("raindrop", cfg!(feature = "services")),
             ("safari", cfg!(feature = "safari")),
+            ("linkwarden", cfg!(feature = "services")),
+            ("karakeep", cfg!(feature = "services")),
+            ("wallabag", cfg!(feature = "services")),
+            ("omnivore", cfg!(feature = "services")),
         ];
         for (name, built) in expected {
             assert_eq!(format(name).is_some(), built, "{name}");

@@ -34,7 +34,7 @@
 //! println!("{} bookmarks", parsed.document.census().bookmarks);
 //! ```
 
-mod open;
+pub mod open;
 mod tree;
 
 use std::path::Path;

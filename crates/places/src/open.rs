@@ -1,6 +1,19 @@
 //! Opening a database without touching the user's files: checks of the
 //! SQLite header first (so a truncated file says so), then a private copy or
 //! an `immutable=1` open.
+//!
+//! Public so that markport's other SQLite readers (buku's `bookmarks.db`)
+//! open their files by the same rules rather than a copy of them.
+//!
+//! ```no_run
+//! let opened = markport_places::open::from_path("bookmarks.db".as_ref()).unwrap();
+//! let n: i64 = opened
+//!     .conn
+//!     .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+//!     .map_err(markport_places::open::sqlite_error)
+//!     .unwrap();
+//! println!("{n} schema entries");
+//! ```
 
 use std::fs::File;
 use std::io::{Read, Seek, Write};
@@ -17,8 +30,9 @@ const HEADER_LEN: usize = 100;
 
 /// An open database and the private directory its copy lives in (removed
 /// when this is dropped, after the connection closes: fields drop in order).
-pub(crate) struct Opened {
-    pub(crate) conn: Connection,
+pub struct Opened {
+    /// The connection: read only on the user's file, or on a private copy.
+    pub conn: Connection,
     _dir: Option<PrivateDir>,
 }
 
@@ -35,7 +49,7 @@ pub fn check_header(header: &[u8], file_len: u64) -> Result<(), Error> {
     if !header.starts_with(SQLITE_MAGIC) {
         return Err(Error::new(
             ErrorKind::WrongFormat,
-            "not an SQLite database (Firefox's places.sqlite is one)",
+            "not an SQLite database",
             None,
         ));
     }
@@ -83,7 +97,7 @@ fn io(what: &str, e: std::io::Error) -> Error {
 }
 
 /// SQLite's own complaint, said as a markport error.
-pub(crate) fn sqlite_error(e: rusqlite::Error) -> Error {
+pub fn sqlite_error(e: rusqlite::Error) -> Error {
     use rusqlite::ErrorCode::*;
     let code = e.sqlite_error_code();
     let message = match code {
@@ -122,7 +136,7 @@ fn copy_into(dir: &PrivateDir, name: &str, from: &mut impl Read, what: &str) -> 
 
 /// Open a private copy of `bytes`. The copy is ours, so it is opened
 /// read-write: SQLite may need to build a `-shm` beside it.
-pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Opened, Error> {
+pub fn from_bytes(bytes: &[u8]) -> Result<Opened, Error> {
     check_header(bytes, bytes.len() as u64)?;
     let dir = private_dir()?;
     copy_into(
@@ -134,7 +148,8 @@ pub(crate) fn from_bytes(bytes: &[u8]) -> Result<Opened, Error> {
     open_copy(dir)
 }
 
-/// The name of the copy in its private directory.
+/// The name of the copy in its private directory (the same for every
+/// database opened here: the directory is the copy's alone).
 const COPY: &str = "places.sqlite";
 
 fn open_copy(dir: PrivateDir) -> Result<Opened, Error> {
@@ -159,7 +174,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 /// locking mode keeps none on disk). A path that is not a regular file (a
 /// pipe: `<(cat places.sqlite)`, `/dev/stdin`) can be read only once and
 /// has no companions: what it gives is copied and the copy opened.
-pub(crate) fn from_path(path: &Path) -> Result<Opened, Error> {
+pub fn from_path(path: &Path) -> Result<Opened, Error> {
     let name = path.display().to_string();
     let mut file = File::open(path).map_err(|e| io(&name, e))?;
     let meta = file.metadata().map_err(|e| io(&name, e))?;

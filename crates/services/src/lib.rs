@@ -12,12 +12,17 @@
 
 mod annotations;
 mod folders;
+mod record;
 mod table;
 
 pub mod instapaper;
+pub mod karakeep;
+pub mod linkwarden;
+pub mod omnivore;
 pub mod pinboard;
 pub mod pocket;
 pub mod raindrop;
+pub mod wallabag;
 
 use std::borrow::Cow;
 

@@ -1,0 +1,109 @@
+//! Is it buku's database? By its bytes (the schema's text on the first
+//! page) for detection, and by SQLite's own account of the table's columns
+//! when reading.
+
+use std::collections::HashSet;
+
+use markport_model::{Error, ErrorKind};
+use markport_places::open::{sqlite_error, SQLITE_MAGIC};
+use rusqlite::Connection;
+
+/// The columns buku's `bookmarks` table has, in buku's order.
+pub(crate) const COLUMNS: [&str; 6] = ["id", "URL", "metadata", "tags", "desc", "flags"];
+
+/// How far past `CREATE TABLE bookmarks` the column names are looked for:
+/// buku's statement is under 200 bytes.
+const STATEMENT_WINDOW: usize = 512;
+
+/// How sure markport is that `input` is a buku database: 100 for an SQLite
+/// file whose first page holds `CREATE TABLE bookmarks (` followed by buku's
+/// column names; `None` otherwise (Firefox's places.sqlite, whose table is
+/// `moz_bookmarks`, included; any other SQLite file is claimed, weakly, by
+/// the places reader, which says what it is).
+///
+/// The schema (the `sqlite_master` table) starts on the first page, whose
+/// size the header gives: only that page is searched, so detection costs
+/// at most 64 KiB whatever the file's size.
+///
+/// ```
+/// assert_eq!(markport_buku::detect(b"SQLite format 3\0"), None);
+/// assert_eq!(markport_buku::detect(b"<xbel/>"), None);
+/// ```
+pub fn detect(input: &[u8]) -> Option<u8> {
+    if !input.starts_with(SQLITE_MAGIC) || input.len() < 18 {
+        return None;
+    }
+    let raw = usize::from(u16::from_be_bytes([input[16], input[17]]));
+    let page = if raw == 1 { 65536 } else { raw.max(512) };
+    let first = &input[..input.len().min(page)];
+    let finder = memchr::memmem::Finder::new(b"CREATE TABLE ");
+    finder
+        .find_iter(first)
+        .any(|at| is_buku_table(&first[at + 13..]))
+        .then_some(100)
+}
+
+/// Whether `rest` (what follows `CREATE TABLE `) names the table
+/// `bookmarks` and, within the statement, each of buku's columns.
+fn is_buku_table(rest: &[u8]) -> bool {
+    let name_end = rest
+        .iter()
+        .position(|&b| b == b'(' || b.is_ascii_whitespace())
+        .unwrap_or(rest.len());
+    let name = rest[..name_end].trim_ascii();
+    let name = name
+        .strip_prefix(b"\"")
+        .and_then(|n| n.strip_suffix(b"\""))
+        .or_else(|| name.strip_prefix(b"`").and_then(|n| n.strip_suffix(b"`")))
+        .or_else(|| name.strip_prefix(b"[").and_then(|n| n.strip_suffix(b"]")))
+        .unwrap_or(name);
+    if !name.eq_ignore_ascii_case(b"bookmarks") {
+        return false;
+    }
+    let body = &rest[name_end..rest.len().min(name_end + STATEMENT_WINDOW)];
+    let lower = body.to_ascii_lowercase();
+    COLUMNS
+        .iter()
+        .all(|c| memchr::memmem::find(&lower, c.to_ascii_lowercase().as_bytes()).is_some())
+}
+
+/// The columns of `bookmarks` that buku's reader uses, checked against
+/// SQLite's own description of the table: no `bookmarks` table, or one
+/// without `URL`, is not buku's database ([`ErrorKind::WrongFormat`]).
+/// The others may be missing (a database from an old buku, or made by
+/// hand); each missing one reads as empty.
+pub(crate) fn columns(conn: &Connection) -> Result<HashSet<String>, Error> {
+    let mut stmt = conn
+        .prepare("SELECT name FROM pragma_table_info('bookmarks')")
+        .map_err(sqlite_error)?;
+    let present = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .map_err(sqlite_error)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sqlite_error)?;
+    if present.is_empty() {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            "not a buku database: it has no `bookmarks` table",
+            None,
+        ));
+    }
+    // SQLite's column names are case-insensitive: match them so, but keep
+    // buku's spelling for the query.
+    let found: HashSet<String> = COLUMNS
+        .iter()
+        .filter(|c| present.iter().any(|p| p.eq_ignore_ascii_case(c)))
+        .map(|c| c.to_string())
+        .collect();
+    if !found.contains("URL") {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            format!(
+                "not a buku database: its `bookmarks` table has no `URL` column (it has {})",
+                present.join(", ")
+            ),
+            None,
+        ));
+    }
+    Ok(found)
+}

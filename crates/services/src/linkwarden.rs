@@ -1,0 +1,196 @@
+//! Linkwarden's JSON export (Settings → Data → Export): the user's account
+//! object with `collections` (each with `name`, `description`, `color`,
+//! `isPublic`, dates and its `links`) and `pinnedLinks`. Linkwarden deletes
+//! every `id` and `parentId` from the export, so collections are one flat
+//! level of folders (`docs/formats/linkwarden.md`).
+//!
+//! A link: `name` (title), `url`, `description`, `tags` (objects with a
+//! `name`), `createdAt`, `updatedAt`; the other keys are kept as extra
+//! attributes, but the archived page text (`textContent`) is not carried
+//! (a note counts it). A link whose url is among `pinnedLinks` gets the
+//! extra attribute `pinned="true"`. A collection that is not public makes
+//! its links private (as does a missing `isPublic`: when in doubt a
+//! bookmark is private).
+
+use std::collections::HashSet;
+
+use markport_markup::json::{Event, Parser};
+use markport_model::{
+    Attribute, Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, NodeId, Parsed,
+    ReadOptions,
+};
+
+use crate::record::{
+    each_object, head, iso_date, next, record, strings, syntax, warn, Item, Record, Val,
+};
+
+/// How sure it is that `input` is a Linkwarden export: a JSON object with
+/// a `collections` array whose entries have `links`, and no `bookmarks`
+/// (Karakeep's key).
+pub fn detect(input: &[u8]) -> Option<u8> {
+    let (first, head) = head(input)?;
+    if first != b'{' || head.contains("\"bookmarks\"") {
+        return None;
+    }
+    let at = head.find("\"collections\"")?;
+    (head[at..].contains("\"links\"") || head.contains("\"pinnedLinks\"")).then_some(90)
+}
+
+const LINK_MAPPED: &[&str] = &[
+    "name",
+    "url",
+    "description",
+    "tags",
+    "createdAt",
+    "updatedAt",
+];
+const LINK_DROPPED: &[&str] = &["textContent"];
+const COLLECTION_MAPPED: &[&str] = &["name", "description", "createdAt", "updatedAt", "links"];
+
+/// Read a Linkwarden export.
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    let lines = LineIndex::new(input);
+    let mut p = Parser::new(input);
+    let (at, first) = next(&mut p)?;
+    if first != Event::ObjectStart {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            "not a Linkwarden export: it is not a JSON object",
+            Some(lines.locate(at)),
+        ));
+    }
+    let top = record(&mut p, at)?;
+    p.next().map_err(syntax)?;
+    let Some(collections) = top.offset("collections") else {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            "not a Linkwarden export: it has no `collections`",
+            Some(lines.locate(at)),
+        ));
+    };
+    let mut doc = Document::new();
+    let mut diags = Vec::new();
+    // The account's own fields (name, username, dates, ...) are the
+    // collection's header; the collections and pins are read below.
+    doc.header.extra = top.extra(&["collections", "pinnedLinks"], &[]);
+    let mut pinned: HashSet<String> = HashSet::new();
+    if let (Some(Val::Nested(_)), Some(at)) = (top.get("pinnedLinks"), top.offset("pinnedLinks")) {
+        each_object(input, at, "pinned link", &lines, &mut diags, |_, rec, _| {
+            if let Some(url) = rec.str("url") {
+                pinned.insert(url.to_string());
+            }
+            Ok(())
+        })?;
+    }
+    let mut archived = 0usize;
+    let mut count = 0usize;
+    each_object(
+        input,
+        collections,
+        "collection",
+        &lines,
+        &mut diags,
+        |i, c, diags| {
+            let what = Item::new("collection", i);
+            let mut f = Folder::new();
+            f.title = c.text("name");
+            f.desc = c.text("description");
+            f.added = iso_date(&c, "createdAt", what, &lines, diags);
+            f.modified = iso_date(&c, "updatedAt", what, &lines, diags);
+            f.extra = c.extra(COLLECTION_MAPPED, &[]);
+            let private = match c.flag("isPublic") {
+                Ok(Some(public)) => !public,
+                _ => true,
+            };
+            let folder = doc.push(None, f);
+            let (Some(Val::Nested(_)), Some(links)) = (c.get("links"), c.offset("links")) else {
+                return Ok(());
+            };
+            each_object(
+                input,
+                links,
+                format_args!("{what}: link"),
+                &lines,
+                diags,
+                |j, l, diags| {
+                    count += 1;
+                    if matches!(l.get("textContent"), Some(Val::Str(s)) if !s.is_empty()) {
+                        archived += 1;
+                    }
+                    link(
+                        &mut doc,
+                        folder,
+                        Item {
+                            within: Some(("collection", i)),
+                            kind: "link",
+                            n: j,
+                        },
+                        input,
+                        &l,
+                        &lines,
+                        diags,
+                        private,
+                        &pinned,
+                    )
+                },
+            )
+            .map(|_| ())
+        },
+    )?;
+    if archived > 0 {
+        diags.push(Diagnostic::note(
+            format!("{archived} of {count} links' archived text (`textContent`) is not carried: markport keeps bookmarks, not pages"),
+            None,
+        ));
+    }
+    Parsed::new(doc, diags).enforce(opts)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn link(
+    doc: &mut Document,
+    folder: NodeId,
+    what: Item,
+    input: &[u8],
+    l: &Record<'_>,
+    lines: &LineIndex<'_>,
+    diags: &mut Vec<Diagnostic>,
+    private: bool,
+    pinned: &HashSet<String>,
+) -> Result<(), Error> {
+    let Some(href) = l.text("url") else {
+        warn(diags, lines, l.at, format!("{what} has no url; skipped"));
+        return Ok(());
+    };
+    let mut b = Bookmark::new(href);
+    b.title = l.text("name");
+    b.desc = l.text("description");
+    b.added = iso_date(l, "createdAt", what, lines, diags);
+    b.modified = iso_date(l, "updatedAt", what, lines, diags);
+    if let (Some(Val::Nested(_)), Some(at)) = (l.get("tags"), l.offset("tags")) {
+        b.tags = strings(
+            input,
+            at,
+            "name",
+            format_args!("{what}: tags"),
+            lines,
+            diags,
+        )?;
+    }
+    b.private = Some(private);
+    let mapped: Vec<&str> = LINK_MAPPED
+        .iter()
+        .copied()
+        .filter(|k| *k != "tags" || l.list_or_none("tags"))
+        .collect();
+    let mut extra = l.extra(&mapped, LINK_DROPPED);
+    if pinned.contains(&b.href) {
+        extra.push(Attribute::new("pinned", "true"));
+        extra.sort_by(|a, b| a.name.cmp(&b.name));
+    }
+    if !extra.is_empty() {
+        b.details_mut().extra = extra;
+    }
+    doc.push(Some(folder), b);
+    Ok(())
+}
