@@ -148,12 +148,18 @@ fn plan(doc: &Document, loss: &mut LossReport) -> Plan {
         .filter(|id| order.contains(id))
         .collect();
     if missing > 0 {
-        loss.record(
-            doc,
-            None,
-            Field::Folder,
-            "Chromium always has its three roots: the missing ones are added, empty",
-        );
+        // One folder added per missing root: counted as `diff` counts them.
+        for (i, _) in roots.iter().enumerate().filter(|(_, r)| r.is_none()) {
+            loss.record(
+                doc,
+                None,
+                Field::Folder,
+                &format!(
+                    "Chromium always has its three roots: `{}` added",
+                    ROOT_KEYS[i]
+                ),
+            );
+        }
     } else if folders_moved.is_empty() && source != order {
         loss.record(
             doc,

@@ -6,7 +6,7 @@
 //! repeated.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 
 use chrono::{Datelike, Timelike};
@@ -116,10 +116,17 @@ struct Writer<'d> {
     /// The date being written, kept to reuse its buffer.
     date: String,
     loss: LossReport,
+    /// The fields of nodes already reported: a node counts once per field
+    /// (as `diff` counts it), whatever else goes wrong with the field (a
+    /// made registration dated with a date that is not one).
+    lost: HashSet<(NodeId, Field)>,
 }
 
 impl Writer<'_> {
     fn lose(&mut self, node: Option<NodeId>, field: Field, why: &str) {
+        if node.is_some_and(|id| !self.lost.insert((id, field))) {
+            return;
+        }
         self.loss.record(self.doc, node, field, why);
     }
 
@@ -238,6 +245,7 @@ pub(crate) fn write(
         out: XmlWriter::gmarkup(),
         date: String::new(),
         loss: LossReport::new(),
+        lost: HashSet::new(),
     };
     // One flat list, one item per URI. Items borrow their bookmark from the
     // document; only one whose link or registrations change is copied.

@@ -117,10 +117,17 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
         let _ = r;
     }
     for &id in &strays {
+        // Where a separator stands is its own field (as `diff` counts it);
+        // a folder's or bookmark's is placement. An alias is dropped anyway.
+        let field = match doc.node(id) {
+            Node::Separator(_) => Field::Separator,
+            Node::Alias(_) => continue,
+            _ => Field::Folder,
+        };
         w.loss.record(
             doc,
             Some(id),
-            Field::Folder,
+            field,
             "a Firefox backup holds everything in its four roots: moved into the Bookmarks Menu",
         );
     }

@@ -10,15 +10,21 @@
 //!   title under the folder their parent paired with, by title anywhere (a
 //!   moved folder), and by position among their parent's unpaired folders
 //!   (a renamed one).
-//! - Bookmarks pair by link and title, then by link, then by link as an XML
+//! - Bookmarks of a link both documents hold equally often (more than
+//!   once) pair in order; the others by link and title, then by link, then by link as an XML
 //!   attribute reads back, then by [`link_key`] (the WHATWG form, so a link
 //!   a browser rewrote, `HTTP://Example.COM` as `http://example.com/`, is a
 //!   changed `bookmark.href`); when both documents have as many bookmarks,
 //!   the rest pair by position.
-//! - Separators pair by position when their counts agree, else by title.
+//! - Separators pair by position when their counts agree, else by title;
+//!   aliases by position when their counts agree, else by target.
 //!
 //! Placement (which folder holds a node) is part of [`Field::Folder`]: a
-//! paired node whose parent did not pair with its counterpart's parent.
+//! paired node whose parent did not pair with its counterpart's parent. A
+//! node whose own folder did not pair is not counted again (its folder is
+//! the difference); one that stood at the top level or in a paired folder
+//! and now sits in a folder only the second document has moved (a writer
+//! putting loose items into a root it adds moves each of them).
 //! Where separators and aliases stand is part of their own fields. Every
 //! pairing is a hash lookup per node: linear in both documents.
 
@@ -243,14 +249,13 @@ impl Pairs {
     }
 
     /// Whether paired `x` and `y` stand in the same folder. A node whose
-    /// folder (in either document) did not pair is not counted again: its
-    /// folder is the difference.
+    /// folder in the first document did not pair is not counted again: its
+    /// folder is the difference. A node whose folder did pair (or that
+    /// stood at the top level) but that now sits elsewhere moved, also
+    /// when it sits in a folder only the second document has (a writer
+    /// that puts loose items into a root it adds moved each of them).
     fn same_place(&self, a: &Document, b: &Document, x: NodeId, y: NodeId) -> bool {
-        let py = b.parent(y);
-        if py.is_some_and(|q| !self.taken_b[q.index()]) {
-            return true;
-        }
-        self.parent(a, x).is_none_or(|p| p == py)
+        self.parent(a, x).is_none_or(|p| p == b.parent(y))
     }
 }
 
@@ -359,6 +364,33 @@ fn pair_by_position(xa: &[NodeId], xb: &[NodeId], pairs: &mut Pairs) {
 fn pair_bookmarks(a: &Document, xa: &[NodeId], b: &Document, xb: &[NodeId], pairs: &mut Pairs) {
     fn href(d: &Document, id: NodeId) -> Option<&str> {
         d.node(id).as_bookmark().map(|b| b.href.as_str())
+    }
+    // A link both documents hold equally often, more than once: its
+    // bookmarks pair in order, so that a writer changing one twin's title
+    // (whitespace collapsed) does not swap it with the other.
+    let times = |d: &Document, xs: &[NodeId]| {
+        let mut n: HashMap<String, usize> = HashMap::new();
+        for &x in xs {
+            if let Some(h) = href(d, x) {
+                *n.entry(h.to_owned()).or_default() += 1;
+            }
+        }
+        n
+    };
+    let (na, nb) = (times(a, xa), times(b, xb));
+    let mut twins: HashMap<&str, VecDeque<NodeId>> = HashMap::new();
+    for &y in xb {
+        if let Some(h) = href(b, y).filter(|h| na.get(*h).is_some_and(|&n| n > 1 && nb[*h] == n)) {
+            twins.entry(h).or_default().push_back(y);
+        }
+    }
+    for &x in xa {
+        if let Some(y) = href(a, x)
+            .and_then(|h| twins.get_mut(h))
+            .and_then(|q| q.pop_front())
+        {
+            pairs.pair(x, y);
+        }
     }
     pair_by_key(a, xa, b, xb, pairs, |d, id| {
         (
@@ -477,12 +509,21 @@ pub fn diff_listing(a: &Document, b: &Document, max_paths: usize) -> Diff {
     }
     c.other = None;
 
+    // Aliases pair by position when their counts agree, else by target;
+    // each one left over counts, as a dropped folder does.
     let aa = of_kind(a, NodeKind::Alias);
     let ab = of_kind(b, NodeKind::Alias);
-    if aa.len() != ab.len() {
-        c.add(Field::Alias, aa.first().copied());
+    if aa.len() == ab.len() {
+        pair_by_position(&aa, &ab, &mut pairs);
+    } else {
+        pair_by_key(a, &aa, b, &ab, &mut pairs, |d, id| match d.node(id) {
+            Node::Alias(x) => Some(x.target.clone()),
+            _ => None,
+        });
     }
-    for (&x, &y) in aa.iter().zip(&ab) {
+    unpaired(&mut c, &pairs, Field::Alias, &aa, &ab);
+    for &x in &aa {
+        let Some(y) = pairs.paired(x) else { continue };
         c.other = Some(y);
         if let (Node::Alias(p), Node::Alias(q)) = (a.node(x), b.node(y)) {
             let placed = pairs.same_place(a, b, x, y);
@@ -607,10 +648,12 @@ mod tests {
         assert_eq!(sep.unwrap().count, 7);
         assert_eq!(sep.unwrap().paths.len(), MAX_PATHS);
 
-        // Added ones count too.
+        // Added ones count too; and a bookmark put into an added folder
+        // from a place that is still there (the top level) moved: 6 + 6.
         let d = diff(&b, &a);
         let folder = d.differences.iter().find(|x| x.field == Field::Folder);
-        assert_eq!(folder.unwrap().count, 6);
+        assert_eq!(folder.unwrap().count, 12);
+        assert_eq!(folder.unwrap().only_second.len(), MAX_PATHS);
         let sep = d.differences.iter().find(|x| x.field == Field::Separator);
         assert_eq!(sep.unwrap().count, 7);
     }
@@ -791,6 +834,47 @@ mod tests {
             [Field::FolderTitle]
         );
         assert_eq!(d.differences[0].count, 1);
+    }
+
+    #[test]
+    fn items_put_into_an_added_root_moved_and_twins_pair_in_order() {
+        // As Firefox's writer does: loose items go into a root it adds.
+        let twin = |title: &str, desc: &str| {
+            let mut b = Bookmark::new("x").with_title(title);
+            b.desc = Some(desc.into());
+            b
+        };
+        let mut a = Document::new();
+        a.push(None, twin("One  space", "first"));
+        a.push(None, twin("One space", "second"));
+        a.push(None, Separator::default());
+        let mut b = Document::new();
+        let menu = b.push(None, Folder::titled("menu"));
+        // The writer collapsed the first twin's title: still paired in
+        // order, so the descriptions are the same.
+        b.push(Some(menu), twin("One space", "first"));
+        b.push(Some(menu), twin("One space", "second"));
+        b.push(Some(menu), Separator::default());
+        let d = diff(&a, &b);
+        let count = |f: Field| d.differences.iter().find(|x| x.field == f).map(|x| x.count);
+        // The added root, and the two bookmarks moved into it.
+        assert_eq!(count(Field::Folder), Some(3));
+        assert_eq!(count(Field::Separator), Some(1));
+        assert_eq!(count(Field::BookmarkTitle), Some(1));
+        assert_eq!(count(Field::BookmarkDesc), None);
+        let title = d
+            .differences
+            .iter()
+            .find(|x| x.field == Field::BookmarkTitle);
+        assert_eq!(title.unwrap().nodes[0].0, a.children(None)[0]);
+        // Dropped aliases count one by one.
+        let mut with = Document::new();
+        for t in ["p", "q", "r"] {
+            with.push(None, crate::node::Alias::new(t));
+        }
+        let d = diff(&with, &Document::new());
+        assert_eq!(d.differences[0].field, Field::Alias);
+        assert_eq!(d.differences[0].count, 3);
     }
 
     #[test]

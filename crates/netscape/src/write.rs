@@ -72,6 +72,10 @@ struct Writer<'d> {
     doc: &'d Document,
     out: String,
     loss: LossReport,
+    /// The fields of nodes already reported: a node counts once per field
+    /// (as `diff` counts it), however many reasons apply (a title both
+    /// trimmed and put on one line).
+    lost: HashSet<(NodeId, Field)>,
     /// Ids that an alias points at: written as `ALIASID`, Netscape 4's way.
     alias_targets: HashSet<&'d str>,
     /// The first bookmark with each id that is not an `ALIASOF` copy itself:
@@ -110,6 +114,7 @@ pub(crate) fn write(
         doc,
         out: String::with_capacity(1 << 16),
         loss: LossReport::new(),
+        lost: HashSet::new(),
         alias_targets,
         first_ids,
         sink,
@@ -153,6 +158,9 @@ impl Writer<'_> {
     }
 
     fn lose(&mut self, node: Option<NodeId>, field: Field, why: &str) {
+        if node.is_some_and(|id| !self.lost.insert((id, field))) {
+            return;
+        }
         self.loss.record(self.doc, node, field, why);
     }
 

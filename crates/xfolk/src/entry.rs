@@ -215,7 +215,12 @@ pub fn write_entry(
         // this writer has nothing to write yet.
         _ => return Written::Withheld,
     };
-    let mut w = Entry { out, loss, doc };
+    let mut w = Entry {
+        out,
+        loss,
+        doc,
+        lost: Vec::new(),
+    };
     w.bookmark(id, b, opts, tag_href)
 }
 
@@ -223,10 +228,20 @@ struct Entry<'a> {
     out: &'a mut String,
     loss: &'a mut LossReport,
     doc: &'a Document,
+    /// The fields of this entry's bookmark already reported: it counts
+    /// once per field (as `diff` counts it), however many of its tags
+    /// repeat.
+    lost: Vec<Field>,
 }
 
 impl Entry<'_> {
     fn lose(&mut self, node: Option<NodeId>, field: Field, why: &str) {
+        if node.is_some() {
+            if self.lost.contains(&field) {
+                return;
+            }
+            self.lost.push(field);
+        }
         self.loss.record(self.doc, node, field, why);
     }
 
