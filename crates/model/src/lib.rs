@@ -70,8 +70,8 @@ pub use header::Header;
 pub use link::link_key;
 pub use loss::{Loss, LossReport, MAX_PATHS};
 pub use node::{
-    Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopIcon, Folder, Metadata, Node,
-    NodeKind, Role, Separator,
+    Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopDetails, DesktopIcon,
+    FirefoxDetails, Folder, Metadata, Node, NodeKind, Role, Separator,
 };
 pub use options::{
     DesktopWriteOptions, FirefoxWriteOptions, ReadOptions, WriteOptions, XbelWriteOptions,

@@ -592,24 +592,30 @@ impl Builder {
         d.guid = item.guid.clone();
         d.visited = date(item.visited, "last_visit_date", &mut diags);
         d.favicon_uri = item.favicon.clone();
+        // Firefox's own group is allocated only for a bookmark that has one.
         if let Some(place) = item.fk {
             if let Some((keyword, post)) = self.side.keywords_by_place.get(&place) {
-                d.keyword = Some(keyword.clone());
-                d.post_data = post.clone();
+                let ff = d.firefox_mut();
+                ff.keyword = Some(keyword.clone());
+                ff.post_data = post.clone();
             }
-            d.charset = self.side.charsets.get(&place).cloned();
+            if let Some(charset) = self.side.charsets.get(&place) {
+                d.firefox_mut().charset = Some(charset.clone());
+            }
         }
-        if d.keyword.is_none() {
-            d.keyword = item
+        if d.firefox().keyword.is_none() {
+            let keyword = item
                 .keyword_id
-                .and_then(|k| self.side.keywords_by_id.get(&k))
-                .cloned();
+                .and_then(|k| self.side.keywords_by_id.get(&k));
+            if let Some(keyword) = keyword {
+                d.firefox_mut().keyword = Some(keyword.clone());
+            }
         }
         for (name, content) in annos {
             match name.as_str() {
                 DESCRIPTION if b.desc.is_none() => b.desc = Some(content),
-                POST_DATA if b.details().post_data.is_none() => {
-                    b.details_mut().post_data = Some(content)
+                POST_DATA if b.details().firefox().post_data.is_none() => {
+                    b.details_mut().firefox_mut().post_data = Some(content)
                 }
                 _ => b.details_mut().extra.push(Attribute::new(name, content)),
             }
