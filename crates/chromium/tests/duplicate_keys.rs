@@ -54,6 +54,11 @@ fn the_last_of_a_repeated_key_counts_and_each_repetition_is_located() {
         .map(|m| (m.name.as_str(), m.value.as_str()))
         .collect();
     assert_eq!(meta, [("k", "2")]);
+    assert_eq!(
+        a.details().meta_info.capacity(),
+        1,
+        "sized to what it holds"
+    );
     let extra: Vec<(&str, &str)> = a
         .details()
         .extra
@@ -126,6 +131,8 @@ fn repeated_keys_of_a_long_meta_info_keep_their_place_and_last_value() {
         .map(|i| (format!("k{i}"), format!("b{i}")))
         .collect();
     assert_eq!(meta, expected);
+    // Every bookmark of a profile has a meta_info: it holds no empty room.
+    assert_eq!(b.details().meta_info.capacity(), keys);
     let named: Vec<String> = repeated(&parsed).into_iter().map(|(_, _, k)| k).collect();
     let expected: Vec<String> = (0..keys).rev().map(|i| format!("k{i}")).collect();
     assert_eq!(named, expected);
