@@ -56,13 +56,16 @@ fn compare(b: &Bookmark, g: &Value, window: &Value) -> Result<(), String> {
         ("uri", g["uri"].as_str() == Some(b.href.as_str())),
         ("title", s(&g["title"]) == b.title),
         ("description", s(&g["description"]) == b.desc),
-        ("mime_type", s(&g["mime_type"]) == b.details().mime_type),
+        (
+            "mime_type",
+            s(&g["mime_type"]) == b.details().desktop().mime_type,
+        ),
         (
             "groups",
             g["groups"]
                 .as_array()
                 .map(|a| a.iter().filter_map(&s).collect::<Vec<_>>())
-                == Some(b.details().groups.clone()),
+                == Some(b.details().desktop().groups.clone()),
         ),
         (
             "is_private",
@@ -70,7 +73,7 @@ fn compare(b: &Bookmark, g: &Value, window: &Value) -> Result<(), String> {
         ),
         (
             "icon",
-            match (&g["icon"], &b.details().desktop_icon) {
+            match (&g["icon"], &b.details().desktop().desktop_icon) {
                 (Value::Null, None) => true,
                 (i, Some(d)) => {
                     s(&i["href"]) == d.href
@@ -98,14 +101,14 @@ fn compare(b: &Bookmark, g: &Value, window: &Value) -> Result<(), String> {
         .map(|c| c.0.to_string())
         .collect();
     let apps = g["applications"].as_array().cloned().unwrap_or_default();
-    if apps.len() != b.details().applications.len() {
+    if apps.len() != b.details().desktop().applications.len() {
         bad.push(format!(
             "{} applications, GLib {}",
-            b.details().applications.len(),
+            b.details().desktop().applications.len(),
             apps.len()
         ));
     } else {
-        for (a, ga) in b.details().applications.iter().zip(&apps) {
+        for (a, ga) in b.details().desktop().applications.iter().zip(&apps) {
             let stamp = ours(&a.modified).or_else(|| ours(&a.timestamp));
             // GLib's dump has no exec for an application it counts 0 times.
             let exec_ok = ga["exec"].is_null() || ga["exec"].as_str() == Some(a.exec.as_str());

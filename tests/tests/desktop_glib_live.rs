@@ -103,6 +103,7 @@ fn glib_loads_what_markport_writes_with_the_same_values() {
                 .collect();
             let want: Vec<(String, String, u64)> = b
                 .details()
+                .desktop()
                 .applications
                 .iter()
                 .map(|a| (a.name.clone(), a.exec.clone(), u64::from(a.count.unwrap())))
@@ -110,7 +111,7 @@ fn glib_loads_what_markport_writes_with_the_same_values() {
             let same = g["uri"].as_str() == Some(b.href.as_str())
                 && g["title"].as_str().map(String::from) == b.title
                 && g["description"].as_str().map(String::from) == b.desc
-                && g["mime_type"].as_str().map(String::from) == b.details().mime_type
+                && g["mime_type"].as_str().map(String::from) == b.details().desktop().mime_type
                 && g["is_private"].as_bool() == Some(b.private == Some(true))
                 && apps == want;
             if !same {

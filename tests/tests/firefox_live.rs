@@ -31,7 +31,7 @@ fn from_doc(doc: &markport::Document) -> Entries {
                         b.href.clone(),
                         b.title.clone().unwrap_or_default(),
                         tags,
-                        b.details().keyword.clone().unwrap_or_default(),
+                        b.details().firefox().keyword.clone().unwrap_or_default(),
                         added,
                     ))
                 }

@@ -68,12 +68,24 @@ fn differing(a: &Bookmark, b: &Bookmark) -> Vec<Field> {
         t
     };
     check(Field::BookmarkTags, sorted(&a.tags) == sorted(&b.tags));
-    check(Field::BookmarkKeyword, x.keyword == y.keyword);
-    check(Field::BookmarkPostData, x.post_data == y.post_data);
-    check(Field::BookmarkCharset, x.charset == y.charset);
+    check(
+        Field::BookmarkKeyword,
+        x.firefox().keyword == y.firefox().keyword,
+    );
+    check(
+        Field::BookmarkPostData,
+        x.firefox().post_data == y.firefox().post_data,
+    );
+    check(
+        Field::BookmarkCharset,
+        x.firefox().charset == y.firefox().charset,
+    );
     check(Field::BookmarkFavicon, a.favicon.is_none());
     check(Field::BookmarkFaviconUri, x.favicon_uri == y.favicon_uri);
-    check(Field::BookmarkFeedUrl, x.feed_url == y.feed_url);
+    check(
+        Field::BookmarkFeedUrl,
+        x.firefox().feed_url == y.firefox().feed_url,
+    );
     out
 }
 

@@ -71,10 +71,10 @@ fn bookmark_attr(doc: &Document, id: NodeId, k: &str, v: &str) -> Result<(), Str
         "LAST_VISIT" => same_date(b.details().visited.as_ref(), v),
         "ICON" => b.favicon.as_deref() == Some(v),
         "ICON_URI" => b.details().favicon_uri.as_deref() == Some(v),
-        "SHORTCUTURL" => b.details().keyword.as_deref() == Some(v),
-        "POST_DATA" => b.details().post_data.as_deref() == Some(v),
-        "FEEDURL" => b.details().feed_url.as_deref() == Some(v),
-        "LAST_CHARSET" => b.details().charset.as_deref() == Some(v),
+        "SHORTCUTURL" => b.details().firefox().keyword.as_deref() == Some(v),
+        "POST_DATA" => b.details().firefox().post_data.as_deref() == Some(v),
+        "FEEDURL" => b.details().firefox().feed_url.as_deref() == Some(v),
+        "LAST_CHARSET" => b.details().firefox().charset.as_deref() == Some(v),
         "ID" | "ALIASID" => b.details().id.as_deref() == Some(v),
         "TAGS" => {
             let want: Vec<&str> = v

@@ -114,7 +114,7 @@ fn markport_items(doc: &Document) -> Items {
                         "bookmark parent={parent} index={index} title={} uri={} added={} modified={} tags={} keyword={} post={}",
                         b.title.as_deref().unwrap_or(""), b.href, micros(b.added.as_ref()),
                         micros(b.modified.as_ref()), sorted_tags(b.tags.clone()),
-                        d.keyword.as_deref().unwrap_or(""), d.post_data.as_deref().unwrap_or("")
+                        d.firefox().keyword.as_deref().unwrap_or(""), d.firefox().post_data.as_deref().unwrap_or("")
                     ),
                 );
             }

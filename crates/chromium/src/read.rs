@@ -745,21 +745,36 @@ impl<'a> Reader<'a> {
     /// a value that is not a string as its JSON.
     fn meta_info(&mut self, p: &mut Parser<'a>) -> Result<Vec<Attribute>, Error> {
         let mut attrs: Vec<Attribute> = Vec::new();
-        let mut names: HashMap<Cow<'a, str>, usize> = HashMap::new();
+        // A repeated key is looked for in the list while it is short (most
+        // nodes have one or two), in a map once it is long.
+        let mut names: Option<HashMap<Cow<'a, str>, usize>> = None;
         while let (kat, Event::Key(k)) = self.next(p)? {
             let value = self.next(p)?.1;
             let text = self.text(p, value)?;
-            match names.get(&k) {
-                Some(&i) => {
+            let earlier = match &names {
+                Some(names) => names.get(&k).copied(),
+                None => attrs.iter().position(|a| a.name == *k),
+            };
+            match earlier {
+                Some(i) => {
                     attrs[i].value = text;
                     self.repeated(&k, kat);
                 }
                 None => {
                     attrs.push(Attribute::new(k.as_ref(), text));
-                    names.insert(k, attrs.len() - 1);
+                    let n = attrs.len();
+                    if let Some(names) = &mut names {
+                        names.insert(k, n - 1);
+                    } else if n > FEW {
+                        let map = attrs.iter().enumerate();
+                        names = Some(map.map(|(i, a)| (Cow::Owned(a.name.clone()), i)).collect());
+                    }
                 }
             }
         }
+        // A vector's first push makes room for four; every bookmark of a
+        // Chromium profile has a `meta_info` of one or two keys.
+        attrs.shrink_to_fit();
         Ok(attrs)
     }
 }

@@ -54,6 +54,11 @@ fn the_last_of_a_repeated_key_counts_and_each_repetition_is_located() {
         .map(|m| (m.name.as_str(), m.value.as_str()))
         .collect();
     assert_eq!(meta, [("k", "2")]);
+    assert_eq!(
+        a.details().meta_info.capacity(),
+        1,
+        "sized to what it holds"
+    );
     let extra: Vec<(&str, &str)> = a
         .details()
         .extra
@@ -99,4 +104,36 @@ fn a_file_without_repeated_keys_has_no_such_warning() {
     )
     .unwrap();
     assert_eq!(repeated(&read(&text)), []);
+}
+
+#[test]
+fn repeated_keys_of_a_long_meta_info_keep_their_place_and_last_value() {
+    // More keys than the list is searched for: past that, a map finds them.
+    let keys = 40;
+    let mut members: Vec<String> = (0..keys).map(|i| format!("\"k{i}\": \"a{i}\"")).collect();
+    members.extend((0..keys).rev().map(|i| format!("\"k{i}\": \"b{i}\"")));
+    let text = format!(
+        r#"{{"version": 1, "roots": {{"bookmark_bar": {{"type": "folder", "children": [
+{{"type": "url", "url": "https://x/", "meta_info": {{{}}}}}]}}}}}}"#,
+        members.join(", ")
+    );
+    let parsed = read(&text);
+    let doc = &parsed.document;
+    let bar = doc.children(None)[0];
+    let b = doc.node(doc.children(Some(bar))[0]).as_bookmark().unwrap();
+    let meta: Vec<(String, String)> = b
+        .details()
+        .meta_info
+        .iter()
+        .map(|m| (m.name.clone(), m.value.clone()))
+        .collect();
+    let expected: Vec<(String, String)> = (0..keys)
+        .map(|i| (format!("k{i}"), format!("b{i}")))
+        .collect();
+    assert_eq!(meta, expected);
+    // Every bookmark of a profile has a meta_info: it holds no empty room.
+    assert_eq!(b.details().meta_info.capacity(), keys);
+    let named: Vec<String> = repeated(&parsed).into_iter().map(|(_, _, k)| k).collect();
+    let expected: Vec<String> = (0..keys).rev().map(|i| format!("k{i}")).collect();
+    assert_eq!(named, expected);
 }

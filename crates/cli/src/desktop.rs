@@ -201,7 +201,7 @@ fn list(a: &ListArgs) -> Result<u8, Failure> {
         let in_group = a
             .group
             .as_ref()
-            .is_none_or(|g| b.details().groups.contains(g));
+            .is_none_or(|g| b.details().desktop().groups.contains(g));
         (in_group && spec::visible_to(b, a.app.as_deref(), &groups)).then_some((id, b))
     });
     let mut out = files::stdout()?;
@@ -213,6 +213,7 @@ fn list(a: &ListArgs) -> Result<u8, Failure> {
         for (_, b) in visible {
             let apps: Vec<String> = b
                 .details()
+                .desktop()
                 .applications
                 .iter()
                 .map(|a| format!("{}×{}", a.name, a.count.unwrap_or(1)))
@@ -226,7 +227,7 @@ fn list(a: &ListArgs) -> Result<u8, Failure> {
                 out,
                 "{}\t{}\t{}{private}",
                 b.href,
-                b.details().mime_type.as_deref().unwrap_or(""),
+                b.details().desktop().mime_type.as_deref().unwrap_or(""),
                 apps.join(","),
             )?;
         }
@@ -247,6 +248,7 @@ fn exec(a: &ExecArgs) -> Result<u8, Failure> {
         .ok_or_else(|| in_file(format!("no bookmark for {uri}")))?;
     let app = b
         .details()
+        .desktop()
         .applications
         .iter()
         .find(|x| x.name == a.app)

@@ -193,6 +193,7 @@ fn eight_processes_registering_at_once_lose_nothing() {
         let b = doc.node(id).as_bookmark().unwrap();
         total += b
             .details()
+            .desktop()
             .applications
             .iter()
             .map(|a| a.count.unwrap())
@@ -200,6 +201,7 @@ fn eight_processes_registering_at_once_lose_nothing() {
         if b.href == "file:///shared/doc.txt" {
             let counts: Vec<_> = b
                 .details()
+                .desktop()
                 .applications
                 .iter()
                 .map(|a| a.count.unwrap())
@@ -358,6 +360,7 @@ fn add_keeps_folders_separators_and_icons() {
         .as_bookmark()
         .unwrap()
         .details()
+        .desktop()
         .desktop_icon
         .clone();
     assert_eq!(icon.unwrap().name.as_deref(), Some("user-home"));

@@ -36,8 +36,8 @@
 //! let back = markport_desktop::read(&out, &ReadOptions::default()).unwrap().document;
 //! let b = back.node(back.children(None)[0]).as_bookmark().unwrap();
 //! // Stored quoted, as GLib stores it; given back unquoted and expanded, as GLib gives it.
-//! assert_eq!(b.details().applications[0].exec, "'writer %u'");
-//! assert_eq!(exec_command_line(&b.details().applications[0].exec, &b.href).unwrap(), b"writer file:///home/me/plan.odt");
+//! assert_eq!(b.details().desktop().applications[0].exec, "'writer %u'");
+//! assert_eq!(exec_command_line(&b.details().desktop().applications[0].exec, &b.href).unwrap(), b"writer file:///home/me/plan.odt");
 //! ```
 #![warn(missing_docs)]
 

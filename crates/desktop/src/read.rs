@@ -53,12 +53,16 @@ fn as_desktop_bookmark(b: &mut Bookmark) {
     glib_date(&mut b.modified);
     let more = b.details_mut();
     glib_date(&mut more.visited);
-    for app in &mut more.applications {
+    if more.desktop().applications.is_empty() {
+        return;
+    }
+    let desktop = more.desktop_mut();
+    for app in &mut desktop.applications {
         glib_date(&mut app.modified);
         // GLib and the spec: a registration without a count was made once.
         app.count.get_or_insert(1);
     }
-    merge_registrations(&mut more.applications);
+    merge_registrations(&mut desktop.applications);
 }
 
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {

@@ -153,7 +153,7 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) -> Result<
             let mut b = Bookmark::new(uri.clone());
             b.added = Some(now_v.clone());
             b.title = r.title.clone();
-            b.details_mut().mime_type = Some(
+            b.details_mut().desktop_mut().mime_type = Some(
                 r.mime_type
                     .clone()
                     .unwrap_or_else(|| mime_for(&uri).to_owned()),
@@ -167,6 +167,7 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) -> Result<
     b.modified = Some(now_v.clone());
     match b
         .details_mut()
+        .desktop_mut()
         .applications
         .iter_mut()
         .find(|a| a.name == r.app)
@@ -182,12 +183,12 @@ pub fn register(doc: &mut Document, r: &Registration, now: Timestamp) -> Result<
             let mut app = Application::new(r.app.clone(), exec);
             app.count = Some(1);
             app.modified = Some(now_v);
-            b.details_mut().applications.push(app);
+            b.details_mut().desktop_mut().applications.push(app);
         }
     }
     for g in &r.groups {
-        if !b.details().groups.contains(g) {
-            b.details_mut().groups.push(g.clone());
+        if !b.details().desktop().groups.contains(g) {
+            b.details_mut().desktop_mut().groups.push(g.clone());
         }
     }
     if r.private {
@@ -202,8 +203,15 @@ pub fn visible_to(b: &Bookmark, app: Option<&str>, groups: &[String]) -> bool {
     if b.private != Some(true) {
         return true;
     }
-    app.is_some_and(|a| b.details().applications.iter().any(|x| x.name == a))
-        || groups.iter().any(|g| b.details().groups.contains(g))
+    app.is_some_and(|a| {
+        b.details()
+            .desktop()
+            .applications
+            .iter()
+            .any(|x| x.name == a)
+    }) || groups
+        .iter()
+        .any(|g| b.details().desktop().groups.contains(g))
 }
 
 /// Expand an application's command line for `uri`: `%u` the URI, `%f` the
@@ -559,15 +567,19 @@ mod tests {
         .unwrap();
         let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
         assert_eq!(b.href, "file:///home/me/notes.txt");
-        assert_eq!(b.details().mime_type.as_deref(), Some("text/plain"));
+        assert_eq!(
+            b.details().desktop().mime_type.as_deref(),
+            Some("text/plain")
+        );
         let counts: Vec<_> = b
             .details()
+            .desktop()
             .applications
             .iter()
             .map(|a| (a.name.as_str(), a.count))
             .collect();
         assert_eq!(counts, [("gedit", Some(2)), ("vim", Some(1))]);
-        assert_eq!(b.details().groups, ["Office"]);
+        assert_eq!(b.details().desktop().groups, ["Office"]);
         assert!(visible_to(b, Some("vim"), &[]));
         assert!(visible_to(b, None, &["Office".into()]));
         assert!(!visible_to(b, Some("nautilus"), &[]));
@@ -621,6 +633,7 @@ mod tests {
         let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
         let execs: Vec<_> = b
             .details()
+            .desktop()
             .applications
             .iter()
             .map(|a| a.exec.as_str())

@@ -196,9 +196,9 @@ impl Writer<'_> {
 /// either is. Returns the fields of `into` that changed.
 fn merge(into: &mut Bookmark, b: &Bookmark) -> Vec<Field> {
     let mut changed = Vec::new();
-    let from = b.details();
+    let from = b.details().desktop();
     if !from.applications.is_empty() || !from.groups.is_empty() {
-        let to = into.details_mut();
+        let to = into.details_mut().desktop_mut();
         let mut apps_changed = false;
         for app in &from.applications {
             match to.applications.iter_mut().find(|a| a.name == app.name) {
@@ -365,7 +365,7 @@ impl Writer<'_> {
         self.out.open(Indent::of(3), "metadata");
         self.out.attr("owner", markport_xbel::FREEDESKTOP_OWNER);
         self.out.end_start_tag();
-        let mime = match &more.mime_type {
+        let mime = match &more.desktop().mime_type {
             Some(m) => m.as_str(),
             None => {
                 self.lose(
@@ -379,15 +379,15 @@ impl Writer<'_> {
         self.out.open(Indent::of(4), "mime:mime-type");
         self.attr("type", mime, n, Field::BookmarkMimeType);
         self.out.end_empty();
-        if !more.groups.is_empty() {
+        if !more.desktop().groups.is_empty() {
             self.out.start_tag(Indent::of(4), "bookmark:groups");
-            for g in &more.groups {
+            for g in &more.desktop().groups {
                 self.text_element(Indent::of(5), "bookmark:group", g, n, Field::BookmarkGroups);
             }
             self.out.end_tag(Indent::of(4), "bookmark:groups");
         }
         let registered: Vec<Application>;
-        let apps: &[Application] = if more.applications.is_empty() {
+        let apps: &[Application] = if more.desktop().applications.is_empty() {
             self.lose(n, Field::BookmarkApplications, "GLib skips an item no application registered: the converting application registers it");
             let mut app = Application::new(app_name, app_exec);
             app.count = Some(1);
@@ -395,7 +395,7 @@ impl Writer<'_> {
             registered = vec![app];
             &registered
         } else {
-            &more.applications
+            &more.desktop().applications
         };
         self.out.start_tag(Indent::of(4), "bookmark:applications");
         for a in apps {
@@ -425,7 +425,7 @@ impl Writer<'_> {
             self.out.end_empty();
         }
         self.out.end_tag(Indent::of(4), "bookmark:applications");
-        if let Some(icon) = &more.desktop_icon {
+        if let Some(icon) = &more.desktop().desktop_icon {
             match &icon.href {
                 Some(h) => {
                     // GLib's own layout indents the icon by seven spaces.

@@ -33,7 +33,8 @@ fn exec_lines_expand_to_the_exact_path_bytes() {
         .document;
     let b = doc.node(doc.children(None)[1]).as_bookmark().unwrap();
     let line =
-        markport_desktop::spec::expand_exec(&b.details().applications[0].exec, &b.href).unwrap();
+        markport_desktop::spec::expand_exec(&b.details().desktop().applications[0].exec, &b.href)
+            .unwrap();
     assert_eq!(line, b"eog /home/ana/Pictures/caf\xe9-latin1.png");
     let diary = doc.node(doc.children(None)[2]).as_bookmark().unwrap();
     assert!(!markport_desktop::spec::visible_to(
@@ -64,6 +65,7 @@ fn kde_places_keep_their_bookmarks_and_say_what_was_ignored() {
         .unwrap();
     assert_eq!(
         home.details()
+            .desktop()
             .desktop_icon
             .as_ref()
             .and_then(|i| i.name.as_deref()),
@@ -96,7 +98,7 @@ fn a_missing_exec_takes_the_specs_default() {
         .node(read.document.children(None)[0])
         .as_bookmark()
         .unwrap();
-    assert_eq!(b.details().applications[0].exec, "gimp %u");
+    assert_eq!(b.details().desktop().applications[0].exec, "gimp %u");
     assert!(read
         .diagnostics
         .iter()
@@ -109,10 +111,10 @@ fn a_missing_exec_takes_the_specs_default() {
 fn control_characters_are_written_as_glib_writes_them() {
     use markport_model::{Application, Bookmark, Document, Field};
     let registered = |mut b: Bookmark| {
-        b.details_mut().mime_type = Some("text/plain".into());
+        b.details_mut().desktop_mut().mime_type = Some("text/plain".into());
         let mut app = Application::new("gedit", "gedit %u");
         app.count = Some(1);
-        b.details_mut().applications.push(app);
+        b.details_mut().desktop_mut().applications.push(app);
         b
     };
     let mut doc = Document::new();

@@ -34,7 +34,7 @@ fn collection(n: usize) -> Document {
             b.desc = Some(format!("A description of bookmark {i}, with some words."));
         }
         if i % 10 == 0 {
-            b.details_mut().keyword = Some(format!("k{i}"));
+            b.details_mut().firefox_mut().keyword = Some(format!("k{i}"));
         }
         doc.push(Some(folder), b);
     }

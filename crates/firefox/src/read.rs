@@ -551,10 +551,18 @@ fn fill(node: &mut Node, mut it: Item, kind: Kind) {
             d.id = it.id;
             d.guid = it.guid;
             d.favicon_uri = it.icon_uri;
-            d.keyword = it.keyword;
-            d.post_data = it.post_data;
-            d.charset = it.charset;
-            d.feed_url = feed;
+            // Firefox's own group is allocated only for a bookmark that has one.
+            if it.keyword.is_some()
+                || it.post_data.is_some()
+                || it.charset.is_some()
+                || feed.is_some()
+            {
+                let ff = d.firefox_mut();
+                ff.keyword = it.keyword;
+                ff.post_data = it.post_data;
+                ff.charset = it.charset;
+                ff.feed_url = feed;
+            }
             d.meta_info = meta;
             d.extra = it.extra;
         }

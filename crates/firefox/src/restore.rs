@@ -254,6 +254,7 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
         loss.record_destination(doc, Some(id), Field::BookmarkId, NUMBERS);
     }
     let utf8 = d
+        .firefox()
         .charset
         .as_deref()
         .is_some_and(|c| c.eq_ignore_ascii_case("utf-8"));
@@ -262,7 +263,7 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
         (Field::BookmarkFaviconUri, d.favicon_uri.is_some(), DROPS),
         (
             Field::BookmarkFeedUrl,
-            d.feed_url.is_some(),
+            d.firefox().feed_url.is_some(),
             "Firefox has no live bookmarks since version 64: it drops the feed on restore",
         ),
         (
@@ -278,10 +279,10 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
         }
     }
     tags.record(doc, id, b, &href, loss);
-    if let Some(k) = &d.keyword {
+    if let Some(k) = &d.firefox().keyword {
         if let Some(why) = tags.keyword_change(id, k, &href) {
             loss.record_destination(doc, Some(id), Field::BookmarkKeyword, why);
-            if d.post_data.is_some() {
+            if d.firefox().post_data.is_some() {
                 loss.record_destination(doc, Some(id), Field::BookmarkPostData, why);
             }
         }
@@ -327,7 +328,7 @@ impl Tags {
                 t.spelling.insert(folded.clone(), tag.to_string());
                 t.by_link.entry(href.clone()).or_default().insert(folded);
             }
-            if let Some(k) = &b.details().keyword {
+            if let Some(k) = &b.details().firefox().keyword {
                 let k = js_trim(k).to_lowercase();
                 t.keywords.insert(k.clone(), (id, href.clone()));
                 t.link_keywords.entry(href).or_default().insert(k);
@@ -434,7 +435,7 @@ mod tests {
         let mut doc = Document::new();
         let mut b = Bookmark::new("https://a.example/");
         b.desc = Some("a note".into());
-        b.details_mut().charset = Some("UTF-8".into());
+        b.details_mut().firefox_mut().charset = Some("UTF-8".into());
         b.details_mut().favicon_uri = Some("https://a.example/i.ico".into());
         b.added = markport_model::Timestamp::from_unix(1_700_000_000, 0)
             .map(markport_model::DateValue::Instant);
@@ -442,7 +443,7 @@ mod tests {
             .map(markport_model::DateValue::Instant);
         doc.push(None, b);
         let mut kept = Bookmark::new("https://b.example/");
-        kept.details_mut().charset = Some("windows-1252".into());
+        kept.details_mut().firefox_mut().charset = Some("windows-1252".into());
         doc.push(None, kept);
         doc.push(None, Bookmark::new("not a url"));
         doc.push(None, Bookmark::new("HTTPS://C.Example/a/../b"));

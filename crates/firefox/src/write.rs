@@ -344,9 +344,9 @@ impl Writer<'_> {
         self.out.push_str(",\"typeCode\":1");
         for (key, v) in [
             ("iconUri", &d.favicon_uri),
-            ("charset", &d.charset),
-            ("keyword", &d.keyword),
-            ("postData", &d.post_data),
+            ("charset", &d.firefox().charset),
+            ("keyword", &d.firefox().keyword),
+            ("postData", &d.firefox().post_data),
         ] {
             if let Some(v) = v {
                 self.out.push_str(&format!(",\"{key}\":"));
@@ -369,7 +369,7 @@ impl Writer<'_> {
             Some(n),
             Field::BookmarkMetaInfo,
             b.desc.as_deref(),
-            d.feed_url.as_deref(),
+            d.firefox().feed_url.as_deref(),
             &d.meta_info,
         );
         self.out.push_str(",\"type\":\"text/x-moz-place\",\"uri\":");

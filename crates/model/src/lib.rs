@@ -71,8 +71,8 @@ pub use link::link_key;
 #[allow(deprecated)]
 pub use loss::{Loss, LossReport, ReportEntry, MAX_PATHS};
 pub use node::{
-    Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopIcon, Folder, Metadata, Node,
-    NodeKind, Role, Separator,
+    Alias, Application, Attribute, Bookmark, BookmarkDetails, DesktopDetails, DesktopIcon,
+    FirefoxDetails, Folder, Metadata, Node, NodeKind, Role, Separator,
 };
 pub use options::{
     DesktopWriteOptions, FirefoxWriteOptions, ReadOptions, WriteOptions, XbelWriteOptions,

@@ -173,13 +173,23 @@ pub struct Bookmark {
     #[serde(
         flatten,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "details_or_none"
+        deserialize_with = "group_or_none"
     )]
     details: Option<Box<BookmarkDetails>>,
 }
 
 /// The fields of a [`Bookmark`] that most bookmarks leave unset.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+///
+/// The ones a browser sets on every bookmark (Chromium's `id`, `guid` and
+/// `meta_info`, Firefox's `guid`) are here; two groups that only some
+/// sources know are behind one pointer each and cost nothing until set:
+/// Firefox's keyword search, feed and charset ([`FirefoxDetails`],
+/// [`firefox`](Self::firefox)) and the desktop dialect's registrations
+/// ([`DesktopDetails`], [`desktop`](Self::desktop)). That keeps a Chromium
+/// file's collection within three times its size. In JSON all of them are
+/// one flat object, and two details are equal when every field is, however
+/// they are stored.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[serde(default)]
 #[non_exhaustive]
 pub struct BookmarkDetails {
@@ -197,31 +207,6 @@ pub struct BookmarkDetails {
     /// Where the favicon came from. XBEL: markport block; Netscape `ICON_URI`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub favicon_uri: Option<String>,
-    /// The keyword that opens it from the address bar. XBEL: markport block;
-    /// Netscape `SHORTCUTURL`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub keyword: Option<String>,
-    /// Form data a keyword search posts. XBEL: markport block; Netscape `POST_DATA`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub post_data: Option<String>,
-    /// The feed this bookmark subscribes to. XBEL: markport block; Netscape `FEEDURL`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub feed_url: Option<String>,
-    /// The page's last charset. XBEL: markport block; Netscape `LAST_CHARSET`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub charset: Option<String>,
-    /// The target's MIME type. XBEL and desktop `<mime:mime-type type>`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<String>,
-    /// Desktop groups (`<bookmark:group>`), in order, duplicates kept.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub groups: Vec<String>,
-    /// Applications that registered it (`<bookmark:application>`), in order.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub applications: Vec<Application>,
-    /// The desktop icon (`<bookmark:icon href type name>`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub desktop_icon: Option<DesktopIcon>,
     /// `<info><metadata>` blocks of owners markport does not interpret, kept raw.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub metadata: Vec<Metadata>,
@@ -238,16 +223,150 @@ pub struct BookmarkDetails {
     /// block; Netscape, desktop, xFolk: none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub meta_info: Vec<Attribute>,
+    #[serde(
+        flatten,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "group_or_none"
+    )]
+    firefox: Option<Box<FirefoxDetails>>,
+    #[serde(
+        flatten,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "group_or_none"
+    )]
+    desktop: Option<Box<DesktopDetails>>,
+}
+
+/// Firefox's own fields of a bookmark (a keyword search, a live bookmark's
+/// feed, the page's charset), in [`BookmarkDetails::firefox`]. Firefox's
+/// JSON backups and places.sqlite hold them, and the Netscape HTML it exports.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+#[non_exhaustive]
+pub struct FirefoxDetails {
+    /// The keyword that opens it from the address bar. XBEL: markport block;
+    /// Netscape `SHORTCUTURL`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    /// Form data a keyword search posts. XBEL: markport block; Netscape `POST_DATA`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub post_data: Option<String>,
+    /// The feed this bookmark subscribes to. XBEL: markport block; Netscape `FEEDURL`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub feed_url: Option<String>,
+    /// The page's last charset. XBEL: markport block; Netscape `LAST_CHARSET`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub charset: Option<String>,
+}
+
+/// The desktop dialect's fields of a bookmark (the freedesktop.org
+/// `<metadata>` block of XBEL and `recently-used.xbel`), in
+/// [`BookmarkDetails::desktop`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+#[non_exhaustive]
+pub struct DesktopDetails {
+    /// The target's MIME type. XBEL and desktop `<mime:mime-type type>`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Desktop groups (`<bookmark:group>`), in order, duplicates kept.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+    /// Applications that registered it (`<bookmark:application>`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub applications: Vec<Application>,
+    /// The desktop icon (`<bookmark:icon href type name>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub desktop_icon: Option<DesktopIcon>,
 }
 
 /// What [`Bookmark::details`] shows for a bookmark without details.
 static NO_DETAILS: LazyLock<BookmarkDetails> = LazyLock::new(BookmarkDetails::default);
+
+/// What [`BookmarkDetails::firefox`] shows when none of its fields was set.
+static NO_FIREFOX: FirefoxDetails = FirefoxDetails {
+    keyword: None,
+    post_data: None,
+    feed_url: None,
+    charset: None,
+};
+
+/// What [`BookmarkDetails::desktop`] shows when none of its fields was set.
+static NO_DESKTOP: DesktopDetails = DesktopDetails {
+    mime_type: None,
+    groups: Vec::new(),
+    applications: Vec::new(),
+    desktop_icon: None,
+};
 
 impl BookmarkDetails {
     /// Whether no field is set.
     pub fn is_empty(&self) -> bool {
         *self == *NO_DETAILS
     }
+
+    /// Firefox's keyword search, feed and charset (all unset when none was
+    /// ever set).
+    pub fn firefox(&self) -> &FirefoxDetails {
+        self.firefox.as_deref().unwrap_or(&NO_FIREFOX)
+    }
+
+    /// Firefox's fields, to change them; allocates them on first use.
+    pub fn firefox_mut(&mut self) -> &mut FirefoxDetails {
+        self.firefox.get_or_insert_with(Box::default)
+    }
+
+    /// The desktop dialect's MIME type, groups, applications and icon (all
+    /// unset when none was ever set).
+    pub fn desktop(&self) -> &DesktopDetails {
+        self.desktop.as_deref().unwrap_or(&NO_DESKTOP)
+    }
+
+    /// The desktop dialect's fields, to change them; allocates them on first use.
+    pub fn desktop_mut(&mut self) -> &mut DesktopDetails {
+        self.desktop.get_or_insert_with(Box::default)
+    }
+}
+
+/// Equal when every field is, wherever it is stored: a group allocated but
+/// left empty equals one never allocated.
+impl PartialEq for BookmarkDetails {
+    fn eq(&self, other: &BookmarkDetails) -> bool {
+        // Destructured so that a new field cannot be forgotten here.
+        let BookmarkDetails {
+            id,
+            visited,
+            icon,
+            favicon_uri,
+            metadata,
+            extra,
+            guid,
+            meta_info,
+            firefox: _,
+            desktop: _,
+        } = self;
+        *id == other.id
+            && *visited == other.visited
+            && *icon == other.icon
+            && *favicon_uri == other.favicon_uri
+            && *metadata == other.metadata
+            && *extra == other.extra
+            && *guid == other.guid
+            && *meta_info == other.meta_info
+            && self.firefox() == other.firefox()
+            && self.desktop() == other.desktop()
+    }
+}
+
+/// Reads a bookmark's details, or one of their groups, from its JSON
+/// object, keeping them unallocated when none of their fields is set.
+fn group_or_none<'de, D, T>(d: D) -> Result<Option<Box<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + Default + PartialEq,
+{
+    let group = T::deserialize(d)?;
+    Ok((group != T::default()).then(|| Box::new(group)))
 }
 
 impl Bookmark {
@@ -287,15 +406,6 @@ impl PartialEq for Bookmark {
     fn eq(&self, other: &Bookmark) -> bool {
         Field::of(Scope::Bookmark).all(|f| f.get(self) == f.get(other))
     }
-}
-
-/// Reads the details of a bookmark's JSON object, keeping them unallocated
-/// when none is set.
-fn details_or_none<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Box<BookmarkDetails>>, D::Error> {
-    let details = BookmarkDetails::deserialize(d)?;
-    Ok((!details.is_empty()).then(|| Box::new(details)))
 }
 
 /// What a folder is for in a browser.
@@ -558,15 +668,15 @@ mod tests {
         touched.details_mut();
         assert!(plain.details.is_none() && touched.details.is_some());
         assert_eq!(plain, touched);
-        touched.details_mut().keyword = Some("ex".into());
+        touched.details_mut().firefox_mut().keyword = Some("ex".into());
         assert_ne!(plain, touched);
-        assert_eq!(touched.details().keyword.as_deref(), Some("ex"));
+        assert_eq!(touched.details().firefox().keyword.as_deref(), Some("ex"));
     }
 
     #[test]
     fn json_is_one_flat_object_and_reads_back_without_empty_details() {
         let mut b = Bookmark::new("https://example.org/").with_title("Example");
-        b.details_mut().keyword = Some("ex".into());
+        b.details_mut().firefox_mut().keyword = Some("ex".into());
         let json = serde_json::to_value(&b).unwrap();
         assert_eq!(
             json,
@@ -576,5 +686,92 @@ mod tests {
         assert_eq!(back, b);
         let plain: Bookmark = serde_json::from_str(r#"{"href": "x"}"#).unwrap();
         assert!(plain.details.is_none());
+    }
+
+    /// What a browser sets on every bookmark (Chromium: id, guid,
+    /// meta_info, last use) leaves both groups unallocated, so a Chromium
+    /// bookmark costs the details and nothing more.
+    #[test]
+    fn a_browser_bookmark_allocates_neither_group() {
+        let mut b = Bookmark::new("https://example.org/");
+        let d = b.details_mut();
+        d.id = Some("7".into());
+        d.guid = Some("00000000-0000-4000-8000-000000000007".into());
+        d.visited = Some(DateValue::from_w3c("2024-01-01"));
+        d.meta_info = vec![Attribute::new("power_bookmark_meta", "")];
+        d.extra = vec![Attribute::new("k", "v")];
+        d.icon = Some("i".into());
+        d.favicon_uri = Some("u".into());
+        d.metadata = vec![Metadata::new("o", "")];
+        let d = b.details.as_deref().unwrap();
+        assert!(d.firefox.is_none() && d.desktop.is_none());
+        // Read back from its JSON, it stays so.
+        let back: Bookmark = serde_json::from_value(serde_json::to_value(&b).unwrap()).unwrap();
+        assert_eq!(back, b);
+        let d = back.details.as_deref().unwrap();
+        assert!(d.firefox.is_none() && d.desktop.is_none());
+    }
+
+    #[test]
+    fn the_groups_are_flat_in_json_and_compare_by_value() {
+        let mut b = Bookmark::new("https://example.org/");
+        b.details_mut().firefox_mut().charset = Some("UTF-8".into());
+        b.details_mut().desktop_mut().groups = vec!["Office".into()];
+        b.details_mut().desktop_mut().mime_type = Some("text/plain".into());
+        let json = serde_json::to_value(&b).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"href": "https://example.org/", "charset": "UTF-8",
+                "mime_type": "text/plain", "groups": ["Office"]})
+        );
+        let back: Bookmark = serde_json::from_value(json).unwrap();
+        assert_eq!(back, b);
+        assert_eq!(back.details().desktop().groups, ["Office"]);
+        assert_eq!(back.details().firefox().charset.as_deref(), Some("UTF-8"));
+        // A group allocated and emptied again equals one never allocated,
+        // and so do details holding only such groups.
+        let mut emptied = Bookmark::new("https://example.org/");
+        emptied.details_mut().firefox_mut().keyword = Some("k".into());
+        emptied.details_mut().firefox_mut().keyword = None;
+        emptied.details_mut().desktop_mut();
+        assert!(emptied.details().is_empty());
+        assert_eq!(emptied, Bookmark::new("https://example.org/"));
+        assert_eq!(*emptied.details(), BookmarkDetails::default());
+        // Each field of a group counts in the comparison.
+        let mut other = b.clone();
+        other.details_mut().desktop_mut().groups.clear();
+        assert_ne!(other, b);
+        assert_ne!(other.details(), b.details());
+        let mut other = b.clone();
+        other.details_mut().firefox_mut().charset = None;
+        assert_ne!(other.details(), b.details());
+        // A group given in JSON only as empty values is not allocated.
+        let plain: Bookmark =
+            serde_json::from_str(r#"{"href": "x", "id": "1", "groups": []}"#).unwrap();
+        let d = plain.details.as_deref().unwrap();
+        assert!(d.firefox.is_none() && d.desktop.is_none());
+    }
+}
+
+#[cfg(all(test, target_pointer_width = "64"))]
+mod size_tests {
+    use super::{Bookmark, BookmarkDetails, DesktopDetails, FirefoxDetails};
+    use std::mem::size_of;
+
+    /// Every Chromium bookmark has an id and a guid, so every one allocates
+    /// its details: they must stay small for a Chromium file to read in
+    /// under three times its size (432 bytes before Firefox's and the
+    /// desktop's fields went into groups of their own).
+    #[test]
+    fn the_details_a_browser_bookmark_allocates_stay_small() {
+        assert!(size_of::<Bookmark>() <= 184, "{}", size_of::<Bookmark>());
+        assert!(
+            size_of::<BookmarkDetails>() <= 208,
+            "{}",
+            size_of::<BookmarkDetails>()
+        );
+        // The groups are behind one pointer each.
+        assert!(size_of::<FirefoxDetails>() <= 96);
+        assert!(size_of::<DesktopDetails>() <= 144);
     }
 }

@@ -267,19 +267,23 @@ impl Field {
             (Field::BookmarkFavicon, Holder::Bookmark(b)) => text(&b.favicon),
             (Field::BookmarkFaviconUri, Holder::Bookmark(b)) => text(&b.details().favicon_uri),
             (Field::BookmarkTags, Holder::Bookmark(b)) => Texts(&b.tags),
-            (Field::BookmarkKeyword, Holder::Bookmark(b)) => text(&b.details().keyword),
-            (Field::BookmarkPostData, Holder::Bookmark(b)) => text(&b.details().post_data),
-            (Field::BookmarkFeedUrl, Holder::Bookmark(b)) => text(&b.details().feed_url),
-            (Field::BookmarkCharset, Holder::Bookmark(b)) => text(&b.details().charset),
+            (Field::BookmarkKeyword, Holder::Bookmark(b)) => text(&b.details().firefox().keyword),
+            (Field::BookmarkPostData, Holder::Bookmark(b)) => {
+                text(&b.details().firefox().post_data)
+            }
+            (Field::BookmarkFeedUrl, Holder::Bookmark(b)) => text(&b.details().firefox().feed_url),
+            (Field::BookmarkCharset, Holder::Bookmark(b)) => text(&b.details().firefox().charset),
             (Field::BookmarkPrivate, Holder::Bookmark(b)) => Flag(b.private),
             (Field::BookmarkToRead, Holder::Bookmark(b)) => Flag(b.to_read),
-            (Field::BookmarkMimeType, Holder::Bookmark(b)) => text(&b.details().mime_type),
-            (Field::BookmarkGroups, Holder::Bookmark(b)) => Texts(&b.details().groups),
+            (Field::BookmarkMimeType, Holder::Bookmark(b)) => {
+                text(&b.details().desktop().mime_type)
+            }
+            (Field::BookmarkGroups, Holder::Bookmark(b)) => Texts(&b.details().desktop().groups),
             (Field::BookmarkApplications, Holder::Bookmark(b)) => {
-                Applications(&b.details().applications)
+                Applications(&b.details().desktop().applications)
             }
             (Field::BookmarkDesktopIcon, Holder::Bookmark(b)) => {
-                DesktopIcon(b.details().desktop_icon.as_ref())
+                DesktopIcon(b.details().desktop().desktop_icon.as_ref())
             }
             (Field::BookmarkMetadata, Holder::Bookmark(b)) => Metadata(&b.details().metadata),
             (Field::BookmarkExtra, Holder::Bookmark(b)) => Attributes(&b.details().extra),
@@ -372,15 +376,17 @@ mod tests {
         more.visited = date();
         more.icon = Some("i".into());
         more.favicon_uri = Some("u".into());
-        more.keyword = Some("k".into());
-        more.post_data = Some("p".into());
-        more.feed_url = Some("f".into());
-        more.charset = Some("c".into());
-        more.mime_type = Some("m".into());
-        more.groups = vec!["g".into()];
-        more.applications = vec![crate::Application::new("a", "a %u")];
-        more.desktop_icon = Some(crate::DesktopIcon::default());
-        more.desktop_icon.as_mut().unwrap().href = Some("h".into());
+        let ff = more.firefox_mut();
+        ff.keyword = Some("k".into());
+        ff.post_data = Some("p".into());
+        ff.feed_url = Some("f".into());
+        ff.charset = Some("c".into());
+        let desktop = more.desktop_mut();
+        desktop.mime_type = Some("m".into());
+        desktop.groups = vec!["g".into()];
+        desktop.applications = vec![crate::Application::new("a", "a %u")];
+        desktop.desktop_icon = Some(crate::DesktopIcon::default());
+        desktop.desktop_icon.as_mut().unwrap().href = Some("h".into());
         more.metadata = vec![crate::Metadata::new("o", "")];
         more.extra = vec![crate::Attribute::new("n", "v")];
         more.guid = Some("g".into());

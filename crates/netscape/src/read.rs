@@ -587,10 +587,10 @@ impl<'a> Reader<'a> {
                 "LAST_VISIT" => b.details_mut().visited = self.date(&value, a),
                 "ICON" => b.favicon = Some(value.into_owned()),
                 "ICON_URI" => b.details_mut().favicon_uri = Some(value.into_owned()),
-                "SHORTCUTURL" => b.details_mut().keyword = Some(value.into_owned()),
-                "POST_DATA" => b.details_mut().post_data = Some(value.into_owned()),
-                "FEEDURL" => b.details_mut().feed_url = Some(value.into_owned()),
-                "LAST_CHARSET" => b.details_mut().charset = Some(value.into_owned()),
+                "SHORTCUTURL" => b.details_mut().firefox_mut().keyword = Some(value.into_owned()),
+                "POST_DATA" => b.details_mut().firefox_mut().post_data = Some(value.into_owned()),
+                "FEEDURL" => b.details_mut().firefox_mut().feed_url = Some(value.into_owned()),
+                "LAST_CHARSET" => b.details_mut().firefox_mut().charset = Some(value.into_owned()),
                 "ID" => b.details_mut().id = Some(value.into_owned()),
                 "TAGS" => {
                     let tags = || value.split(',').map(trim_html).filter(|t| !t.is_empty());

@@ -606,10 +606,10 @@ impl Writer<'_> {
         let plain: [(&str, &Option<String>); 6] = [
             ("ICON_URI", &more.favicon_uri),
             ("ICON", &b.favicon),
-            ("SHORTCUTURL", &more.keyword),
-            ("POST_DATA", &more.post_data),
-            ("FEEDURL", &more.feed_url),
-            ("LAST_CHARSET", &more.charset),
+            ("SHORTCUTURL", &more.firefox().keyword),
+            ("POST_DATA", &more.firefox().post_data),
+            ("FEEDURL", &more.firefox().feed_url),
+            ("LAST_CHARSET", &more.firefox().charset),
         ];
         for (name, value) in plain {
             if let Some(v) = value {

@@ -101,15 +101,15 @@ fn every_attribute_goes_to_its_field_and_unknown_ones_stay_in_order() {
         (
             b.favicon.as_deref(),
             b.details().favicon_uri.as_deref(),
-            b.details().keyword.as_deref(),
-            b.details().post_data.as_deref()
+            b.details().firefox().keyword.as_deref(),
+            b.details().firefox().post_data.as_deref()
         ),
         (Some("data:,"), Some("u"), Some("k"), Some("p"))
     );
     assert_eq!(
         (
-            b.details().feed_url.as_deref(),
-            b.details().charset.as_deref(),
+            b.details().firefox().feed_url.as_deref(),
+            b.details().firefox().charset.as_deref(),
             b.details().id.as_deref()
         ),
         (Some("f"), Some("c"), Some("i"))

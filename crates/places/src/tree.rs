@@ -543,13 +543,16 @@ impl Builder {
         }
     }
 
+    // An item is placed once (`walk` marks it seen), so its strings move
+    // into the node instead of being copied: the rows and the document never
+    // hold a string twice.
     fn folder(&mut self, i: usize) -> Folder {
         let mut diags = Vec::new();
-        let item = &self.items[i];
+        let item = &mut self.items[i];
         let mut f = Folder::new();
-        f.title = item.title.clone();
+        f.title = item.title.take();
         f.id = Some(item.id.to_string());
-        f.guid = item.guid.clone();
+        f.guid = item.guid.take();
         f.added = date(item.added, "dateAdded", &mut diags);
         f.modified = date(item.modified, "lastModified", &mut diags);
         if let Some(Root::Role(role)) = self.roots.get(&item.id) {
@@ -568,8 +571,8 @@ impl Builder {
 
     fn bookmark(&mut self, i: usize, tags: &HashMap<i64, Vec<String>>) -> Option<Bookmark> {
         let mut diags = Vec::new();
-        let item = &self.items[i];
-        let Some(url) = item.url.clone() else {
+        let item = &mut self.items[i];
+        let Some(url) = item.url.take() else {
             self.diags.push(Diagnostic::warning(
                 format!(
                     "bookmark {} has no place (moz_places row {:?} is missing); skipped",
@@ -580,7 +583,7 @@ impl Builder {
             return None;
         };
         let mut b = Bookmark::new(url);
-        b.title = item.title.clone();
+        b.title = item.title.take();
         b.added = date(item.added, "dateAdded", &mut diags);
         b.modified = date(item.modified, "lastModified", &mut diags);
         if let Some(place) = item.fk {
@@ -589,27 +592,33 @@ impl Builder {
         let annos = self.side.item_annos.remove(&item.id).unwrap_or_default();
         let d = b.details_mut();
         d.id = Some(item.id.to_string());
-        d.guid = item.guid.clone();
+        d.guid = item.guid.take();
         d.visited = date(item.visited, "last_visit_date", &mut diags);
-        d.favicon_uri = item.favicon.clone();
+        d.favicon_uri = item.favicon.take();
+        // Firefox's own group is allocated only for a bookmark that has one.
         if let Some(place) = item.fk {
             if let Some((keyword, post)) = self.side.keywords_by_place.get(&place) {
-                d.keyword = Some(keyword.clone());
-                d.post_data = post.clone();
+                let ff = d.firefox_mut();
+                ff.keyword = Some(keyword.clone());
+                ff.post_data = post.clone();
             }
-            d.charset = self.side.charsets.get(&place).cloned();
+            if let Some(charset) = self.side.charsets.get(&place) {
+                d.firefox_mut().charset = Some(charset.clone());
+            }
         }
-        if d.keyword.is_none() {
-            d.keyword = item
+        if d.firefox().keyword.is_none() {
+            let keyword = item
                 .keyword_id
-                .and_then(|k| self.side.keywords_by_id.get(&k))
-                .cloned();
+                .and_then(|k| self.side.keywords_by_id.get(&k));
+            if let Some(keyword) = keyword {
+                d.firefox_mut().keyword = Some(keyword.clone());
+            }
         }
         for (name, content) in annos {
             match name.as_str() {
                 DESCRIPTION if b.desc.is_none() => b.desc = Some(content),
-                POST_DATA if b.details().post_data.is_none() => {
-                    b.details_mut().post_data = Some(content)
+                POST_DATA if b.details().firefox().post_data.is_none() => {
+                    b.details_mut().firefox_mut().post_data = Some(content)
                 }
                 _ => b.details_mut().extra.push(Attribute::new(name, content)),
             }

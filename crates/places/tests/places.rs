@@ -144,8 +144,8 @@ fn every_field_firefox_keeps_is_read() {
     assert_eq!(ddg.desc.as_deref(), Some("Search without tracking"));
     assert_eq!(ddg.tags, ["search", "privacy"]);
     let d = ddg.details();
-    assert_eq!(d.keyword.as_deref(), Some("ddg"));
-    assert_eq!(d.post_data.as_deref(), Some("q=%s"));
+    assert_eq!(d.firefox().keyword.as_deref(), Some("ddg"));
+    assert_eq!(d.firefox().post_data.as_deref(), Some("q=%s"));
     assert_eq!(d.guid.as_deref(), Some("ddgddgddgddg"));
     assert_eq!(d.extra.len(), 1, "{:?}", d.extra);
     assert_eq!(d.extra[0].name, "bookmarkProperties/loadInSidebar");
@@ -202,7 +202,10 @@ fn a_database_before_firefox_39_keeps_keywords_on_the_bookmark() {
             .unwrap();
     });
     let doc = markport_places::read(&bytes, &opts()).unwrap().document;
-    assert_eq!(bookmarks(&doc)[0].details().keyword.as_deref(), Some("wp"));
+    assert_eq!(
+        bookmarks(&doc)[0].details().firefox().keyword.as_deref(),
+        Some("wp")
+    );
 }
 
 #[test]

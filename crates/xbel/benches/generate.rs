@@ -56,12 +56,12 @@ pub fn collection(n: usize) -> Document {
             ];
         }
         if i % 10 == 0 {
-            b.details_mut().mime_type = Some("text/html".into());
-            b.details_mut().groups = vec!["Work".into()];
+            b.details_mut().desktop_mut().mime_type = Some("text/html".into());
+            b.details_mut().desktop_mut().groups = vec!["Work".into()];
             let mut app = markport_model::Application::new("Firefox", "firefox %u");
             app.count = Some(2);
             app.modified = b.added.clone();
-            b.details_mut().applications = vec![app];
+            b.details_mut().desktop_mut().applications = vec![app];
         }
         doc.push(Some(folder), b);
         if i % 25 == 24 {

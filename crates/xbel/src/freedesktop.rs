@@ -25,13 +25,16 @@ pub(crate) fn read(
     };
     for el in elements {
         if el.is(MIME_NS, "mime-type") {
-            b.details_mut().mime_type = Some(
+            b.details_mut().desktop_mut().mime_type = Some(
                 el.attr("type")
                     .unwrap_or_else(|| "application/octet-stream".into()),
             );
         } else if el.is(BOOKMARK_NS, "groups") || el.is(BOOKMARK_NS, "applications") {
         } else if el.is(BOOKMARK_NS, "group") && el.parent.as_deref() == Some("groups") {
-            b.details_mut().groups.push(el.text.into_owned());
+            b.details_mut()
+                .desktop_mut()
+                .groups
+                .push(el.text.into_owned());
         } else if el.is(BOOKMARK_NS, "application") && el.parent.as_deref() == Some("applications")
         {
             let count = el
@@ -85,13 +88,13 @@ pub(crate) fn read(
             app.count = count;
             app.modified = modified;
             app.timestamp = timestamp;
-            b.details_mut().applications.push(app);
+            b.details_mut().desktop_mut().applications.push(app);
         } else if el.is(BOOKMARK_NS, "icon") {
             let mut icon = DesktopIcon::default();
             icon.href = el.attr("href");
             icon.mime_type = el.attr("type");
             icon.name = el.attr("name");
-            b.details_mut().desktop_icon = Some(icon);
+            b.details_mut().desktop_mut().desktop_icon = Some(icon);
         } else if el.is(BOOKMARK_NS, "private") {
             b.private = Some(true);
         } else {
@@ -107,8 +110,8 @@ pub(crate) fn read(
     // A vector's first push makes room for four: most items have one
     // application and a group or none, and a 100,000-item file would carry
     // some 30 MB of empty room.
-    if !b.details().applications.is_empty() || !b.details().groups.is_empty() {
-        let more = b.details_mut();
+    if !b.details().desktop().applications.is_empty() || !b.details().desktop().groups.is_empty() {
+        let more = b.details_mut().desktop_mut();
         more.applications.shrink_to_fit();
         more.groups.shrink_to_fit();
     }
@@ -117,7 +120,7 @@ pub(crate) fn read(
 
 /// The freedesktop block of a bookmark, in GLib's element order.
 pub(crate) fn write(w: &mut BlockWriter, b: &Bookmark) {
-    let more = b.details();
+    let more = b.details().desktop();
     if let Some(m) = &more.mime_type {
         w.element("mime:mime-type", &[("type", m)], None, false);
     }

@@ -90,12 +90,12 @@ fn bookmark_field(
     let text = || Some(el.text.to_string());
     match &*el.local {
         "tag" => b.tags.push(el.text.to_string()),
-        "keyword" => b.details_mut().keyword = text(),
+        "keyword" => b.details_mut().firefox_mut().keyword = text(),
         "favicon" => b.favicon = text(),
         "favicon-uri" => b.details_mut().favicon_uri = text(),
-        "post-data" => b.details_mut().post_data = text(),
-        "feed-url" => b.details_mut().feed_url = text(),
-        "charset" => b.details_mut().charset = text(),
+        "post-data" => b.details_mut().firefox_mut().post_data = text(),
+        "feed-url" => b.details_mut().firefox_mut().feed_url = text(),
+        "charset" => b.details_mut().firefox_mut().charset = text(),
         "private" => b.private = Some(bool_of(el)),
         "to-read" => b.to_read = Some(bool_of(el)),
         "icon" => b.details_mut().icon = text(),
@@ -174,12 +174,12 @@ pub(crate) fn write_bookmark(w: &mut BlockWriter, b: &Bookmark) {
         w.mp("tag", t);
     }
     let texts = [
-        ("keyword", &more.keyword),
+        ("keyword", &more.firefox().keyword),
         ("favicon", &b.favicon),
         ("favicon-uri", &more.favicon_uri),
-        ("post-data", &more.post_data),
-        ("feed-url", &more.feed_url),
-        ("charset", &more.charset),
+        ("post-data", &more.firefox().post_data),
+        ("feed-url", &more.firefox().feed_url),
+        ("charset", &more.firefox().charset),
         ("icon", &more.icon),
         ("guid", &more.guid),
     ];

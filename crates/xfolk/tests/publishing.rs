@@ -198,7 +198,7 @@ fn place_queries_and_search_templates_are_shown_as_text_unless_asked() {
     doc.push(None, place);
     let mut search = Bookmark::new("https://duckduckgo.com/?q=%s");
     search.title = Some("Search".into());
-    search.details_mut().keyword = Some("d".into());
+    search.details_mut().firefox_mut().keyword = Some("d".into());
     doc.push(None, search);
     doc.push(
         None,
