@@ -87,6 +87,8 @@ pub use convert::{
 };
 /// The desktop-bookmark format's own API (and the spec's operations).
 pub use markport_desktop as desktop;
+/// Generic CSV and plain URL lists.
+pub use markport_lists as lists;
 pub use markport_markup as markup;
 /// Writing an output file without harming what is there (see `docs/output.md`).
 pub use markport_markup::output;

@@ -205,6 +205,26 @@ pub static FORMATS: &[Format] = &[
         write: None,
         support: read_only,
     },
+    Format {
+        name: "csv",
+        description: "any CSV of bookmarks: columns found by header name; one row per bookmark",
+        extensions: &["csv"],
+        detect: markport_lists::csv::detect,
+        read: markport_lists::csv::read,
+        read_path: None,
+        write: Some(markport_lists::csv::write),
+        support: markport_lists::csv::support,
+    },
+    Format {
+        name: "urls",
+        description: "a plain list of URLs, one per line with an optional title (OneTab too)",
+        extensions: &["txt", "urls"],
+        detect: markport_lists::urls::detect,
+        read: markport_lists::urls::read,
+        read_path: None,
+        write: Some(markport_lists::urls::write),
+        support: markport_lists::urls::support,
+    },
 ];
 
 /// The format named `name` (case-insensitive).

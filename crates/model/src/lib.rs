@@ -74,8 +74,8 @@ pub use node::{
     NodeKind, Role, Separator,
 };
 pub use options::{
-    DesktopWriteOptions, FirefoxWriteOptions, ReadOptions, WriteOptions, XbelWriteOptions,
-    XfolkReadOptions, XfolkWriteOptions,
+    CsvReadOptions, DesktopWriteOptions, FirefoxWriteOptions, ReadOptions, WriteOptions,
+    XbelWriteOptions, XfolkReadOptions, XfolkWriteOptions,
 };
 pub use time::{DateValue, Precision, Timestamp};
 pub use value::{Holder, Value};
