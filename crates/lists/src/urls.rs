@@ -32,18 +32,27 @@ use crate::{has_scheme, text, verify};
 const DETECT_BYTES: usize = 1 << 20;
 
 /// How sure it is that `input` is a URL list: low (20), and only when every
-/// line it looks at (the first MiB) that is not blank or a comment starts
-/// with a URL, and there is at least one.
+/// line it looks at (those starting in the first MiB) that is not blank or a
+/// comment starts with a URL, and there is at least one.
 pub fn detect(input: &[u8]) -> Option<u8> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    let head = if input.len() > DETECT_BYTES {
-        // Whole lines only: a cut line could end in anything.
-        let cut = memchr::memrchr2(b'\n', b'\r', &input[..DETECT_BYTES])?;
-        &input[..cut]
-    } else {
-        input
+    let cut = input.len() > DETECT_BYTES;
+    let head = &input[..input.len().min(DETECT_BYTES)];
+    let head = match std::str::from_utf8(head) {
+        Ok(s) => s,
+        // Cut inside a character: the text before it.
+        Err(e) if cut && e.error_len().is_none() => {
+            std::str::from_utf8(&head[..e.valid_up_to()]).ok()?
+        }
+        Err(_) => return None,
     };
-    let head = std::str::from_utf8(head).ok()?;
+    // A line cut short by the limit is judged by its start, unless the cut
+    // may fall inside its scheme.
+    let head = match head.rfind(['\n', '\r']) {
+        Some(end) if cut && head.len() - end < 40 => &head[..end],
+        None if cut && head.len() < 40 => return None,
+        _ => head,
+    };
     let mut urls = 0;
     for line in head.split(['\n', '\r']) {
         let line = line.trim();

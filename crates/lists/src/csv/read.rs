@@ -76,7 +76,11 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut last = 0;
     for record in records {
         let record = record.map_err(|e| csv_error(&e, &index))?;
-        let start = record.position().map_or(0, |p| p.byte() as usize);
+        let mut start = record.position().map_or(0, |p| p.byte() as usize);
+        // After a CRLF the `csv` crate starts the next record at the LF.
+        while matches!(src.as_bytes().get(start), Some(b'\r' | b'\n')) {
+            start += 1;
+        }
         last = start;
         if record.len() == 1 && record[0].is_empty() {
             continue; // a blank line

@@ -35,7 +35,6 @@ pub(crate) fn date(cell: &str) -> Option<DateValue> {
                 .with_precision(markport_model::Precision::Fraction(frac.len() as u8));
             return Some(DateValue::Instant(t));
         }
-        return None;
     }
     Timestamp::parse_w3c(cell).map(DateValue::Instant)
 }
