@@ -109,6 +109,7 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("pocket", "browsers/other", "pocket-"),
     ("pinboard", "browsers/other", "pinboard-"),
     ("instapaper", "browsers/other", "instapaper-"),
+    ("csv", "browsers/other", ".csv"),
     ("chromium", "browsers/chromium", ".Bookmarks"),
 ];
 
