@@ -1,6 +1,7 @@
 //! Reading a generic CSV: the header decides the delimiter and the columns,
 //! then one record at a time becomes one bookmark.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use markport_model::{
@@ -10,7 +11,7 @@ use markport_model::{
 
 use super::columns::{assign, Target};
 use super::values::{date, flag, split_tags, unguard, SeparatorVote};
-use crate::text;
+use crate::text as utf8_text;
 
 /// The delimiter the header line uses: the most frequent of `,`, `;` and
 /// tab outside quotes (a comma when it has none of them).
@@ -38,7 +39,7 @@ pub(crate) fn first_line(text: &str) -> &str {
 /// Read a generic CSV file.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut diags = Vec::new();
-    let src = text(input, &mut diags);
+    let src = utf8_text(input, &mut diags);
     let index = LineIndex::new(src.as_bytes());
     let delim = delimiter(first_line(&src));
     let mut reader = ::csv::ReaderBuilder::new()
@@ -69,7 +70,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut rows = Rows {
         doc: Document::new(),
         folders: HashMap::new(),
-        last_folder: None,
+        paths: HashMap::new(),
         tags: Vec::new(),
         vote: SeparatorVote::default(),
     };
@@ -103,9 +104,9 @@ struct Rows {
     doc: Document,
     /// Folders by (parent, title): a path is made once, then found.
     folders: HashMap<(Option<NodeId>, String), NodeId>,
-    /// The last folder cell and where it led (rows of one folder come
-    /// together in most files).
-    last_folder: Option<(String, Option<NodeId>)>,
+    /// Each folder cell met and where it led: a row's folder is one
+    /// lookup, without a copy of the cell.
+    paths: HashMap<String, Option<NodeId>>,
     /// Each bookmark's tags cell, split once the file's separator is known.
     tags: Vec<(NodeId, String)>,
     vote: SeparatorVote,
@@ -126,11 +127,12 @@ impl Rows {
         let mut lossy = false;
         let (mut private, mut public) = (false, false);
         for (i, raw) in record.iter().enumerate() {
+            // Borrowed from the record; copied only into what is kept.
             let cell = match std::str::from_utf8(raw) {
-                Ok(s) => s.to_owned(),
+                Ok(s) => Cow::Borrowed(s),
                 Err(_) => {
                     lossy = true;
-                    String::from_utf8_lossy(raw).into_owned()
+                    String::from_utf8_lossy(raw)
                 }
             };
             let Some(target) = columns.get(i).copied().flatten() else {
@@ -151,22 +153,24 @@ impl Rows {
                             format!("column {}", i + 1)
                         }
                     };
-                    b.details_mut().extra.push(Attribute::new(name, cell));
+                    b.details_mut()
+                        .extra
+                        .push(Attribute::new(name, cell.into_owned()));
                 }
                 continue;
             };
             match target {
-                Target::Url => b.href = cell,
-                Target::Title => b.title = Some(unguard(cell)).filter(|t| !t.is_empty()),
-                Target::Description => b.desc = Some(unguard(cell)).filter(|t| !t.is_empty()),
+                Target::Url => b.href = cell.into_owned(),
+                Target::Title => b.title = text(unguard(&cell)),
+                Target::Description => b.desc = text(unguard(&cell)),
                 Target::Tags => {
-                    let cell = unguard(cell);
+                    let cell = unguard(&cell);
                     if !cell.trim().is_empty() {
-                        self.vote.count(&cell);
-                        tags = Some(cell);
+                        self.vote.count(cell);
+                        tags = Some(cell.to_string());
                     }
                 }
-                Target::Folder => parent = self.folder(unguard(cell)),
+                Target::Folder => parent = self.folder(unguard(&cell)),
                 Target::Created => {
                     if !cell.trim().is_empty() {
                         b.added = Some(date(&cell).unwrap_or_else(|| {
@@ -177,7 +181,7 @@ impl Rows {
                                 ),
                                 Some(at()),
                             ));
-                            DateValue::Raw(cell.into())
+                            DateValue::Raw(cell.as_ref().into())
                         }));
                     }
                 }
@@ -199,7 +203,7 @@ impl Rows {
                         private = true;
                         b.details_mut()
                             .extra
-                            .push(Attribute::new(header[i].clone(), cell));
+                            .push(Attribute::new(header[i].clone(), cell.into_owned()));
                     }
                 },
             }
@@ -227,11 +231,9 @@ impl Rows {
 
     /// The folder a `/` path names, made as needed (empty parts skipped,
     /// each part trimmed); `None` for the top level.
-    fn folder(&mut self, cell: String) -> Option<NodeId> {
-        if let Some((last, id)) = &self.last_folder {
-            if *last == cell {
-                return *id;
-            }
+    fn folder(&mut self, cell: &str) -> Option<NodeId> {
+        if let Some(id) = self.paths.get(cell) {
+            return *id;
         }
         let mut parent = None;
         for part in cell.split('/').map(str::trim).filter(|p| !p.is_empty()) {
@@ -245,7 +247,7 @@ impl Rows {
                 }
             });
         }
-        self.last_folder = Some((cell, parent));
+        self.paths.insert(cell.to_string(), parent);
         parent
     }
 
@@ -331,4 +333,9 @@ fn csv_error(e: &::csv::Error, index: &LineIndex<'_>) -> Error {
         index.locate(p.byte() as usize)
     });
     Error::syntax(format!("CSV: {e}"), at)
+}
+
+/// A text cell as a model value: none when empty.
+fn text(cell: &str) -> Option<String> {
+    (!cell.is_empty()).then(|| cell.to_string())
 }

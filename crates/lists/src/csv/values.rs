@@ -108,9 +108,9 @@ pub(crate) fn is_formula_start(c: Option<char>) -> bool {
 /// A text cell without the `'` a spreadsheet-safe writer puts before a
 /// formula character (markport's writer and others do): `'=SUM(A1)` reads
 /// as `=SUM(A1)`.
-pub(crate) fn unguard(cell: String) -> String {
+pub(crate) fn unguard(cell: &str) -> &str {
     match cell.strip_prefix('\'') {
-        Some(rest) if is_formula_start(rest.chars().next()) => rest.to_string(),
+        Some(rest) if is_formula_start(rest.chars().next()) => rest,
         _ => cell,
     }
 }
@@ -172,7 +172,7 @@ mod tests {
     #[test]
     fn guard_and_unguard_are_inverse_for_formulas() {
         for s in ["=SUM(A1)", "+1", "-x", "@home", "plain", "'quoted"] {
-            assert_eq!(unguard(guard(s).into_owned()), s);
+            assert_eq!(unguard(&guard(s)), s);
         }
         assert_eq!(guard("=1"), "'=1");
         assert_eq!(guard("plain"), "plain");
