@@ -40,7 +40,7 @@ mod verify;
 
 use std::borrow::Cow;
 
-use markport_model::Diagnostic;
+use markport_model::{Diagnostic, LineIndex, Location};
 
 /// Bytes as UTF-8 text without a byte-order mark, borrowed when they are
 /// valid; invalid sequences are replaced and said once.
@@ -87,4 +87,25 @@ fn has_scheme(s: &str) -> bool {
         ]
         .iter()
         .any(|k| scheme.eq_ignore_ascii_case(k))
+}
+
+/// A [`LineIndex`] of the text, made on first use.
+pub(crate) struct Lazy<'a> {
+    text: &'a str,
+    index: std::cell::OnceCell<LineIndex<'a>>,
+}
+
+impl<'a> Lazy<'a> {
+    pub(crate) fn new(text: &'a str) -> Lazy<'a> {
+        Lazy {
+            text,
+            index: std::cell::OnceCell::new(),
+        }
+    }
+
+    pub(crate) fn locate(&self, offset: usize) -> Location {
+        self.index
+            .get_or_init(|| LineIndex::new(self.text.as_bytes()))
+            .locate(offset)
+    }
 }

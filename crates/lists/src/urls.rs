@@ -22,11 +22,11 @@
 use std::io::Write;
 
 use markport_model::{
-    Bookmark, Diagnostic, Document, Error, Field, LineIndex, LossReport, Node, Parsed, ReadOptions,
-    Scope, Support, WriteOptions,
+    Bookmark, Diagnostic, Document, Error, Field, LossReport, Node, Parsed, ReadOptions, Scope,
+    Support, WriteOptions,
 };
 
-use crate::{has_scheme, text, verify};
+use crate::{has_scheme, text, verify, Lazy};
 
 /// How many bytes detection looks at: whole lines up to this size.
 const DETECT_BYTES: usize = 1 << 20;
@@ -71,7 +71,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut diags = Vec::new();
     let src = text(input, &mut diags);
-    let index = LineIndex::new(src.as_bytes());
+    let index = Lazy::new(&src);
     let mut doc = Document::new();
     let base = src.as_ptr() as usize;
     for line in src.split(['\n', '\r']) {

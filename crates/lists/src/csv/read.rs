@@ -5,13 +5,14 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use markport_model::{
-    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex,
-    Location, NodeId, Parsed, ReadOptions,
+    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, Location,
+    NodeId, Parsed, ReadOptions,
 };
 
 use super::columns::{assign, Target};
 use super::values::{date, flag, split_tags, unguard, SeparatorVote};
 use crate::text as utf8_text;
+use crate::Lazy;
 
 /// The delimiter the header line uses: the most frequent of `,`, `;` and
 /// tab outside quotes (a comma when it has none of them).
@@ -40,7 +41,9 @@ pub(crate) fn first_line(text: &str) -> &str {
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut diags = Vec::new();
     let src = utf8_text(input, &mut diags);
-    let index = LineIndex::new(src.as_bytes());
+    // Made when a position is first needed: most files need none, and
+    // indexing costs a pass over the whole text.
+    let index = Lazy::new(&src);
     let delim = delimiter(first_line(&src));
     let mut reader = ::csv::ReaderBuilder::new()
         .has_headers(false)
@@ -297,7 +300,7 @@ fn explain(header: &[String], columns: &[Option<Target>], delim: u8, diags: &mut
 /// file into that field without a word. Fields are read as RFC 4180 says
 /// (a quote opens a field only at its start, `""` inside is one quote);
 /// linear in the record's length.
-fn open_quote(text: &str, start: usize, delim: u8, index: &LineIndex<'_>) -> Result<(), Error> {
+fn open_quote(text: &str, start: usize, delim: u8, index: &Lazy<'_>) -> Result<(), Error> {
     let b = text.as_bytes();
     let mut i = start;
     while i <= b.len() {
@@ -328,7 +331,7 @@ fn open_quote(text: &str, start: usize, delim: u8, index: &LineIndex<'_>) -> Res
     Ok(())
 }
 
-fn csv_error(e: &::csv::Error, index: &LineIndex<'_>) -> Error {
+fn csv_error(e: &::csv::Error, index: &Lazy<'_>) -> Error {
     let at = e.position().map_or(Location { line: 1, column: 1 }, |p| {
         index.locate(p.byte() as usize)
     });
