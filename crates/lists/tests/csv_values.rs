@@ -196,3 +196,24 @@ fn the_writer_reports_what_a_folder_path_and_a_tags_cell_cannot_hold() {
     assert!(fields.contains(&Field::BookmarkTags), "{loss}");
     assert!(fields.contains(&Field::Folder), "{loss}");
 }
+
+#[test]
+fn extra_names_that_would_change_the_header_get_no_column_and_are_reported() {
+    let mut doc = Document::new();
+    let mut b = Bookmark::new("https://e/");
+    b.details_mut().extra = vec![
+        markport_model::Attribute::new("a;b;c;d;e;f;g;h;i;j", "v"),
+        markport_model::Attribute::new("line\nbreak", "w"),
+        markport_model::Attribute::new("kept", "k"),
+    ];
+    doc.push(None, b);
+    let mut out = Vec::new();
+    let loss = csv::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    assert!(String::from_utf8(out)
+        .unwrap()
+        .starts_with("url,title,description,tags,folder,created,private,toread,kept\n"));
+    assert_eq!(
+        loss.fields().into_iter().collect::<Vec<_>>(),
+        [Field::BookmarkExtra]
+    );
+}

@@ -96,7 +96,8 @@ fn fill(row: &mut [String], b: &Bookmark, folder: &str, extra: &HashMap<&str, us
 }
 
 /// The extra attributes' names that get a column, in the order first met:
-/// not a name the reader maps to a field, not blank, and only as many as
+/// not a name the reader maps to a field, not blank, without `;`, tab,
+/// `"` or a line break, and only as many as
 /// keep the table within ten times the cells the bookmarks fill (one
 /// bookmark's attribute each would otherwise make the output the square of
 /// the input). What gets no column is reported lost.
@@ -109,7 +110,10 @@ fn extra_columns(doc: &Document) -> Vec<&str> {
             for a in &b.details().extra {
                 cells += 1;
                 let name = a.name.as_str();
+                // A `;`, tab, quote or line break in the header could make
+                // the reader take another delimiter or cut the header short.
                 if !name.trim().is_empty()
+                    && !name.contains([';', '\t', '"', '\r', '\n'])
                     && !is_known(name)
                     && seen.insert(name.to_ascii_lowercase())
                 {
