@@ -170,6 +170,24 @@ elif fmt == "buku":  # an SQLite database on buku's schema, written here and don
     db.commit()
     db.close()
     sys.exit(0)
+elif fmt == "csv":
+    if shape == "many-columns":  # one row of n columns, all kept as extra
+        w("url," + ",".join("c%d" % i for i in range(n)) + "\n")
+        w("https://e/," + ",".join(str(i) for i in range(n)) + "\n")
+    elif shape == "huge-field":  # one quoted field of n * 50 bytes
+        w('url,note\nhttps://e/,"%s"\n' % ("x,\"\"" * (n * 12)))
+    elif shape == "deep-path":  # a folder path n folders deep
+        w("url,folder\nhttps://e/,%s\n" % "/".join(["f"] * n))
+    elif shape == "many-warnings":  # a date and a flag not understood per row
+        w("url,title,created,private\n")
+        w("".join("https://e/%d,t%d,bad%d,maybe\n" % (i, i, i) for i in range(n)))
+elif fmt == "urls":
+    if shape == "long-line":  # one line with a title of n * 50 bytes
+        w("https://e/ " + "t" * (n * 50))
+    elif shape == "many-warnings":  # n lines that are not URLs
+        w("".join("  word%d title\n" % i for i in range(n)))
+    elif shape == "onetab":
+        w("".join("https://e/%d | t%d | x\r\n" % (i, i) for i in range(n)))
 elif fmt == "chromium":
     def node(i):
         return ('{"date_added": "13300000000000000", "date_last_used": "0", "guid": "00000000-0000-4000-8000-%012d", '
@@ -279,11 +297,13 @@ shapes() {
         karakeep) echo deep-lists many-bookmarks many-warnings ;;
         wallabag) echo long-line many-keys huge-content ;;
         omnivore) echo long-line many-labels ;;
+        csv) echo many-columns huge-field deep-path many-warnings ;;
+        urls) echo long-line many-warnings onetab ;;
     esac
 }
 
 printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' reader shape "N s" "2N s" ratio "N MB" "2N MB" "x file"
-for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium safari buku linkwarden karakeep wallabag omnivore}; do
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium safari buku linkwarden karakeep wallabag omnivore csv urls}; do
     for shape in $(shapes "$fmt"); do
         times=()
         mems=()

@@ -110,6 +110,7 @@ pub const PEER_INPUTS: &[(&str, &str, &str)] = &[
     ("pinboard", "browsers/other", "pinboard-"),
     ("instapaper", "browsers/other", "instapaper-"),
     ("netscape", "browsers/other", "raindrop-html"),
+    ("csv", "browsers/other", ".csv"),
     ("chromium", "browsers/chromium", ".Bookmarks"),
     ("safari", "browsers/safari", ".plist"),
 ];

@@ -35,6 +35,27 @@ pub(crate) struct ReadFlags {
     /// xFolk: the address the page was published at, for relative links.
     #[arg(long, value_name = "URL")]
     base_url: Option<String>,
+    /// CSV: which column is which field, over the header names
+    /// (`url=Link,title=Name`; `folder=` for none; docs/formats/csv.md).
+    #[arg(long, value_name = "FIELD=COLUMN,...", value_parser = csv_map)]
+    csv_map: Option<CsvMap>,
+}
+
+/// `--csv-map`'s (field, column) pairs.
+#[derive(Clone)]
+struct CsvMap(Vec<(String, String)>);
+
+/// `--csv-map`'s value as (field, column) pairs; the reader checks the names.
+fn csv_map(value: &str) -> Result<CsvMap, String> {
+    value
+        .split(',')
+        .map(|pair| {
+            pair.split_once('=')
+                .map(|(f, c)| (f.trim().to_string(), c.trim().to_string()))
+                .ok_or_else(|| format!("{pair:?} is not FIELD=COLUMN"))
+        })
+        .collect::<Result<_, _>>()
+        .map(CsvMap)
 }
 
 impl ReadFlags {
@@ -43,6 +64,8 @@ impl ReadFlags {
         opts.strict = self.strict;
         opts.encoding = self.encoding.clone();
         opts.xfolk.base_url = self.base_url.clone();
+        opts.csv.map = self.csv_map.clone().map(|m| m.0).unwrap_or_default();
+        opts.csv.explain = crate::say::verbose_on();
         opts
     }
 }

@@ -18,6 +18,11 @@ pub(crate) fn quiet() -> bool {
     VERBOSITY.load(Ordering::Relaxed) < 0
 }
 
+/// Whether `--verbose` was given.
+pub(crate) fn verbose_on() -> bool {
+    VERBOSITY.load(Ordering::Relaxed) > 0
+}
+
 /// Write to standard error, ignoring a standard error that cannot be written.
 pub(crate) fn err(args: std::fmt::Arguments<'_>) {
     let _ = std::io::stderr().lock().write_fmt(args);

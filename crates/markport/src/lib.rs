@@ -97,6 +97,9 @@ pub use markport_desktop as desktop;
 /// Firefox's bookmark backups' own API (JSON, `.jsonlz4`).
 #[cfg(feature = "firefox")]
 pub use markport_firefox as firefox;
+#[cfg(feature = "lists")]
+/// Generic CSV and plain URL lists.
+pub use markport_lists as lists;
 pub use markport_markup as markup;
 /// Writing an output file without harming what is there (see `docs/output.md`).
 pub use markport_markup::output;

@@ -338,6 +338,30 @@ pub static FORMATS: &[Format] = &[
         write: None,
         support: read_only,
     },
+    #[cfg(feature = "lists")]
+    Format {
+        name: "csv",
+        description: "any CSV of bookmarks: columns found by header name; one row per bookmark",
+        extensions: &["csv"],
+        detect: markport_lists::csv::detect,
+        read: markport_lists::csv::read,
+        path_reader: None,
+        write_options_for_extension: no_write_options,
+        write: Some(markport_lists::csv::write),
+        support: markport_lists::csv::support,
+    },
+    #[cfg(feature = "lists")]
+    Format {
+        name: "urls",
+        description: "a plain list of URLs, one per line with an optional title (OneTab too)",
+        extensions: &["txt", "urls"],
+        detect: markport_lists::urls::detect,
+        read: markport_lists::urls::read,
+        path_reader: None,
+        write_options_for_extension: no_write_options,
+        write: Some(markport_lists::urls::write),
+        support: markport_lists::urls::support,
+    },
 ];
 
 /// Other names people give a format (`-t html`, as pandoc spells it), and
@@ -442,6 +466,8 @@ mod tests {
             ("karakeep", cfg!(feature = "services")),
             ("wallabag", cfg!(feature = "services")),
             ("omnivore", cfg!(feature = "services")),
+            ("csv", cfg!(feature = "lists")),
+            ("urls", cfg!(feature = "lists")),
         ];
         for (name, built) in expected {
             assert_eq!(format(name).is_some(), built, "{name}");

@@ -75,8 +75,8 @@ pub use node::{
     FirefoxDetails, Folder, Metadata, Node, NodeKind, Role, Separator,
 };
 pub use options::{
-    DesktopWriteOptions, FirefoxWriteOptions, ReadOptions, WriteOptions, XbelWriteOptions,
-    XfolkReadOptions, XfolkWriteOptions,
+    CsvReadOptions, DesktopWriteOptions, FirefoxWriteOptions, ReadOptions, WriteOptions,
+    XbelWriteOptions, XfolkReadOptions, XfolkWriteOptions,
 };
 pub use time::{DateValue, Precision, Timestamp};
 pub use value::{Holder, Value};

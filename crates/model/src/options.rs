@@ -30,6 +30,21 @@ pub struct ReadOptions {
     pub encoding: Option<String>,
     /// xFolk's options.
     pub xfolk: XfolkReadOptions,
+    /// Generic CSV's options.
+    pub csv: CsvReadOptions,
+}
+
+/// How to read a generic CSV file (`--from csv`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CsvReadOptions {
+    /// `(field, column)` pairs that override the columns found by header
+    /// name (`--csv-map url=Link,title=Name`): the field names are those of
+    /// docs/formats/csv.md, the column names are matched as the header has
+    /// them (ASCII case-insensitive, trimmed).
+    pub map: Vec<(String, String)>,
+    /// Say, as notes, which column became which field (`--verbose`).
+    pub explain: bool,
 }
 
 /// How to read xFolk.

@@ -1,0 +1,129 @@
+//! Files shaped to make a reader slow or large: what they read as, content
+//! asserted. (Times and memory are measured in scripts/bench-scaling.sh,
+//! not here.)
+
+use markport_lists::{csv, urls};
+use markport_model::{ErrorKind, ReadOptions, WriteOptions};
+
+const N: usize = 100_000;
+const BIG: usize = 50 << 20;
+
+/// 100,000 columns: one link column, the rest kept as extra, every one.
+#[test]
+fn a_csv_with_100000_columns_keeps_every_column() {
+    let mut header = String::from("url");
+    let mut row = String::from("https://e/");
+    for i in 1..N {
+        header.push_str(&format!(",c{i}"));
+        row.push_str(&format!(",{i}"));
+    }
+    let file = format!("{header}\n{row}\n");
+    let doc = csv::read(file.as_bytes(), &ReadOptions::default())
+        .unwrap()
+        .document;
+    let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+    let extra = &b.details().extra;
+    assert_eq!(extra.len(), N - 1);
+    assert_eq!(extra[N - 2].name, format!("c{}", N - 1));
+    assert_eq!(extra[N - 2].value, format!("{}", N - 1));
+    // Written back, the table stays in proportion: every column comes back.
+    let mut out = Vec::new();
+    let loss = csv::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    assert!(loss.is_empty(), "{loss}");
+    assert!(out.len() < 2 * file.len() + 200);
+}
+
+/// One 50 MB field: read whole, as the description.
+#[test]
+fn a_csv_with_one_50_mb_field_reads_it_whole() {
+    let desc = "x".repeat(BIG);
+    let file = format!("url,note\nhttps://e/,\"{desc}\"\n");
+    let doc = csv::read(file.as_bytes(), &ReadOptions::default())
+        .unwrap()
+        .document;
+    let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+    assert_eq!(b.desc.as_deref().map(str::len), Some(BIG));
+}
+
+/// A 50 MB field whose quote is never closed: an error at the quote.
+#[test]
+fn a_50_mb_field_without_its_closing_quote_is_an_error_at_the_quote() {
+    let file = format!("url,note\nhttps://e/,ok\nhttps://f/,\"{}", "x".repeat(BIG));
+    let e = csv::read(file.as_bytes(), &ReadOptions::default()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    let at = e.location.unwrap();
+    assert_eq!((at.line, at.column), (3, 12), "{e}");
+}
+
+/// A folder path of 100,000 parts: 100,000 nested folders, no recursion.
+#[test]
+fn a_folder_path_100000_deep_nests_without_recursion() {
+    let path = vec!["f"; N].join("/");
+    let file = format!("url,folder\nhttps://e/,{path}\n");
+    let doc = csv::read(file.as_bytes(), &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(doc.census().folders, N);
+    assert_eq!(doc.max_depth(), N);
+    let mut out = Vec::new();
+    let loss = csv::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    assert!(loss.is_empty(), "{loss}");
+}
+
+/// A 50 MB single-line URL list: one bookmark with a 50 MB title.
+#[test]
+fn a_50_mb_single_line_url_list_is_one_bookmark() {
+    let file = format!("https://e/ {}", "t".repeat(BIG));
+    assert_eq!(urls::detect(file.as_bytes()), Some(20));
+    let doc = urls::read(file.as_bytes(), &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(doc.len(), 1);
+    let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+    assert_eq!(b.title.as_deref().map(str::len), Some(BIG));
+}
+
+/// 100,000 lines that are not URLs: each kept and warned once, at its line.
+#[test]
+fn many_lines_that_are_not_urls_are_each_kept_and_warned() {
+    let file: String = (0..N).map(|i| format!("  word{i} title\n")).collect();
+    let read = urls::read(file.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(read.document.len(), N);
+    assert_eq!(read.diagnostics.len(), N);
+    let last = read.diagnostics[N - 1].location.unwrap();
+    assert_eq!((last.line, last.column), (N as u32, 3));
+}
+
+/// Every bookmark with an extra attribute of its own name: the writer
+/// keeps the table in proportion and reports the attributes it leaves out.
+#[test]
+fn an_extra_name_per_bookmark_does_not_square_the_output() {
+    let mut file = String::new();
+    let n = 3_000;
+    file.push_str("url");
+    for i in 0..n {
+        file.push_str(&format!(",x{i}"));
+    }
+    file.push('\n');
+    for i in 0..n {
+        file.push_str(&format!("https://e/{i}"));
+        for j in 0..n {
+            file.push(',');
+            if i == j {
+                file.push('v');
+            }
+        }
+        file.push('\n');
+    }
+    let doc = csv::read(file.as_bytes(), &ReadOptions::default())
+        .unwrap()
+        .document;
+    let mut out = Vec::new();
+    let loss = csv::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+    assert!(out.len() < file.len() / 10, "{} bytes", out.len());
+    let lost = loss
+        .losses
+        .iter()
+        .find(|l| l.field.name() == "bookmark.extra");
+    assert!(lost.is_some_and(|l| l.count > n / 2), "{loss}");
+}
