@@ -605,6 +605,14 @@ const KNOWN: &[(&str, &str, usize)] = &[
     // Pocket's export ZIP: an annotated article no part lists and the
     // highlights' dates, reported by the reader on purpose.
     ("pocket/pocket-export.zip", "reader/warning", 2),
+    // The generic CSV samples test the reader's doubts: a `Shared` value
+    // that is neither yes nor no (read as private), a date that is none.
+    ("csv/generic.csv", "reader/warning", 1),
+    ("csv/semicolon.csv", "reader/warning", 1),
+    // Karakeep's text notes have no link: said, not read.
+    ("karakeep/karakeep.json", "reader/warning", 1),
+    // A URL list line without a scheme, kept and said.
+    ("urls/links.txt", "reader/warning", 1),
 ];
 
 #[test]

@@ -138,9 +138,15 @@ fn check_and_info_read_the_pocket_zip() {
         .stdout(predicate::str::contains("pocket"))
         .stdout(predicate::str::contains("5 bookmarks, 2 folders"));
     // check reports the highlight that no part lists, and does not fail on
-    // the archive's binary bytes.
+    // the archive's binary bytes: a warning, which fails only --strict.
     markport()
         .arg("check")
+        .arg(corpus("pocket/pocket-export.zip"))
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("no part lists"));
+    markport()
+        .args(["check", "--strict"])
         .arg(corpus("pocket/pocket-export.zip"))
         .assert()
         .code(1)
