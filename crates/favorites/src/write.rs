@@ -201,7 +201,7 @@ fn one_line(value: &str) -> bool {
 
 /// The `.url` file of a bookmark: CRLF lines; ASCII when every value is,
 /// else UTF-8 with a byte order mark.
-fn shortcut<'a>(doc: &Document, id: NodeId, b: &'a Bookmark, loss: &mut LossReport) -> Vec<u8> {
+fn shortcut(doc: &Document, id: NodeId, b: &Bookmark, loss: &mut LossReport) -> Vec<u8> {
     let mut main = String::from("[InternetShortcut]\r\n");
     let mut lines: Vec<(Option<&str>, String)> = Vec::new();
     if one_line(&b.href) {
