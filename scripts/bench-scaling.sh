@@ -115,6 +115,33 @@ elif fmt == "chromium":
         import json
         text = json.dumps(json.loads(text), indent=3, ensure_ascii=False)
     w(text)
+elif fmt == "favorites":  # a directory of link files, not one file
+    import os
+    os.makedirs(path)
+    def link(d, name, i, extra=""):
+        with open(os.path.join(d, name), "w", newline="") as f:
+            f.write("[InternetShortcut]\r\nURL=https://e.example/%d\r\nModified=C0A4AC5D2C1FCE0187\r\n%s" % (i, extra))
+    if shape == "many-files":  # n links in one directory
+        for i in range(n):
+            link(path, "t%d.url" % i, i)
+    elif shape == "folders":  # folders of 100 links, as people keep them
+        for f in range(n // 100):
+            d = os.path.join(path, "Folder %d" % f)
+            os.mkdir(d)
+            for i in range(100):
+                link(d, "t%d.url" % i, f * 100 + i)
+    elif shape == "many-warnings":  # n files that are not links, each warned about
+        for i in range(n):
+            open(os.path.join(path, "note%d.txt" % i), "w").write("x")
+    elif shape == "deep":  # as deep as PATH_MAX lets a path-based walk go
+        d = path
+        for i in range(min(n, 1800)):
+            d = os.path.join(d, "d")
+        os.makedirs(d)
+        link(d, "deep.url", 0)
+    elif shape == "long-lines":  # one link file of n/20 KiB (1 MiB at most is read)
+        link(path, "big.url", 0, "X=%s\r\n" % ("v" * min(n * 50, (1 << 20) - 200)))
+    sys.exit(0)
 open(path, "w").write("".join(o))
 EOF
 }
@@ -129,11 +156,12 @@ shapes() {
         instapaper) echo many-folders ;;
         pocket) echo many-statuses ;;
         chromium) echo real deep-folders many-keys nested-brackets nested-objects ;;
+        favorites) echo many-files folders many-warnings deep long-lines ;;
     esac
 }
 
 printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' reader shape "N s" "2N s" ratio "N MB" "2N MB" "x file"
-for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromium}; do
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromium favorites}; do
     for shape in $(shapes "$fmt"); do
         times=()
         mems=()
@@ -150,7 +178,9 @@ for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket chromiu
             mems+=("$m")
         done
         ratio=$(awk -v a="${times[0]}" -v b="${times[1]}" 'BEGIN{ if (a < 0.01) a = 0.01; printf "%.1f", b / a }')
-        per=$(awk -v m="${mems[1]}" -v s="$(stat -c %s "$f")" 'BEGIN{ printf "%.1f", m * 1048576 / s }')
+        # A favorites tree is a directory: its size is its files' bytes.
+        bytes=$(if [ -d "$f" ]; then du -sb "$f" | cut -f1; else stat -c %s "$f"; fi)
+        per=$(awk -v m="${mems[1]}" -v s="$bytes" 'BEGIN{ printf "%.1f", m * 1048576 / s }')
         printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' "$fmt" "$shape" "${times[0]}" "${times[1]}" "$ratio" "${mems[0]}" "${mems[1]}" "$per"
     done
 done

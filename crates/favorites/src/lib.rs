@@ -82,6 +82,11 @@ pub const MAX_LINK_FILE: usize = 1 << 20;
 /// tree that holds nothing else, and the reader passes over it.
 pub const MARKER: &str = markport_site::MANIFEST;
 
+/// The list of every directory and file of a tree markport wrote, in the
+/// collection's order, at its top: the tree reads back in that order
+/// (a file system has none of its own). A JSON array of `/`-separated paths.
+pub const ORDER: &str = ".markport-favorites-order.json";
+
 /// How sure it is that `input` is one link file (see [`Kind::sniff`]).
 ///
 /// ```

@@ -137,9 +137,10 @@ fn read_url(bytes: &[u8], encoding: Option<&str>) -> Result<Link, Error> {
         if key.eq_ignore_ascii_case("URL") {
             if href.is_some() {
                 diagnostics.push(Diagnostic::warning(
-                    "a second URL= in [InternetShortcut]: the first one is the link (as Windows reads it)",
+                    "a second URL= in [InternetShortcut]: the first one is the link (as Windows reads it); this one is kept in extra",
                     Some(e.at),
                 ));
+                b.details_mut().extra.push(Attribute::new(key, e.value));
             } else {
                 href = Some(e.value);
             }

@@ -4,7 +4,9 @@
 //! The order is fixed, whatever the file system lists: in each directory
 //! the sub-directories first, then the link files, each group sorted by
 //! name (Unicode code points), the way Internet Explorer's Favorites menu
-//! and Windows Explorer show a Favorites folder by default.
+//! and Windows Explorer show a Favorites folder by default. A tree markport
+//! wrote reads back in the order it was written: [`crate::ORDER`] lists its
+//! entries in that order, and a listed entry comes before the others.
 //!
 //! The walk keeps an explicit stack of open directories, never recursion.
 //! A symbolic link is followed only when its target lies inside the tree;
@@ -14,7 +16,7 @@
 //! naming its path, and so is a link file that cannot be read; a problem
 //! inside a file is `PATH:LINE:COL: message`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::fs;
 use std::io::Read as _;
@@ -54,7 +56,8 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
     let mut inside: HashSet<(u64, u64)> = HashSet::new();
     let root_id = identity(&canon).map_err(|e| io(root, e))?;
     inside.insert(root_id);
-    let entries = list(root, "", &canon, true, &mut diags).map_err(|e| io(root, e))?;
+    let order = written_order(root);
+    let entries = list(root, "", &canon, &order, &mut diags).map_err(|e| io(root, e))?;
     let mut stack = vec![Open {
         entries: entries.into_iter(),
         folder: None,
@@ -80,7 +83,7 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
                 ));
             }
             let folder = doc.push(parent, Folder::titled(entry.name));
-            let entries = list(&entry.path, &entry.rel, &canon, false, &mut diags)
+            let entries = list(&entry.path, &entry.rel, &canon, &order, &mut diags)
                 .map_err(|e| io(&entry.path, e))?;
             stack.push(Open {
                 entries: entries.into_iter(),
@@ -183,15 +186,33 @@ fn identity(path: &Path) -> std::io::Result<(u64, u64)> {
     Ok((0, h.finish()))
 }
 
-/// The entries of `dir`, directories first, then files, each sorted by
-/// name; symbolic links resolved (or skipped, said in `diags`).
+/// Where each file and directory of a tree markport wrote stands in the
+/// order it was written ([`crate::ORDER`]). Empty for any other tree.
+fn written_order(root: &Path) -> HashMap<String, usize> {
+    let Ok(text) = fs::read(root.join(crate::ORDER)) else {
+        return HashMap::new();
+    };
+    let Ok(paths) = serde_json::from_slice::<Vec<String>>(&text) else {
+        return HashMap::new();
+    };
+    let mut order = HashMap::with_capacity(paths.len());
+    for (i, path) in paths.into_iter().enumerate() {
+        order.entry(path).or_insert(i);
+    }
+    order
+}
+
+/// The entries of `dir`: those the marker lists in its order, then the
+/// others, directories first, then files, each sorted by name; symbolic
+/// links resolved (or skipped, said in `diags`).
 fn list(
     dir: &Path,
     rel: &str,
     root: &Path,
-    at_root: bool,
+    order: &HashMap<String, usize>,
     diags: &mut Vec<Diagnostic>,
 ) -> std::io::Result<Vec<Entry>> {
+    let at_root = rel.is_empty();
     let mut out = Vec::new();
     for e in fs::read_dir(dir)? {
         let e = e?;
@@ -202,8 +223,8 @@ fn list(
         } else {
             format!("{rel}/{name}")
         };
-        if at_root && name == crate::MARKER {
-            // markport's own list of the files it wrote (see write.rs).
+        if at_root && (name == crate::MARKER || name == crate::ORDER) {
+            // markport's own lists of what it wrote (see write.rs).
             continue;
         }
         if os.to_str().is_none() {
@@ -256,6 +277,12 @@ fn list(
             dir: kind.is_dir(),
         });
     }
-    out.sort_by(|a, b| b.dir.cmp(&a.dir).then_with(|| a.name.cmp(&b.name)));
+    let rank = |e: &Entry| order.get(&e.rel).copied().unwrap_or(usize::MAX);
+    out.sort_by(|a, b| {
+        rank(a)
+            .cmp(&rank(b))
+            .then_with(|| b.dir.cmp(&a.dir))
+            .then_with(|| a.name.cmp(&b.name))
+    });
     Ok(out)
 }

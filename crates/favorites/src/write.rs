@@ -29,9 +29,15 @@ const OWN_KEYS: &[&str] = &["URL", "IconFile", "Modified"];
 pub fn stage(doc: &Document, dir: &Path) -> Result<(LossReport, Staged), Error> {
     let (files, dirs, loss) = plan(doc);
     let staged = markport_site::stage(&files, dir).map_err(|e| {
+        // The marker is the one `markport publish` keeps: say what it
+        // means for a tree.
+        let message = e.message.replace(
+            "not a site markport published",
+            "not a site or favorites tree markport wrote",
+        );
         Error::new(
             ErrorKind::Io,
-            format!("{}: {}", e.path.display(), e.message),
+            format!("{}: {message}", e.path.display()),
             None,
         )
     })?;
@@ -70,6 +76,9 @@ fn plan(doc: &Document) -> (Vec<File>, Vec<String>, LossReport) {
     // The open directories: their path and the names taken in them.
     let mut root = Names::default();
     root.reserve(crate::MARKER);
+    root.reserve(crate::ORDER);
+    // Every entry in the collection's order, for the reader (crate::ORDER).
+    let mut order: Vec<String> = Vec::new();
     let mut open: Vec<(String, Names)> = vec![(String::new(), root)];
     for step in doc.walk() {
         match step {
@@ -97,6 +106,7 @@ fn plan(doc: &Document) -> (Vec<File>, Vec<String>, LossReport) {
                     );
                 }
                 let path = join(parent, &name);
+                order.push(path.clone());
                 dirs.push(path.clone());
                 open.push((path, Names::default()));
             }
@@ -107,9 +117,19 @@ fn plan(doc: &Document) -> (Vec<File>, Vec<String>, LossReport) {
             }
             Step::Leaf(id) => {
                 let (parent, names) = open.last_mut().expect("the root is open");
+                let before = files.len();
                 leaf(doc, id, parent, names, &mut files, &mut loss);
+                if files.len() > before {
+                    order.push(files[before].path.clone());
+                }
             }
         }
+    }
+    if !order.is_empty() {
+        files.push(File {
+            path: crate::ORDER.to_owned(),
+            bytes: serde_json::to_vec(&order).expect("strings serialise"),
+        });
     }
     (files, dirs, loss)
 }
