@@ -104,11 +104,28 @@ pub struct Link {
 /// Read one link file of `kind`; `encoding` forces a charset on a `.url`
 /// (`--encoding`). An error when it is not a usable link file of that kind.
 pub fn read(kind: Kind, bytes: &[u8], encoding: Option<&str>) -> Result<Link, Error> {
-    match kind {
-        Kind::Url => read_url(bytes, encoding),
-        Kind::Desktop => read_desktop(bytes),
-        Kind::Webloc => read_webloc(bytes),
-    }
+    let mut diagnostics = Vec::new();
+    let bookmark = read_with(kind, bytes, encoding, &mut diagnostics)?;
+    Ok(Link {
+        bookmark,
+        diagnostics,
+    })
+}
+
+/// [`read`], with what was noticed put in `diagnostics` whether or not the
+/// file is usable (a tree says both where a skipped file went wrong).
+pub(crate) fn read_with(
+    kind: Kind,
+    bytes: &[u8],
+    encoding: Option<&str>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Bookmark, Error> {
+    let link = match kind {
+        Kind::Url => read_url(bytes, encoding, diagnostics),
+        Kind::Desktop => read_desktop(bytes, diagnostics),
+        Kind::Webloc => read_webloc(bytes, diagnostics),
+    }?;
+    Ok(link)
 }
 
 /// An extra value's name for a key of another section than the main one.
@@ -116,12 +133,16 @@ fn sectioned(section: &str, key: &str) -> String {
     format!("[{section}]{key}")
 }
 
-fn read_url(bytes: &[u8], encoding: Option<&str>) -> Result<Link, Error> {
+fn read_url(
+    bytes: &[u8],
+    encoding: Option<&str>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Result<Bookmark, Error> {
     // A shortcut is in the system's code page, UTF-8, or UTF-16 with a
     // byte order mark: markup's charset detection tells them apart.
     let decoded = charset::decode(bytes, encoding)?;
-    let mut diagnostics = decoded.diagnostics;
-    let entries = ini::parse(&decoded.text, &mut diagnostics);
+    diagnostics.extend(decoded.diagnostics);
+    let entries = ini::parse(&decoded.text, diagnostics);
     let mut href: Option<&str> = None;
     let mut b = Bookmark::new("");
     let mut main_seen = false;
@@ -183,15 +204,11 @@ fn read_url(bytes: &[u8], encoding: Option<&str>) -> Result<Link, Error> {
         ));
     };
     b.href = href.to_owned();
-    Ok(Link {
-        bookmark: b,
-        diagnostics,
-    })
+    Ok(b)
 }
 
-fn read_desktop(bytes: &[u8]) -> Result<Link, Error> {
+fn read_desktop(bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> Result<Bookmark, Error> {
     // Desktop entries are UTF-8 by the specification.
-    let mut diagnostics = Vec::new();
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let text = String::from_utf8_lossy(bytes);
     if let Err(e) = std::str::from_utf8(bytes) {
@@ -200,7 +217,7 @@ fn read_desktop(bytes: &[u8]) -> Result<Link, Error> {
             Some(markport_model::LineIndex::new(bytes).locate(e.valid_up_to())),
         ));
     }
-    let entries = ini::parse(&text, &mut diagnostics);
+    let entries = ini::parse(&text, diagnostics);
     let mut b = Bookmark::new("");
     let mut href = None;
     let mut kind = None;
@@ -254,10 +271,7 @@ fn read_desktop(bytes: &[u8]) -> Result<Link, Error> {
         ));
     };
     b.href = href.to_owned();
-    Ok(Link {
-        bookmark: b,
-        diagnostics,
-    })
+    Ok(b)
 }
 
 /// The escapes of a desktop entry's string values (`\s`, `\n`, `\t`,
@@ -289,16 +303,14 @@ fn unescape(value: &str) -> String {
     out
 }
 
-fn read_webloc(bytes: &[u8]) -> Result<Link, Error> {
-    let (href, extra, diagnostics) = webloc_url(bytes)?;
+fn read_webloc(bytes: &[u8], diagnostics: &mut Vec<Diagnostic>) -> Result<Bookmark, Error> {
+    let (href, extra, found) = webloc_url(bytes)?;
+    diagnostics.extend(found);
     let mut b = Bookmark::new(href);
     if !extra.is_empty() {
         b.details_mut().extra = extra;
     }
-    Ok(Link {
-        bookmark: b,
-        diagnostics,
-    })
+    Ok(b)
 }
 
 type Webloc = (String, Vec<Attribute>, Vec<Diagnostic>);

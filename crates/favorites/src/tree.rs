@@ -102,11 +102,13 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
             ));
             continue;
         };
-        match read_link_file(&entry, kind, opts) {
-            Ok((mut bookmark, found)) => {
-                for d in found {
-                    diags.push(in_file(&entry.rel, d));
-                }
+        let mut found = Vec::new();
+        let read = read_link_file(&entry, kind, opts, &mut found);
+        for d in found {
+            diags.push(in_file(&entry.rel, d));
+        }
+        match read {
+            Ok(mut bookmark) => {
                 if kind != Kind::Desktop || bookmark.title.is_none() {
                     bookmark.title = Some(stem(&entry.name).to_owned());
                 }
@@ -148,7 +150,8 @@ fn read_link_file(
     entry: &Entry,
     kind: Kind,
     opts: &ReadOptions,
-) -> Result<(markport_model::Bookmark, Vec<Diagnostic>), Error> {
+    found: &mut Vec<Diagnostic>,
+) -> Result<markport_model::Bookmark, Error> {
     let file = fs::File::open(&entry.path).map_err(Error::io)?;
     let mut bytes = Vec::new();
     // Never more than the largest link file plus one byte: a huge file
@@ -166,8 +169,7 @@ fn read_link_file(
             None,
         ));
     }
-    let link = link::read(kind, &bytes, opts.encoding.as_deref())?;
-    Ok((link.bookmark, link.diagnostics))
+    link::read_with(kind, &bytes, opts.encoding.as_deref(), found)
 }
 
 #[cfg(unix)]
