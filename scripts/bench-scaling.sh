@@ -274,6 +274,32 @@ elif fmt == "safari":
                 + "".join('<key>k%d</key><integer>%d</integer>' % (i, i) for i in range(n))
                 + '</dict></array></dict></plist>').encode()
     open(path, "wb").write(data)
+elif fmt == "favorites":  # a directory of link files, not one file
+    import os
+    os.makedirs(path)
+    def link(d, name, i, extra=""):
+        with open(os.path.join(d, name), "w", newline="") as f:
+            f.write("[InternetShortcut]\r\nURL=https://e.example/%d\r\nModified=C0A4AC5D2C1FCE0187\r\n%s" % (i, extra))
+    if shape == "many-files":  # n links in one directory
+        for i in range(n):
+            link(path, "t%d.url" % i, i)
+    elif shape == "folders":  # folders of 100 links, as people keep them
+        for f in range(n // 100):
+            d = os.path.join(path, "Folder %d" % f)
+            os.mkdir(d)
+            for i in range(100):
+                link(d, "t%d.url" % i, f * 100 + i)
+    elif shape == "many-warnings":  # n files that are not links, each warned about
+        for i in range(n):
+            open(os.path.join(path, "note%d.txt" % i), "w").write("x")
+    elif shape == "deep":  # as deep as PATH_MAX lets a path-based walk go
+        d = path
+        for i in range(min(n, 1800)):
+            d = os.path.join(d, "d")
+        os.makedirs(d)
+        link(d, "deep.url", 0)
+    elif shape == "long-lines":  # one link file of n/20 KiB (1 MiB at most is read)
+        link(path, "big.url", 0, "X=%s\r\n" % ("v" * min(n * 50, (1 << 20) - 200)))
     sys.exit(0)
 open(path, "w").write("".join(o))
 EOF
@@ -299,11 +325,12 @@ shapes() {
         omnivore) echo long-line many-labels ;;
         csv) echo many-columns huge-field deep-path many-warnings ;;
         urls) echo long-line many-warnings onetab ;;
+        favorites) echo many-files folders many-warnings deep long-lines ;;
     esac
 }
 
 printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' reader shape "N s" "2N s" ratio "N MB" "2N MB" "x file"
-for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium safari buku linkwarden karakeep wallabag omnivore csv urls}; do
+for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindrop chromium safari buku linkwarden karakeep wallabag omnivore csv urls favorites}; do
     for shape in $(shapes "$fmt"); do
         times=()
         mems=()
@@ -325,7 +352,9 @@ for fmt in ${FORMATS:-xbel desktop netscape xfolk json instapaper pocket raindro
             mems+=("$m")
         done
         ratio=$(awk -v a="${times[0]}" -v b="${times[1]}" 'BEGIN{ if (a < 0.01) a = 0.01; printf "%.1f", b / a }')
-        per=$(awk -v m="${mems[1]}" -v s="$(stat -c %s "$f")" 'BEGIN{ printf "%.1f", m * 1048576 / s }')
+        # A favorites tree is a directory: its size is its files' bytes.
+        bytes=$(if [ -d "$f" ]; then du -sb "$f" | cut -f1; else stat -c %s "$f"; fi)
+        per=$(awk -v m="${mems[1]}" -v s="$bytes" 'BEGIN{ printf "%.1f", m * 1048576 / s }')
         printf '%-10s %-18s %9s %9s %6s %7s %7s %7s\n' "$fmt" "$shape" "${times[0]}" "${times[1]}" "$ratio" "${mems[0]}" "${mems[1]}" "$per"
     done
 done

@@ -25,6 +25,20 @@ pub fn corpus_samples() -> Vec<(String, PathBuf)> {
         if format == "check" {
             continue;
         }
+        // A format whose collection is a directory (favorites): each
+        // directory directly under its folder is one sample.
+        if markport::format(&format).is_some_and(|f| f.directory().is_some()) {
+            for e in std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if e.path().is_dir() {
+                    out.push((format.clone(), e.path()));
+                }
+            }
+            continue;
+        }
         for f in walk(&dir.path()) {
             let name = f
                 .file_name()
@@ -189,11 +203,24 @@ fn missing(what: &str, why: &str) -> bool {
 /// Read a sample as the format named `format` (panics with the path when it
 /// does not read: a sample that does not read is a broken test input).
 pub fn read_sample(format: &str, path: &Path) -> markport::Document {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let reader = markport::format(format).unwrap_or_else(|| panic!("no format {format}"));
-    markport::read(&bytes, reader, &markport::ReadOptions::default())
+    read_parsed(format, path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
         .document
+}
+
+/// Read a sample as `format`: a file by its bytes, a directory (a
+/// favorites tree) by its format's path reader.
+pub fn read_parsed(format: &str, path: &Path) -> Result<markport::Parsed, markport::Error> {
+    let reader = markport::format(format).unwrap_or_else(|| panic!("no format {format}"));
+    let opts = markport::ReadOptions::default();
+    if path.is_dir() {
+        let read_path = reader
+            .path_reader
+            .unwrap_or_else(|| panic!("{format} does not read a directory"));
+        return read_path(path, &opts);
+    }
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    markport::read(&bytes, reader, &opts)
 }
 
 /// The h-entry items mf2py finds on `page` (read as if published at

@@ -1,8 +1,8 @@
 //! Every sample under corpus/ reads into exactly the model its
 //! `NAME.expected.json` holds.
 
-use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, expected_for};
+use markport::WriteOptions;
+use markport_conformance::{corpus_samples, expected_for, read_parsed};
 
 #[test]
 fn every_sample_reads_into_its_expected_model() {
@@ -18,12 +18,7 @@ fn every_sample_reads_into_its_expected_model() {
             ));
             continue;
         };
-        let reader = markport::format(&format).expect("corpus folders are format names");
-        let read = match markport::read(
-            &std::fs::read(&path).unwrap(),
-            reader,
-            &ReadOptions::default(),
-        ) {
+        let read = match read_parsed(&format, &path) {
             Ok(r) => r,
             Err(e) => {
                 failures.push(format!("{}: {e}", path.display()));

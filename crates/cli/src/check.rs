@@ -48,7 +48,16 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
     let mut code = exit::OK;
     for path in &a.files {
         let name = display_name(path);
-        let checked = read_input(path).and_then(|bytes| {
+        // A favorites tree is many files: check reads one file at a time.
+        let checked = if !files::is_std(path) && path.is_dir() {
+            Err(Failure::in_file(
+                &name,
+                "a directory: check reads one file; a favorites tree's problems are the warnings of `markport info DIR`",
+            ))
+        } else {
+            Ok(())
+        };
+        let checked = checked.and_then(|()| read_input(path)).and_then(|bytes| {
             let format = input_format(a.from.as_deref(), path, &bytes)?;
             Ok(markport_check::check(&bytes, format))
         });

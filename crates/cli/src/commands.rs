@@ -314,7 +314,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     // Both destinations are prepared (temporary files made, devices opened,
     // permissions checked) before either is written, so a report that cannot
     // be written never leaves a replaced output behind.
-    let out = Output::open(a.output.as_deref(), &[&a.input])?;
+    let out = Output::open_for(to, a.output.as_deref(), &[&a.input])?;
     let output_name = out.name().to_string();
     let report_out = match &a.report_file {
         Some(path) => Some(Output::open(Some(path), &[&a.input])?),

@@ -239,6 +239,9 @@ pub(crate) struct Output {
 enum Sink {
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
     File(OutputFile),
+    /// A directory a tree of files is written into (favorites), as a whole
+    /// by the library's convert.
+    Directory(std::path::PathBuf),
 }
 
 impl Output {
@@ -267,6 +270,40 @@ impl Output {
         })
     }
 
+    /// The destination of `to`: a directory for a format whose collection
+    /// is a tree of files (`-o DIR` is required), else as [`Output::open`].
+    pub(crate) fn open_for(
+        to: &Format,
+        path: Option<&Path>,
+        inputs: &[&Path],
+    ) -> Result<Output, Failure> {
+        if to.directory().is_none() {
+            return Output::open(path, inputs);
+        }
+        let Some(path) = path.filter(|p| !is_std(p)) else {
+            return Err(Failure::new(format_args!(
+                "{} is a directory of files: name one with -o DIR",
+                to.name
+            )));
+        };
+        for input in inputs.iter().filter(|i| !is_std(i)) {
+            let same = match (std::fs::canonicalize(input), std::fs::canonicalize(path)) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            };
+            if same {
+                return Err(Failure::in_file(
+                    path.display(),
+                    "refusing to write over the input directory; choose another output",
+                ));
+            }
+        }
+        Ok(Output {
+            sink: Sink::Directory(path.to_path_buf()),
+            name: path.display().to_string(),
+        })
+    }
+
     /// Hand the destination to the library's convert, which decides
     /// whether the output can go there as it is made or must be held until
     /// the `fail-on` decisions, and commits or abandons it.
@@ -274,6 +311,7 @@ impl Output {
         match self.sink {
             Sink::File(file) => convert(markport::Target::File(file)),
             Sink::Stdout(mut w) => convert(markport::Target::Stream(&mut w)),
+            Sink::Directory(dir) => convert(markport::Target::Directory(dir)),
         }
     }
 
@@ -289,6 +327,10 @@ impl Output {
         match &mut self.sink {
             Sink::Stdout(w) => w.write_all(bytes),
             Sink::File(f) => f.write_all(bytes),
+            Sink::Directory(_) => Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "a directory takes a tree of files, not bytes",
+            )),
         }
         .map_err(|e| Failure::in_file(&self.name, format_args!("cannot write: {e}")))
     }
@@ -305,6 +347,8 @@ impl Output {
         match self.sink {
             Sink::Stdout(mut w) => w.flush().map_err(fail),
             Sink::File(f) => f.commit().map_err(fail),
+            // The library's convert swaps a tree in itself.
+            Sink::Directory(_) => Ok(()),
         }
     }
 }

@@ -48,6 +48,13 @@ pub enum Target<'a> {
     /// A stream that keeps whatever it is given (standard output, a
     /// socket, memory): flushed at the end.
     Stream(&'a mut dyn Write),
+    /// A directory, for a format whose collection is a tree of files
+    /// ([`Format::directory`]: favorites). The tree is written into a
+    /// staging directory beside it and swapped in whole when the
+    /// conversion succeeds and the report allows it; otherwise the staging
+    /// directory is removed and the directory stays as it was. A directory
+    /// that is not empty and not a tree markport wrote is refused.
+    Directory(PathBuf),
 }
 
 /// How to convert: everything but the input, the target format and the
@@ -212,10 +219,42 @@ pub fn convert(
     opts: &ConvertOptions,
     target: Target<'_>,
 ) -> Result<Converted, ConvertError> {
-    // A read-only target is refused before the input is read.
+    // A read-only target is refused before the input is read, and so is a
+    // directory for a format of one file, or a file for a tree.
     let write = to
         .writer()
         .map_err(|error| ConvertError::new(Stage::Write, error))?;
+    let tree = match (&target, to.directory()) {
+        (Target::Directory(dir), None) => {
+            return Err(ConvertError::new(
+                Stage::Write,
+                Error::new(
+                    ErrorKind::Unwritable,
+                    format!(
+                        "{} is one file, and {} is a directory: name a file (a directory is written only as favorites)",
+                        to.name,
+                        dir.display()
+                    ),
+                    None,
+                ),
+            ))
+        }
+        (Target::Directory(_), Some(tree)) => Some(tree),
+        (_, Some(_)) => {
+            return Err(ConvertError::new(
+                Stage::Write,
+                Error::new(
+                    ErrorKind::Unwritable,
+                    format!(
+                        "{} is a directory of files: name one with -o DIR",
+                        to.name
+                    ),
+                    None,
+                ),
+            ))
+        }
+        _ => None,
+    };
     let (from, read) = read_input(input, opts.from, &opts.read)?;
     let diagnostics = read.diagnostics;
     let mut document = read.document;
@@ -237,6 +276,30 @@ pub fn convert(
             None
         }
     };
+    if let (Some(tree), Target::Directory(dir)) = (tree, &target) {
+        let (mut loss, staged) = (tree.stage)(&document, &opts.write, dir).map_err(write_failed)?;
+        loss.extend(changes);
+        let refused = decide(&loss);
+        if refused.is_some() {
+            // Not swapped in: the directory stays as it was.
+            let _ = std::fs::remove_dir_all(staged.path());
+        } else {
+            staged.swap().and_then(|old| old.clean()).map_err(|e| {
+                write_failed(Error::new(
+                    ErrorKind::Io,
+                    format!("cannot write: {e}"),
+                    None,
+                ))
+            })?;
+        }
+        return Ok(Converted {
+            from,
+            document,
+            diagnostics,
+            loss,
+            refused,
+        });
+    }
     // A file that is replaced can always be abandoned afterwards; standard
     // output, a device or a FIFO cannot take back a byte, so while a
     // decision is pending their output is held.
@@ -245,6 +308,7 @@ pub fn convert(
     let sink: &mut dyn Write = match &mut target {
         Target::File(file) => file,
         Target::Stream(stream) => &mut **stream,
+        Target::Directory(_) => unreachable!("a directory is written as a tree above"),
     };
     let (mut loss, held) = write_held_or_streamed(
         write,
@@ -263,6 +327,7 @@ pub fn convert(
         match target {
             Target::File(file) => file.commit(),
             Target::Stream(stream) => stream.flush(),
+            Target::Directory(_) => Ok(()),
         }
         .map_err(|e| write_failed(Error::io(e)))?;
     }
@@ -373,6 +438,31 @@ pub fn read_input(
                 err.message = format!("cannot read: {}", err.message);
                 ConvertError::new(Stage::Read, err)
             };
+            // A directory is a tree of files (favorites), read by its path.
+            if std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+                let resolved = match from {
+                    Some(format) => named(format),
+                    None => resolve_format(None, Some(&path), Some(&[]))
+                        .map_err(|error| ConvertError::new(Stage::Read, error))?,
+                };
+                let format = resolved.format;
+                let read_path = format.path_reader.filter(|_| format.directory().is_some());
+                let Some(read_path) = read_path else {
+                    return Err(ConvertError::new(
+                        Stage::Read,
+                        Error::new(
+                            ErrorKind::WrongFormat,
+                            format!(
+                                "a directory, and {} is one file (a directory reads as favorites)",
+                                format.name
+                            ),
+                            None,
+                        ),
+                    ));
+                };
+                let read = read_path(&path, read_opts).map_err(read_failed(format))?;
+                return Ok((resolved, read));
+            }
             // A named format that reads paths needs no bytes here: a
             // database is opened where it is, a pipe copied as it is read.
             if let Some(format) = from {

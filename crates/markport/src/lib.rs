@@ -94,6 +94,9 @@ pub use markport_chromium as chromium;
 #[cfg(feature = "desktop")]
 /// The desktop-bookmark format's own API (and the spec's operations).
 pub use markport_desktop as desktop;
+#[cfg(feature = "favorites")]
+/// The favorites-tree format's own API (directories of link files).
+pub use markport_favorites as favorites;
 /// Firefox's bookmark backups' own API (JSON, `.jsonlz4`).
 #[cfg(feature = "firefox")]
 pub use markport_firefox as firefox;
@@ -130,7 +133,8 @@ pub use markport_xfolk as xfolk;
 pub use paths::{read_path, write_path};
 pub use registry::{
     aliases_of, detect, format, formats_for_extension, names, no_write_options, read_only,
-    writable, writable_names, Format, PathReadFn, ReadFn, WriteFn, ALIASES, FORMATS,
+    writable, writable_names, DirectoryFormat, Format, PathReadFn, ReadFn, StageDirFn, WriteFn,
+    ALIASES, DIRECTORY_FORMATS, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use values::{values, Values};
@@ -281,8 +285,25 @@ impl Roundtrip {
 /// assert!(trip.loss.fields().contains(&markport::Field::Separator));
 /// ```
 pub fn roundtrip(doc: &Document, via: &Format, opts: &WriteOptions) -> Result<Roundtrip, Error> {
-    let (bytes, loss) = write_to_vec(doc, via, opts)?;
-    let back = read(&bytes, via, &ReadOptions::default()).map_err(|e| {
+    let (loss, back) = match via.directory() {
+        // A tree goes out into a private directory and is read back by path.
+        Some(tree) => {
+            let private = markup::private::PrivateDir::new().map_err(Error::io)?;
+            let dir = private.path().join("tree");
+            let (loss, staged) = (tree.stage)(doc, opts, &dir)?;
+            staged
+                .swap()
+                .and_then(|old| old.clean())
+                .map_err(|e| Error::new(ErrorKind::Io, e.to_string(), None))?;
+            let read_path = via.path_reader.expect("a directory format reads by path");
+            (loss, read_path(&dir, &ReadOptions::default()))
+        }
+        None => {
+            let (bytes, loss) = write_to_vec(doc, via, opts)?;
+            (loss, read(&bytes, via, &ReadOptions::default()))
+        }
+    };
+    let back = back.map_err(|e| {
         Error::new(
             e.kind,
             format!("reading back the {} output: {}", via.name, e.message),

@@ -12,6 +12,14 @@ pub type ReadFn = fn(&[u8], &ReadOptions) -> Result<Parsed, Error>;
 /// A reader of a file by its path, for a format whose file has companions
 /// the bytes cannot carry (places.sqlite's `-wal`).
 pub type PathReadFn = fn(&std::path::Path, &ReadOptions) -> Result<Parsed, Error>;
+/// A writer of a directory tree: `doc` written into a staging directory
+/// beside the directory named (checked, not touched), with what the tree
+/// cannot carry; the caller swaps the staged tree in, or abandons it.
+pub type StageDirFn = fn(
+    &Document,
+    &WriteOptions,
+    &std::path::Path,
+) -> Result<(LossReport, markport_markup::tree::Staged), Error>;
 /// A writer: document in, bytes out, and what could not be carried.
 pub type WriteFn = fn(&Document, &WriteOptions, &mut dyn Write) -> Result<LossReport, Error>;
 
@@ -58,7 +66,43 @@ pub struct Format {
     pub support: fn(Field) -> Support,
 }
 
+/// A format whose collection is a directory of files rather than one
+/// file: how to recognise such a directory and how to write one. Its
+/// [`Format`] row (same name) reads it by path (`read_path`) and gives its
+/// `support`; its stream `write` only says that it needs a directory.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct DirectoryFormat {
+    /// The name of its [`Format`] row.
+    pub name: &'static str,
+    /// How sure (0..=100) the format is that the directory is its own.
+    pub detect: fn(&std::path::Path) -> Option<u8>,
+    /// The writer of the tree.
+    pub stage: StageDirFn,
+}
+
+/// The formats whose collection is a directory.
+pub static DIRECTORY_FORMATS: &[DirectoryFormat] = &[
+    #[cfg(feature = "favorites")]
+    DirectoryFormat {
+        name: "favorites",
+        detect: markport_favorites::detect_dir,
+        stage: markport_favorites::stage,
+    },
+];
+
 impl Format {
+    /// The directory form of this format, when its collection is a
+    /// directory of files (`favorites`).
+    ///
+    /// ```
+    /// assert!(markport::format("favorites").unwrap().directory().is_some());
+    /// assert!(markport::format("xbel").unwrap().directory().is_none());
+    /// ```
+    pub fn directory(&self) -> Option<&'static DirectoryFormat> {
+        DIRECTORY_FORMATS.iter().find(|d| d.name == self.name)
+    }
+
     /// Whether markport writes this format.
     pub fn writable(&self) -> bool {
         self.write.is_some()
@@ -229,6 +273,7 @@ pub static FORMATS: &[Format] = &[
         write: None,
         support: read_only,
     },
+    #[cfg(feature = "services")]
     Format {
         name: "pocket",
         description:
@@ -362,6 +407,18 @@ pub static FORMATS: &[Format] = &[
         write: Some(markport_lists::urls::write),
         support: markport_lists::urls::support,
     },
+    #[cfg(feature = "favorites")]
+    Format {
+        name: "favorites",
+        description: "Favorites trees: a directory of link files (.url, .webloc, .desktop); written as .url files",
+        extensions: &["url", "webloc", "desktop"],
+        detect: markport_favorites::detect,
+        read: markport_favorites::read,
+        path_reader: Some(markport_favorites::read_path),
+        write_options_for_extension: no_write_options,
+        write: Some(markport_favorites::write),
+        support: markport_favorites::support,
+    },
 ];
 
 /// Other names people give a format (`-t html`, as pandoc spells it), and
@@ -468,6 +525,7 @@ mod tests {
             ("omnivore", cfg!(feature = "services")),
             ("csv", cfg!(feature = "lists")),
             ("urls", cfg!(feature = "lists")),
+            ("favorites", cfg!(feature = "favorites")),
         ];
         for (name, built) in expected {
             assert_eq!(format(name).is_some(), built, "{name}");

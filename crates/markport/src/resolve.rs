@@ -5,7 +5,9 @@ use std::path::Path;
 
 use markport_model::{Error, ErrorKind};
 
-use crate::registry::{detect, format, formats_for_extension, names, writable_names, Format};
+use crate::registry::{
+    detect, format, formats_for_extension, names, writable_names, Format, DIRECTORY_FORMATS,
+};
 
 /// How [`resolve_format`] chose.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +56,9 @@ impl Resolved {
 /// - `name` (what `--from`/`--to` gave) wins when present; an unknown name
 ///   is an error that lists the known ones.
 /// - With `content` (an input), the most confident detector wins; failing
-///   that, an extension only one format claims.
+///   that, an extension only one format claims. An input `path` that is a
+///   directory is asked of the formats whose collection is a directory
+///   ([`DIRECTORY_FORMATS`]: a favorites tree), whatever `content` says.
 /// - Without `content` (an output), the extension decides: the first
 ///   registered format that claims it, with [`Chosen::Preferred`] naming the
 ///   others (`.html` is Netscape bookmark HTML; xFolk pages are asked for).
@@ -94,6 +98,24 @@ pub fn resolve_format(
             format,
             chosen: Chosen::Named,
         });
+    }
+    if let Some(dir) = path.filter(|p| !output && p.is_dir()) {
+        let best = DIRECTORY_FORMATS
+            .iter()
+            .filter_map(|d| (d.detect)(dir).map(|score| (d, score)))
+            .max_by_key(|(_, score)| *score)
+            .and_then(|(d, _)| format(d.name));
+        return best
+            .map(|format| Resolved {
+                format,
+                chosen: Chosen::Content,
+            })
+            .ok_or_else(|| {
+                unclear(format!(
+                    "{} is a directory, and no format reads it",
+                    dir.display()
+                ))
+            });
     }
     if let Some(bytes) = content {
         if let Some(format) = detect(bytes) {

@@ -7,7 +7,9 @@
 //! Files: [`output`], the one (atomic) writer of every file markport
 //! replaces; [`private`], the owner-only temporary directories that hold
 //! a reader's copy of a user's data; and [`archive`], the bounded reader of
-//! the ZIP archives some exports come as. The file part is here rather than
+//! the ZIP archives some exports come as; and [`tree`], a directory of files
+//! written whole (staged beside it, swapped in, never over files it did not
+//! write). The file part is here rather than
 //! in a crate of its own because it is small and every format crate already
 //! depends on this one; a program that wants only it pays for the HTML
 //! tokenizer's dependencies. The format crates sit on
@@ -34,5 +36,6 @@ pub mod html;
 pub mod json;
 pub mod output;
 pub mod private;
+pub mod tree;
 pub mod walk;
 pub mod xml;

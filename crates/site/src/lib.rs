@@ -28,13 +28,13 @@
 
 mod feed;
 mod pages;
-mod publish;
 mod slug;
 
 use markport_model::{DateValue, Document, LossReport, Node, NodeId, XfolkWriteOptions};
 use markport_xfolk::entry::{is_published, shown_title};
 
-pub use publish::{publish, stage, PublishError, Replaced, Staged, MANIFEST};
+/// The site is written whole, as markup's [`tree`](markport_markup::tree) writes a directory.
+pub use markport_markup::tree::{publish, stage, File, PublishError, Replaced, Staged, MANIFEST};
 
 /// How to publish.
 #[derive(Clone, Debug)]
@@ -88,15 +88,6 @@ impl Default for Options {
             site_url: None,
         }
     }
-}
-
-/// One file of a site.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct File {
-    /// Its path inside the site, `/`-separated.
-    pub path: String,
-    /// Its content.
-    pub bytes: Vec<u8>,
 }
 
 /// A site in memory.

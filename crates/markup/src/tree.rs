@@ -1,4 +1,5 @@
-//! Writing a site into a directory as a whole. The files go to a
+//! Writing a tree of files into a directory as a whole (a published site,
+//! a favorites tree). The files go to a
 //! temporary sibling `DIR.markport-tmp-PID-N`, which is then swapped in:
 //! on Linux one atomic exchange of the two names (`renameat2` with
 //! `RENAME_EXCHANGE`), elsewhere two renames. A reader of `DIR` sees the
@@ -29,7 +30,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::{Deserialize, Serialize};
 
-use crate::File;
+/// One file of a tree written whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct File {
+    /// Its path inside the tree, `/`-separated.
+    pub path: String,
+    /// Its content.
+    pub bytes: Vec<u8>,
+}
 
 /// The manifest's file name inside a published directory.
 pub const MANIFEST: &str = ".markport-site.json";
