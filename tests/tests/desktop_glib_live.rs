@@ -6,7 +6,7 @@
 
 use markport::model::Node;
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, peer_driver, tool};
+use markport_conformance::{corpus_samples, peer_driver, read_parsed, tool};
 use serde_json::Value;
 
 #[test]
@@ -37,14 +37,7 @@ fn glib_loads_what_markport_writes_with_the_same_values() {
     let mut checked = 0;
     let mut failures = Vec::new();
     for (format, path) in corpus_samples() {
-        let bytes = std::fs::read(&path).unwrap();
-        let doc = markport::read(
-            &bytes,
-            markport::format(&format).unwrap(),
-            &ReadOptions::default(),
-        )
-        .unwrap()
-        .document;
+        let doc = read_parsed(&format, &path).unwrap().document;
         let (out, _) = markport::write_to_vec(&doc, desktop, &WriteOptions::default()).unwrap();
         let file = dir.join(format!("{checked}.xbel"));
         std::fs::write(&file, &out).unwrap();
