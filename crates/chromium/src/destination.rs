@@ -27,6 +27,13 @@ pub const CANONICAL_URL: &str = "Chromium rewrites a link to its canonical form 
 /// A link that is not an absolute URL (`?aBcDeF`, a Shaarli note, ``).
 pub const NOT_ABSOLUTE: &str =
     "Chromium drops a bookmark whose link is not an absolute URL on load";
+/// A guid with capital letters: Chromium reads guids without regard to
+/// case and saves them in lowercase (`base::Uuid::AsLowercaseString`).
+pub const LOWERCASE_GUID: &str = "Chromium saves a guid in lowercase on its next save";
+/// A date that is no number (a source's unreadable date kept as written):
+/// Chromium gives the node the time it loads the file.
+pub const UNREADABLE_DATE: &str =
+    "Chromium replaces a date that is not a number with the time it loads the file";
 /// A file whose unset dates were written another way than Chromium's.
 pub const UNSET_DATES: &str = "Chromium writes unset dates its own way on its next save";
 

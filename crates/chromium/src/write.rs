@@ -242,6 +242,12 @@ fn assign_ids(doc: &Document, p: &mut Plan, loss: &mut LossReport) {
             };
             loss.record(doc, Some(id), id_field, why);
         }
+        if p.guids[id.index()]
+            .as_deref()
+            .is_some_and(|g| g.bytes().any(|c| c.is_ascii_uppercase()))
+        {
+            loss.record_destination(doc, Some(id), guid_field, chromium::LOWERCASE_GUID);
+        }
         if p.guids[id.index()].is_none() {
             let root = p.roots.iter().position(|r| *r == Some(id));
             let had = match node {
@@ -459,6 +465,9 @@ fn date(
                 field,
                 "Chromium keeps microseconds since 1601 as a number: this one cannot be",
             ),
+        }
+        if text.parse::<i64>().is_err() {
+            loss.record_destination(doc, Some(id), field, chromium::UNREADABLE_DATE);
         }
     }
     members.push((key.to_owned(), string(&text)));

@@ -244,10 +244,22 @@ fn merge_joins_folders_by_role_and_path_and_links_across_and_within_inputs() {
 
 #[test]
 fn merging_two_documents_a_hundred_thousand_levels_deep_does_not_recurse() {
-    let (doc, report) = merge(vec![deep(), deep()], false).unwrap();
+    let (doc, report) = merge_keeping(vec![deep(), deep()], false, true).unwrap();
     assert_eq!(doc.max_depth(), 100_000, "the same paths are one chain");
     assert_eq!(doc.census().bookmarks, 1_000);
     assert_eq!(report[1].merged, 100_000);
+    // Below level 1,000 every folder held only links met higher up: merged
+    // away, the chain under the last bookmark is left empty and goes.
+    let (pruned, report) = merge(vec![deep(), deep()], false).unwrap();
+    assert_eq!(pruned.max_depth(), 1_000);
+    assert_eq!(pruned.census().bookmarks, 1_000);
+    let emptied: usize = report
+        .iter()
+        .flat_map(|r| &r.report.changes)
+        .filter(|c| c.field == Field::Folder)
+        .map(|c| c.count)
+        .sum();
+    assert_eq!(emptied, 99_000);
 }
 
 #[test]

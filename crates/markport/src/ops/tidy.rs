@@ -115,7 +115,8 @@ pub fn restyle_tags(doc: &mut Document, style: TagStyle) -> usize {
 ///
 /// ```
 /// use markport::ops::drop_extra;
-/// use markport::{Attribute, Bookmark, Document};
+/// use markport::model::Attribute;
+/// use markport::{Bookmark, Document};
 ///
 /// let mut doc = Document::new();
 /// let mut b = Bookmark::new("https://example.org/");
