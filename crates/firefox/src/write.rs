@@ -621,6 +621,25 @@ fn string(out: &mut String, s: &str) {
 mod tests {
     use markport_model::{diff, Document, Folder, ReadOptions, Role, WriteOptions};
 
+    /// Extra values that are JSON go out as JSON; anything else, including
+    /// text the JSON parser would only accept after skipping a byte order
+    /// mark, as a string, so the backup stays JSON.
+    #[test]
+    fn extra_values_are_json_only_when_they_read_back_as_json() {
+        let written = |v: &str| {
+            let mut out = String::new();
+            super::value(&mut out, v);
+            out
+        };
+        assert_eq!(written("[1, {\"a\": true}]"), "[1, {\"a\": true}]");
+        assert_eq!(written("12.5"), "12.5");
+        assert_eq!(written("1 2"), "\"1 2\"");
+        assert_eq!(written("[1,]"), "\"[1,]\"");
+        assert_eq!(written("null"), "\"null\"");
+        assert_eq!(written("\u{feff}5"), "\"\u{feff}5\"");
+        assert_eq!(written("a\u{1}<"), "\"a\\u0001<\"");
+    }
+
     fn root(title: &str, role: Option<Role>) -> Folder {
         let mut f = Folder::titled(title);
         f.role = role;
