@@ -1,11 +1,9 @@
 //! `markport check` run like a user: every problem with its place, the
 //! exit codes, --json, and a file that cannot be read among others.
 
-use assert_cmd::Command;
+mod common;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+use common::markport;
 
 const BROKEN: &str = r#"<?xml version="1.0"?>
 <xbel version="1.0">

@@ -1,19 +1,12 @@
 //! The `markport` command as people use it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
 
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../corpus")
-        .join(name)
-}
+use common::{corpus, markport};
 
 #[test]
 fn convert_xbel_to_json_and_back_is_lossless() {

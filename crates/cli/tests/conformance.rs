@@ -7,12 +7,11 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
+
+use common::markport;
 
 /// Run `conformance --json` and return (exit code, report).
 fn conformance(cmd: &str, from: &str, to: &str, extra: &[&str]) -> (i32, Value) {

@@ -4,17 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+mod common;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
-
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../corpus")
-        .join(name)
-}
+use common::{corpus, markport};
 
 /// A Netscape file whose one bookmark has a date the reader warns about.
 fn warned(dir: &Path) -> PathBuf {

@@ -1,11 +1,10 @@
 //! `markport desktop` as people (and programs) use it.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
+
+use common::markport;
 
 #[test]
 fn add_list_and_exec_follow_the_spec() {

@@ -2,20 +2,11 @@
 //! compressed form by the output's extension or `--jsonlz4`, and broken
 //! backups refused with where.
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
 
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../corpus")
-        .join(name)
-}
+use common::{corpus, markport};
 
 #[test]
 fn to_firefox_writes_json_and_a_jsonlz4_extension_writes_the_compressed_form() {

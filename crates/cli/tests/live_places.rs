@@ -8,14 +8,13 @@ mod schema;
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use rusqlite::Connection;
 use schema::{item, place, places, T0};
 use serde_json::Value;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
+
+use common::markport;
 
 /// `count` bookmarks in the toolbar, numbered from `first`.
 fn bookmarks(conn: &Connection, first: usize, count: usize) {

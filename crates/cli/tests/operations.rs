@@ -1,21 +1,14 @@
 //! The migration operations (`convert --dedupe`, `--folders-as-tags`, ...,
 //! `markport merge`) on corpus files, as people run them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
 
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../corpus")
-        .join(name)
-}
+use common::{corpus, markport};
 
 /// Convert `input` to markport JSON with `flags`; the JSON report and the output.
 fn convert_json(input: &Path, flags: &[&str]) -> (Value, Value) {

@@ -1,19 +1,10 @@
 //! `markport publish` as people use it.
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
 
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../corpus")
-        .join(name)
-}
+use common::{corpus, markport};
 
 #[test]
 fn publish_writes_a_site_and_says_what_was_withheld() {

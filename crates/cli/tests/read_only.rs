@@ -3,12 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
+
+use common::markport;
 
 fn places() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus/places/firefox-esr.sqlite")

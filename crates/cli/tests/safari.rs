@@ -5,13 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
+
+use common::markport;
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,20 +1,11 @@
 //! The loss report and `diff` tell the truth: comments, date forms,
 //! dropped folders, and what only markport's own block carries.
 
-use std::path::{Path, PathBuf};
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn markport() -> Command {
-    Command::cargo_bin("markport").unwrap()
-}
+mod common;
 
-fn corpus(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../corpus")
-        .join(name)
-}
+use common::{corpus, markport};
 
 #[test]
 fn a_floccus_sync_comment_survives_xbel_and_is_reported_lost_elsewhere() {

@@ -3,6 +3,8 @@
 
 use std::collections::HashSet;
 
+use markport_markup::json::write::{push_string, Escaping};
+use markport_markup::json::Parser;
 use markport_model::{
     bookmark_fields, document_fields, folder_fields, separator_fields, Attribute, Bookmark,
     DateValue, Document, Error, Field, Folder, LossReport, Node, NodeId, Role, Separator,
@@ -600,7 +602,9 @@ fn value(out: &mut String, v: &str) {
         && v.trim() == v
         && !v.starts_with('"')
         && !v.is_empty()
-        && serde_json::from_str::<serde::de::IgnoredAny>(v).is_ok();
+        // The parser skips a byte order mark, which inside a value is not JSON.
+        && !v.starts_with('\u{feff}')
+        && Parser::new(v.as_bytes()).skip_all().is_ok();
     if json {
         out.push_str(v);
     } else {
@@ -608,35 +612,33 @@ fn value(out: &mut String, v: &str) {
     }
 }
 
-/// A JSON string.
+/// A JSON string, escaped as Firefox's backups escape it.
 fn string(out: &mut String, s: &str) {
-    out.push('"');
-    let mut run = 0;
-    for (i, c) in s.char_indices() {
-        let esc = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            '\u{0}'..='\u{1f}' | '\u{2028}' | '\u{2029}' => "",
-            _ => continue,
-        };
-        out.push_str(&s[run..i]);
-        if esc.is_empty() {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push_str(esc);
-        }
-        run = i + c.len_utf8();
-    }
-    out.push_str(&s[run..]);
-    out.push('"');
+    push_string(out, s, Escaping::Firefox);
 }
 
 #[cfg(test)]
 mod tests {
     use markport_model::{diff, Document, Folder, ReadOptions, Role, WriteOptions};
+
+    /// Extra values that are JSON go out as JSON; anything else, including
+    /// text the JSON parser would only accept after skipping a byte order
+    /// mark, as a string, so the backup stays JSON.
+    #[test]
+    fn extra_values_are_json_only_when_they_read_back_as_json() {
+        let written = |v: &str| {
+            let mut out = String::new();
+            super::value(&mut out, v);
+            out
+        };
+        assert_eq!(written("[1, {\"a\": true}]"), "[1, {\"a\": true}]");
+        assert_eq!(written("12.5"), "12.5");
+        assert_eq!(written("1 2"), "\"1 2\"");
+        assert_eq!(written("[1,]"), "\"[1,]\"");
+        assert_eq!(written("null"), "\"null\"");
+        assert_eq!(written("\u{feff}5"), "\"\u{feff}5\"");
+        assert_eq!(written("a\u{1}<"), "\"a\\u0001<\"");
+    }
 
     fn root(title: &str, role: Option<Role>) -> Folder {
         let mut f = Folder::titled(title);

@@ -18,6 +18,9 @@
 //! Duplicate keys are passed on as they come: which one counts is the
 //! reader's choice.
 //!
+//! The writers' half is [`write`]: strings escaped as each browser escapes
+//! them.
+//!
 //! ```
 //! use markport_markup::json::{Event, Parser};
 //!
@@ -33,6 +36,8 @@
 //! let e = Parser::new(b"{\n  \"a\": tru}").skip_all().unwrap_err();
 //! assert_eq!(e.location.to_string(), "2:8");
 //! ```
+
+pub mod write;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;

@@ -14,5 +14,5 @@ pub use writer::{Indent, XmlWriter};
 
 /// Deeper nesting is written at this indentation: beyond it, indenting
 /// would make the output grow with the square of the depth. Shared by
-/// every indenting writer (XBEL, Netscape).
+/// every indenting writer (XBEL, Netscape, Chromium).
 pub const MAX_INDENT_DEPTH: usize = 40;

@@ -33,6 +33,7 @@
 //! .unwrap();
 //! println!("{} bookmarks", parsed.document.census().bookmarks);
 //! ```
+#![warn(missing_docs)]
 
 pub mod open;
 mod tree;

@@ -9,6 +9,7 @@
 //! let doc = markport_services::pocket::read(csv, &Default::default()).unwrap().document;
 //! assert_eq!(doc.census().bookmarks, 1);
 //! ```
+#![warn(missing_docs)]
 
 mod annotations;
 mod folders;

@@ -1,4 +1,6 @@
-//! The writer: a standalone page people want to use (NOTES.md section 4).
+//! The writer: a standalone page people want to use (the "recommended shape
+//! of a published xFolk page", section 4 of
+//! `../shared/corpus/peers/xfolk/NOTES.md`).
 //!
 //! One `h1`, a `nav` of folders, a `section` per folder with headings by
 //! depth, `ul > li.xfolkentry` entries that xFolk and mf2 parsers both read,
