@@ -22,6 +22,16 @@ fn a_hundred_thousand_folders_deep_converts_through_every_format() {
     .document;
     assert_eq!(doc.census().depth, DEPTH);
     for w in markport::writable() {
+        // A tree of files (favorites) is as deep as the file system lets a
+        // path go: written into a private directory, it converts or fails
+        // cleanly.
+        if w.directory().is_some() {
+            match markport::roundtrip(&doc, w, &WriteOptions::default()) {
+                Ok(trip) => assert!(trip.exact(), "{}: report vs diff", w.name),
+                Err(e) => eprintln!("{}: fails cleanly: {e}", w.name),
+            }
+            continue;
+        }
         let (out, loss) = markport::write_to_vec(&doc, w, &WriteOptions::default())
             .unwrap_or_else(|e| panic!("{} cannot write it: {e}", w.name));
         match markport::read(&out, w, &ReadOptions::default()) {
