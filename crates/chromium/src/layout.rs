@@ -37,14 +37,6 @@ impl UnsetDates {
     pub const DEFAULT: &'static str =
         "url:date_added,date_last_used;folder:date_added,date_modified,date_last_used";
 
-    /// The slot of a date key.
-    pub fn slot(key: &str) -> usize {
-        DATE_KEYS
-            .iter()
-            .position(|k| *k == key)
-            .expect("a date key")
-    }
-
     /// Count one unset date: written as `"0"` (`present`) or left out.
     pub fn saw(&mut self, kind: Kind, slot: usize, present: bool) {
         let c = &mut self.counts[kind as usize][slot];

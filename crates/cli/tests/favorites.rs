@@ -335,7 +335,9 @@ fn a_huge_file_and_a_broken_link_file_are_skipped_with_their_paths() {
         .arg(dir.path())
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("skipped: an Internet Shortcut without URL="));
+        .stdout(predicate::str::contains(
+            "skipped: an Internet Shortcut without URL=",
+        ));
 }
 
 #[test]

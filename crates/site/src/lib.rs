@@ -31,7 +31,7 @@ mod pages;
 mod slug;
 
 use markport_model::{DateValue, Document, LossReport, Node, NodeId, XfolkWriteOptions};
-use markport_xfolk::entry::{is_published, shown_title};
+use markport_xfolk::entry::{shown_title, Entries};
 
 /// The site is written whole, as markup's [`tree`](markport_markup::tree) writes a directory.
 pub use markport_markup::tree::{publish, stage, File, PublishError, Replaced, Staged, MANIFEST};
@@ -110,11 +110,11 @@ const SCRIPT: &str = include_str!("filter.js");
 
 /// The published bookmarks with an added date, newest first (ties in
 /// document order), at most `n`.
-fn recent(doc: &Document, x: &XfolkWriteOptions, n: usize) -> Vec<NodeId> {
+fn recent(doc: &Document, entries: Entries<'_>, n: usize) -> Vec<NodeId> {
     let mut dated: Vec<(i64, u32, NodeId)> = doc
         .preorder()
         .filter_map(|id| match doc.node(id) {
-            Node::Bookmark(b) if is_published(b, x) => match &b.added {
+            Node::Bookmark(b) if entries.published(id) => match &b.added {
                 Some(DateValue::Instant(t)) => Some((t.unix_seconds(), t.subsec_nanos(), id)),
                 _ => None,
             },
@@ -135,7 +135,7 @@ pub fn build(doc: &Document, opts: &Options) -> Site {
         .or(doc.header.title.as_deref())
         .and_then(shown_title)
         .unwrap_or_else(|| "Bookmarks".to_owned());
-    let recent = recent(doc, &opts.xfolk, opts.recent);
+    let recent = recent(doc, Entries::new(doc, &opts.xfolk), opts.recent);
     let mut built = pages::build(doc, opts, &recent, &title);
     let mut files = built.files;
     files.push(File {

@@ -7,8 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use markport_model::{Document, LossReport, Node, NodeId};
 use markport_xfolk::entry::{
-    is_published, shown_title, tag_segment, write_entry, write_paragraphs, write_text,
-    written_href, Written,
+    shown_title, tag_segment, write_paragraphs, write_text, Entries, Written,
 };
 
 use crate::slug::{portable_name, Slugs};
@@ -31,16 +30,13 @@ pub(crate) struct Built {
 }
 
 pub(crate) fn build(doc: &Document, opts: &Options, recent: &[NodeId], title: &str) -> Built {
-    let x = &opts.xfolk;
+    let entries = Entries::new(doc, &opts.xfolk);
     let preorder: Vec<NodeId> = doc.preorder().collect();
     // Public bookmarks under each folder, summed bottom-up in one pass.
     let mut count = vec![0usize; doc.len()];
     let mut top_count = 0usize;
     for &id in preorder.iter().rev() {
-        let own = match doc.node(id) {
-            Node::Bookmark(b) if is_published(b, x) => 1,
-            _ => 0,
-        } + count[id.index()];
+        let own = usize::from(entries.published(id)) + count[id.index()];
         count[id.index()] = own;
         match doc.parent(id) {
             Some(p) => count[p.index()] += own,
@@ -59,7 +55,7 @@ pub(crate) fn build(doc: &Document, opts: &Options, recent: &[NodeId], title: &s
     let mut tags: BTreeMap<&str, Vec<NodeId>> = BTreeMap::new();
     for &id in &preorder {
         if let Node::Bookmark(b) = doc.node(id) {
-            if !is_published(b, x) {
+            if !entries.published(id) {
                 continue;
             }
             for (i, t) in b.tags.iter().enumerate() {
@@ -80,6 +76,7 @@ pub(crate) fn build(doc: &Document, opts: &Options, recent: &[NodeId], title: &s
         }
     }
     let mut b = Builder {
+        entries,
         doc,
         opts,
         title,
@@ -172,6 +169,8 @@ fn tag_href(tag_base: Option<&str>, dirs: &HashMap<&str, TagDir>, root: &str, ta
 
 struct Builder<'d> {
     doc: &'d Document,
+    /// The xFolk entries every page is made of.
+    entries: Entries<'d>,
     opts: &'d Options,
     title: &'d str,
     slug: Vec<Option<String>>,
@@ -286,7 +285,7 @@ impl Builder<'_> {
         let href = |t: &str| self.tag_href(root, t);
         out.push_str("<ul class=\"entries\">\n");
         for &id in ids {
-            write_entry(out, &mut scratch, self.doc, id, &self.opts.xfolk, &href);
+            self.entries.write(out, &mut scratch, id, &href);
         }
         out.push_str("</ul>\n");
     }
@@ -393,14 +392,13 @@ impl Builder<'_> {
             let opts = self.opts;
             let dirs = &self.tag_dirs;
             let href = |t: &str| tag_href(opts.tag_base.as_deref(), dirs, root, t);
+            let entries = self.entries;
             for &c in children {
                 if matches!(doc.node(c), Node::Folder(_)) {
                     continue;
                 }
                 let mut s = String::new();
-                if write_entry(&mut s, &mut self.loss, doc, c, &opts.xfolk, &href)
-                    != Written::Withheld
-                {
+                if entries.write(&mut s, &mut self.loss, c, &href) != Written::Withheld {
                     written.push((c, s));
                 }
             }
@@ -481,19 +479,15 @@ impl Builder<'_> {
                 out.push_str("<ul class=\"entries\">\n");
                 for (c, html) in chunk {
                     out.push_str(html);
-                    if let Some(b) = doc.node(*c).as_bookmark() {
-                        if is_published(b, &self.opts.xfolk) {
-                            self.search.push((
-                                b.title
-                                    .as_deref()
-                                    .and_then(shown_title)
-                                    .unwrap_or_else(|| b.href.clone()),
-                                written_href(&b.href).into_owned(),
-                                format!("f/{name}"),
-                                title.clone(),
-                                b.tags.clone(),
-                            ));
-                        }
+                    if let Some((shown, href)) = self.entries.shown(*c) {
+                        let tags = doc.node(*c).as_bookmark().map(|b| b.tags.clone());
+                        self.search.push((
+                            shown,
+                            href,
+                            format!("f/{name}"),
+                            title.clone(),
+                            tags.unwrap_or_default(),
+                        ));
                     }
                 }
                 out.push_str("</ul>\n");

@@ -1,11 +1,12 @@
 //! One xFolk entry, the unit every markport page is made of: the one-page
 //! writer (`--to xfolk`) and the site publisher (`markport publish`, crate
-//! `markport-site`) write bookmarks through [`write_entry`], so both publish
-//! the same markup, withhold the same links and report the same losses.
+//! `markport-site`) write bookmarks through [`Entries`], once per entry, so
+//! both publish the same markup, withhold the same links and report the
+//! same losses.
 //!
 //! ```
 //! use markport_model::{Bookmark, Document, LossReport, XfolkWriteOptions};
-//! use markport_xfolk::entry::{write_entry, Written};
+//! use markport_xfolk::entry::{Entries, Written};
 //!
 //! let mut doc = Document::new();
 //! let mut b = Bookmark::new("https://example.org/").with_title("Example <site>");
@@ -13,8 +14,10 @@
 //! let id = doc.push(None, b);
 //! let (mut out, mut loss) = (String::new(), LossReport::new());
 //! let tag_href = |t: &str| format!("/t/{}", markport_xfolk::entry::tag_segment(t));
-//! let written = write_entry(&mut out, &mut loss, &doc, id, &XfolkWriteOptions::default(), &tag_href);
-//! assert_eq!(written, Written::Entry);
+//! let opts = XfolkWriteOptions::default();
+//! let entries = Entries::new(&doc, &opts);
+//! assert_eq!(entries.write(&mut out, &mut loss, id, &tag_href), Written::Entry);
+//! assert_eq!(entries.shown(id).unwrap(), ("Example <site>".into(), "https://example.org/".into()));
 //! assert!(out.contains("Example &lt;site&gt;") && out.contains(r#"href="/t/New%20York""#));
 //! ```
 
@@ -32,7 +35,7 @@ use crate::text::{collapse, is_block_normal, paragraphs};
 /// print): embedded by the one-page writer, a shared `style.css` on a site.
 pub const STYLE: &str = include_str!("page.css");
 
-/// What [`write_entry`] made of a node.
+/// What [`Entries::write`] made of a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Written {
     /// An `li.xfolkentry.h-entry`.
@@ -184,44 +187,81 @@ pub fn shown_title(title: &str) -> Option<String> {
     Some(collapse(&title.replace(unwritable, ""))).filter(|t| !t.is_empty())
 }
 
-/// Write node `id` of `doc` as an xFolk/mf2 entry into `out`, recording in
-/// `loss` what the entry cannot carry or what is withheld. `tag_href` gives
-/// the link of each tag; its last path segment must be [`tag_segment`] of
-/// the tag for readers to read the tag back.
-pub fn write_entry(
-    out: &mut String,
-    loss: &mut LossReport,
-    doc: &Document,
-    id: NodeId,
-    opts: &XfolkWriteOptions,
-    tag_href: &dyn Fn(&str) -> String,
-) -> Written {
-    let b = match doc.node(id) {
-        Node::Bookmark(b) => b,
-        Node::Separator(_) => {
-            loss.record(
-                doc,
-                Some(id),
-                Field::Separator,
-                "xFolk lists have no separators",
-            );
-            return Written::Withheld;
-        }
-        Node::Alias(_) => {
-            loss.record(doc, Some(id), Field::Alias, "xFolk has no aliases");
-            return Written::Withheld;
-        }
-        // Folders are the caller's; a kind of node added to the model after
-        // this writer has nothing to write yet.
-        _ => return Written::Withheld,
-    };
-    let mut w = Entry {
-        out,
-        loss,
-        doc,
-        lost: Vec::new(),
-    };
-    w.bookmark(id, b, opts, tag_href)
+/// The entries of one document under one set of options: what a page
+/// needs of xFolk to publish its bookmarks (which are published, what
+/// they show, their markup), taken once.
+#[derive(Clone, Copy)]
+pub struct Entries<'a> {
+    doc: &'a Document,
+    opts: &'a XfolkWriteOptions,
+}
+
+impl<'a> Entries<'a> {
+    /// The entries of `doc` under `opts`.
+    pub fn new(doc: &'a Document, opts: &'a XfolkWriteOptions) -> Entries<'a> {
+        Entries { doc, opts }
+    }
+
+    /// Whether node `id` is published as an entry ([`is_published`]).
+    pub fn published(&self, id: NodeId) -> bool {
+        matches!(self.doc.node(id), Node::Bookmark(b) if is_published(b, self.opts))
+    }
+
+    /// The title and the link node `id` shows as a published entry, as
+    /// [`Entries::write`] writes them (an untitled entry shows its link);
+    /// `None` when it is not published.
+    pub fn shown(&self, id: NodeId) -> Option<(String, String)> {
+        let b = self.doc.node(id).as_bookmark()?;
+        is_published(b, self.opts).then(|| {
+            (
+                b.title
+                    .as_deref()
+                    .and_then(shown_title)
+                    .unwrap_or_else(|| b.href.clone()),
+                written_href(&b.href).into_owned(),
+            )
+        })
+    }
+
+    /// Write node `id` as an xFolk/mf2 entry into `out`, recording in `loss`
+    /// what the entry cannot carry or what is withheld. `tag_href` gives the
+    /// link of each tag; its last path segment must be [`tag_segment`] of
+    /// the tag for readers to read the tag back.
+    pub fn write(
+        &self,
+        out: &mut String,
+        loss: &mut LossReport,
+        id: NodeId,
+        tag_href: &dyn Fn(&str) -> String,
+    ) -> Written {
+        let doc = self.doc;
+        let b = match doc.node(id) {
+            Node::Bookmark(b) => b,
+            Node::Separator(_) => {
+                loss.record(
+                    doc,
+                    Some(id),
+                    Field::Separator,
+                    "xFolk lists have no separators",
+                );
+                return Written::Withheld;
+            }
+            Node::Alias(_) => {
+                loss.record(doc, Some(id), Field::Alias, "xFolk has no aliases");
+                return Written::Withheld;
+            }
+            // Folders are the caller's; a kind of node added to the model
+            // after this writer has nothing to write yet.
+            _ => return Written::Withheld,
+        };
+        let mut w = Entry {
+            out,
+            loss,
+            doc,
+            lost: Vec::new(),
+        };
+        w.bookmark(id, b, self.opts, tag_href)
+    }
 }
 
 struct Entry<'a> {

@@ -16,7 +16,7 @@ use markport_model::{
     WriteOptions,
 };
 
-use crate::entry::{unwritable, write_entry, write_paragraphs, write_text, STYLE};
+use crate::entry::{unwritable, write_paragraphs, write_text, Entries, STYLE};
 use crate::tags::segment_for;
 use crate::text::{collapse, is_block_normal};
 use crate::GENERATOR;
@@ -339,13 +339,6 @@ impl Writer<'_> {
     fn leaf(&mut self, id: NodeId) {
         let base = &self.tag_base;
         let href = |t: &str| format!("{base}{}", segment_for(t));
-        write_entry(
-            &mut self.out,
-            &mut self.loss,
-            self.doc,
-            id,
-            &self.opts.xfolk,
-            &href,
-        );
+        Entries::new(self.doc, &self.opts.xfolk).write(&mut self.out, &mut self.loss, id, &href);
     }
 }
