@@ -23,10 +23,27 @@ use crate::support;
 /// The keys markport writes itself in `[InternetShortcut]`.
 const OWN_KEYS: &[&str] = &["URL", "IconFile", "Modified"];
 
+/// The deepest tree of folders any file system can hold.
+const MAX_DEPTH: usize = 2_048;
+
 /// A tree staged beside its directory: [`Staged::swap`] makes it the one
 /// there; dropping it without a swap leaves the directory as it was (the
 /// staging directory is removed by [`abandon`]).
 pub fn stage(doc: &Document, dir: &Path) -> Result<(LossReport, Staged), Error> {
+    // Every folder is at least one byte of name and a `/`: deeper than
+    // this, no file system takes the path (PATH_MAX is 4,096 bytes), and
+    // planning the paths of a far deeper document would cost memory in
+    // the square of its depth before the first directory failed.
+    let depth = doc.max_depth();
+    if depth > MAX_DEPTH {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            format!(
+                "a favorites tree cannot hold folders {depth} deep: a path is at most 4,096 bytes, so at most {MAX_DEPTH} folders"
+            ),
+            None,
+        ));
+    }
     let (files, dirs, loss) = plan(doc);
     let staged = markport_markup::tree::stage(&files, dir).map_err(|e| {
         // The marker is the one `markport publish` keeps: say what it
