@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # A 100,000-item recently-used.xbel (generated, converted to desktop bookmarks by
 # markport), read and written back by markport and by GLib's GBookmarkFile
-# (../shared/tools/glib_bookmarks.py --reserialize: g_bookmark_file_load_from_file
-# + to_data) on the same file; best of N runs, and the ratio.
+# (the project's driver tests/peers/glib_bookmarks.py --reserialize:
+# g_bookmark_file_load_from_data + to_data) on the same file; best of N runs, and the ratio.
 # Needs python3 and libglib2.0-0. Usage: scripts/bench-desktop.sh [N] [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-100000}
 runs=${2:-3}
-glib=../shared/tools/glib_bookmarks.py
+glib=tests/peers/glib_bookmarks.py
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cargo build -q --release -p markport

@@ -13,6 +13,9 @@ python3-gi: older GIRs give GLib.BookmarkFile no constructor.
       {"ok": false, "error": MESSAGE}, exit status 1.
   glib_bookmarks.py --write OUT SPEC  GLib writes OUT from SPEC.json, {"bookmarks": [{"uri",
       "applications": [{"name", "exec"}]}]}, through g_bookmark_file_set_application_info.
+  glib_bookmarks.py --reserialize FILE  GLib loads FILE and prints its own serialisation
+      (g_bookmark_file_to_data), for timing GLib's load and write; exit status 1 when
+      GLib refuses the file.
   glib_bookmarks.py --version         GLib's version.
 """
 import ctypes
@@ -185,10 +188,29 @@ def write(out_path, spec_path):
         glib.g_bookmark_file_free(bookmarks)
 
 
+def reserialize(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    bookmarks = glib.g_bookmark_file_new()
+    err, message = failure()
+    try:
+        if not glib.g_bookmark_file_load_from_data(bookmarks, data, len(data), err):
+            print(json.dumps({"ok": False, "error": message()}), file=sys.stderr)
+            return 1
+        length = ctypes.c_size_t(0)
+        out = owned(glib.g_bookmark_file_to_data(bookmarks, ctypes.byref(length), None)) or ""
+        sys.stdout.buffer.write(out.encode("utf-8", "surrogateescape"))
+        return 0
+    finally:
+        glib.g_bookmark_file_free(bookmarks)
+
+
 def main(args):
     if args == ["--version"]:
         print(VERSION)
         return 0
+    if len(args) == 2 and args[0] == "--reserialize":
+        return reserialize(args[1])
     if len(args) == 3 and args[0] == "--write":
         return write(args[1], args[2])
     if len(args) == 1 and not args[0].startswith("--"):

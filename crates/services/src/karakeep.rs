@@ -18,12 +18,11 @@ use std::collections::HashMap;
 
 use markport_markup::json::{Event, Parser};
 use markport_model::{
-    Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, NodeId, Parsed,
-    ReadOptions,
+    Bookmark, Diagnostic, Document, Error, Folder, LineIndex, NodeId, Parsed, ReadOptions,
 };
 
 use crate::record::{
-    each_object, head, next, record, strings, syntax, unix_seconds, warn, Item, Record, Val,
+    each_object, head, next, record, strings, top_object, unix_seconds, warn, Item, Record, Val,
 };
 
 /// How sure it is that `input` is a Karakeep export: a JSON object with a
@@ -53,23 +52,7 @@ struct List {
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
     let mut p = Parser::new(input);
-    let (at, first) = next(&mut p)?;
-    if first != Event::ObjectStart {
-        return Err(Error::new(
-            ErrorKind::WrongFormat,
-            "not a Karakeep export: it is not a JSON object",
-            Some(lines.locate(at)),
-        ));
-    }
-    let top = record(&mut p, at)?;
-    p.next().map_err(syntax)?;
-    let Some(bookmarks) = top.offset("bookmarks") else {
-        return Err(Error::new(
-            ErrorKind::WrongFormat,
-            "not a Karakeep export: it has no `bookmarks`",
-            Some(lines.locate(at)),
-        ));
-    };
+    let (top, bookmarks) = top_object(&mut p, &lines, "Karakeep", "bookmarks")?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
     doc.header.extra = top.extra(&["bookmarks", "lists"], &[]);

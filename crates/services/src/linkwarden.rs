@@ -14,15 +14,13 @@
 
 use std::collections::HashSet;
 
-use markport_markup::json::{Event, Parser};
+use markport_markup::json::Parser;
 use markport_model::{
-    Attribute, Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, NodeId, Parsed,
+    Attribute, Bookmark, Diagnostic, Document, Error, Folder, LineIndex, NodeId, Parsed,
     ReadOptions,
 };
 
-use crate::record::{
-    each_object, head, iso_date, next, record, strings, syntax, warn, Item, Record, Val,
-};
+use crate::record::{each_object, head, iso_date, strings, top_object, warn, Item, Record, Val};
 
 /// How sure it is that `input` is a Linkwarden export: a JSON object with
 /// a `collections` array whose entries have `links`, and no `bookmarks`
@@ -51,23 +49,7 @@ const COLLECTION_MAPPED: &[&str] = &["name", "description", "createdAt", "update
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
     let mut p = Parser::new(input);
-    let (at, first) = next(&mut p)?;
-    if first != Event::ObjectStart {
-        return Err(Error::new(
-            ErrorKind::WrongFormat,
-            "not a Linkwarden export: it is not a JSON object",
-            Some(lines.locate(at)),
-        ));
-    }
-    let top = record(&mut p, at)?;
-    p.next().map_err(syntax)?;
-    let Some(collections) = top.offset("collections") else {
-        return Err(Error::new(
-            ErrorKind::WrongFormat,
-            "not a Linkwarden export: it has no `collections`",
-            Some(lines.locate(at)),
-        ));
-    };
+    let (top, collections) = top_object(&mut p, &lines, "Linkwarden", "collections")?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
     // The account's own fields (name, username, dates, ...) are the

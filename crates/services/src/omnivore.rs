@@ -11,9 +11,11 @@
 //! as extra attributes.
 
 use markport_markup::json::{Event, Parser};
-use markport_model::{Bookmark, Document, Error, ErrorKind, LineIndex, Parsed, ReadOptions};
+use markport_model::{Bookmark, Document, Error, LineIndex, Parsed, ReadOptions};
 
-use crate::record::{each_object, head, iso_date, next, nothing_after, strings, warn, Item, Val};
+use crate::record::{
+    each_object, head, iso_date, nothing_after, opening, strings, warn, Item, Val,
+};
 
 /// How sure it is that `input` is an Omnivore metadata file: a JSON array
 /// whose first item has `slug`, `savedAt` and `labels`.
@@ -40,14 +42,12 @@ const MAPPED: &[&str] = &[
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
     let mut p = Parser::new(input);
-    let (at, first) = next(&mut p)?;
-    if first != Event::ArrayStart {
-        return Err(Error::new(
-            ErrorKind::WrongFormat,
-            "not an Omnivore metadata file: it is not a JSON array of items",
-            Some(lines.locate(at)),
-        ));
-    }
+    let at = opening(
+        &mut p,
+        &lines,
+        Event::ArrayStart,
+        "not an Omnivore metadata file: it is not a JSON array of items",
+    )?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
     let end = each_object(input, at, "item", &lines, &mut diags, |i, rec, diags| {

@@ -190,6 +190,52 @@ pub(crate) fn record<'a>(p: &mut Parser<'a>, at: usize) -> Result<Record<'a>, Er
     Ok(Record { at, members })
 }
 
+/// The first value of an export, which must open with `start` (`{` or
+/// `[`): where it starts, or an error saying the file is `not_what`
+/// (`not a wallabag export: it is not a JSON array of entries`).
+pub(crate) fn opening(
+    p: &mut Parser<'_>,
+    lines: &LineIndex<'_>,
+    start: Event<'_>,
+    not_what: &str,
+) -> Result<usize, Error> {
+    let (at, first) = next(p)?;
+    if first != start {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            not_what,
+            Some(lines.locate(at)),
+        ));
+    }
+    Ok(at)
+}
+
+/// The top-level object of a `what` export (`Linkwarden`), which must
+/// hold `key`: the object's members and where `key`'s value starts.
+pub(crate) fn top_object<'a>(
+    p: &mut Parser<'a>,
+    lines: &LineIndex<'_>,
+    what: &str,
+    key: &str,
+) -> Result<(Record<'a>, usize), Error> {
+    let at = opening(
+        p,
+        lines,
+        Event::ObjectStart,
+        &format!("not a {what} export: it is not a JSON object"),
+    )?;
+    let top = record(p, at)?;
+    p.next().map_err(syntax)?;
+    let Some(value) = top.offset(key) else {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            format!("not a {what} export: it has no `{key}`"),
+            Some(lines.locate(at)),
+        ));
+    };
+    Ok((top, value))
+}
+
 /// Each member of the array that starts at `at` in `input`: objects as
 /// records handed to `each` (with their 1-based number), anything else
 /// skipped with a warning naming `what`. Returns the offset just past the

@@ -10,12 +10,10 @@
 //! how many entries had one.
 
 use markport_markup::json::{Event, Parser};
-use markport_model::{
-    Bookmark, Diagnostic, Document, Error, ErrorKind, LineIndex, Parsed, ReadOptions,
-};
+use markport_model::{Bookmark, Diagnostic, Document, Error, LineIndex, Parsed, ReadOptions};
 
 use crate::record::{
-    each_object, head, iso_date, next, nothing_after, strings, warn, Item, Record, Val,
+    each_object, head, iso_date, nothing_after, opening, strings, warn, Item, Record, Val,
 };
 
 /// How sure it is that `input` is a wallabag export: a JSON array whose
@@ -48,14 +46,12 @@ const DROPPED: &[&str] = &["content"];
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
     let mut p = Parser::new(input);
-    let (at, first) = next(&mut p)?;
-    if first != Event::ArrayStart {
-        return Err(Error::new(
-            ErrorKind::WrongFormat,
-            "not a wallabag export: it is not a JSON array of entries",
-            Some(lines.locate(at)),
-        ));
-    }
+    let at = opening(
+        &mut p,
+        &lines,
+        Event::ArrayStart,
+        "not a wallabag export: it is not a JSON array of entries",
+    )?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
     let mut articles = 0usize;
