@@ -1,7 +1,7 @@
 //! Desktop bookmarks (freedesktop desktop-bookmark spec 0.8.5): what the
 //! spec requires of each bookmark and its freedesktop `<metadata>`, and
 //! what GLib's GBookmarkFile refuses (the checklist in the peer corpus).
-//! The XBEL walk in [`crate::xbel`] calls in here.
+//! The XBEL walk (`crate::xbel`) calls in here; nothing here knows that walk.
 
 use std::collections::HashMap;
 
@@ -197,7 +197,8 @@ impl Desktop {
     }
 
     /// An element opens inside the freedesktop metadata, in `parent`;
-    /// `ns` is the URI its prefix is bound to.
+    /// `ns` is the URI its prefix is bound to. Returns what the element is,
+    /// or `None` for content nothing here checks.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn child(
         &mut self,
@@ -208,8 +209,7 @@ impl Desktop {
         local: &str,
         at: usize,
         attrs: &[(&str, &str, usize)],
-    ) -> crate::xbel::Kind {
-        use crate::xbel::Kind::{Desktop as D, Opaque};
+    ) -> Option<FdKind> {
         // GLib matches by namespace URI, and takes an unprefixed name when
         // no default namespace is declared.
         let bookmark_ns = ns == Some(BOOKMARK_NS) || (unprefixed && ns.is_none());
@@ -218,11 +218,11 @@ impl Desktop {
         match parent {
             FdKind::Metadata => {
                 if bookmark_ns && local == "applications" {
-                    D(FdKind::Applications)
+                    Some(FdKind::Applications)
                 } else if bookmark_ns && local == "groups" {
-                    D(FdKind::Groups)
+                    Some(FdKind::Groups)
                 } else if bookmark_ns && local == "private" {
-                    D(FdKind::Private)
+                    Some(FdKind::Private)
                 } else if bookmark_ns && local == "icon" {
                     if attr("href").is_none() {
                         sink.at(
@@ -231,7 +231,7 @@ impl Desktop {
                             "<bookmark:icon> has no href (required; GLib refuses the file)",
                         );
                     }
-                    D(FdKind::Leaf)
+                    Some(FdKind::Leaf)
                 } else if mime_ns && local == "mime-type" {
                     let item = self.item.get_or_insert_with(Item::default);
                     item.mime_element = true;
@@ -243,7 +243,7 @@ impl Desktop {
                             "<mime:mime-type> has no type attribute (GLib reads application/octet-stream)",
                         ),
                     }
-                    D(FdKind::Leaf)
+                    Some(FdKind::Leaf)
                 } else {
                     sink.at(
                         &DESKTOP_UNKNOWN_ELEMENT,
@@ -253,12 +253,12 @@ impl Desktop {
                             ns.unwrap_or("none")
                         ),
                     );
-                    Opaque
+                    None
                 }
             }
             FdKind::Applications if bookmark_ns && local == "application" => {
                 self.application(sink, at, attrs);
-                D(FdKind::Leaf)
+                Some(FdKind::Leaf)
             }
             FdKind::Applications => {
                 sink.at(
@@ -266,9 +266,9 @@ impl Desktop {
                     at,
                     format!("<{local}> in <bookmark:applications>, which holds only <bookmark:application>"),
                 );
-                Opaque
+                None
             }
-            FdKind::Groups if bookmark_ns && local == "group" => D(FdKind::Group),
+            FdKind::Groups if bookmark_ns && local == "group" => Some(FdKind::Group),
             FdKind::Groups | FdKind::Group => {
                 sink.at(
                     &DESKTOP_BAD_GROUPS,
@@ -279,7 +279,7 @@ impl Desktop {
                         format!("<{local}> in <bookmark:groups>, which holds only <bookmark:group>")
                     },
                 );
-                Opaque
+                None
             }
             FdKind::Private => {
                 sink.at(
@@ -287,7 +287,7 @@ impl Desktop {
                     at,
                     format!("<{local}> inside <bookmark:private>, which is an empty flag"),
                 );
-                Opaque
+                None
             }
             FdKind::Leaf => {
                 sink.at(
@@ -297,7 +297,7 @@ impl Desktop {
                         "<{local}> inside an element that holds no elements; GLib refuses the file"
                     ),
                 );
-                Opaque
+                None
             }
         }
     }

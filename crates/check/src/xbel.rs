@@ -315,15 +315,17 @@ impl<'t> Walk<'t> {
                     .desktop
                     .as_mut()
                     .expect("desktop frames only in desktop files");
-                return d.child(
-                    sink,
-                    fd,
-                    ns.as_deref(),
-                    prefix.is_empty(),
-                    local,
-                    offset,
-                    &view,
-                );
+                return d
+                    .child(
+                        sink,
+                        fd,
+                        ns.as_deref(),
+                        prefix.is_empty(),
+                        local,
+                        offset,
+                        &view,
+                    )
+                    .map_or(Kind::Opaque, Kind::Desktop);
             }
             _ => {}
         }

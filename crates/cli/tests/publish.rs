@@ -201,6 +201,7 @@ fn a_control_character_does_not_hide_a_script_link() {
                 .replace("\\u0001", "")
                 .replace("\\u0002", "")
                 .replace("&#9;", "")
+                .replace("&#x9;", "")
                 .chars()
                 .filter(|c| !c.is_control())
                 .collect::<String>()

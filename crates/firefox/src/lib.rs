@@ -58,6 +58,19 @@ pub const ANNO_SITE: &str = "livemark/siteURI";
 /// File extensions of the compressed form.
 pub const COMPRESSED_EXTENSIONS: &[&str] = &["jsonlz4", "baklz4", "mozlz4"];
 
+/// Whether the writer's output with `opts` is binary: the compressed form
+/// is; JSON is text.
+///
+/// ```
+/// let mut opts = markport_model::WriteOptions::default();
+/// assert!(!markport_firefox::writes_binary(&opts));
+/// opts.firefox.compress = true;
+/// assert!(markport_firefox::writes_binary(&opts));
+/// ```
+pub fn writes_binary(opts: &WriteOptions) -> bool {
+    opts.firefox.compress
+}
+
 /// What an output file's extension (without the dot) asks of the write
 /// options: one of [`COMPRESSED_EXTENSIONS`] (any case) asks for the
 /// compressed form; anything else asks nothing.

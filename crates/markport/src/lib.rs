@@ -133,8 +133,8 @@ pub use markport_xfolk as xfolk;
 pub use paths::{read_path, write_path};
 pub use registry::{
     aliases_of, detect, format, formats_for_extension, names, no_write_options, read_only,
-    writable, writable_names, DirectoryFormat, Format, PathReadFn, ReadFn, StageDirFn, WriteFn,
-    ALIASES, DIRECTORY_FORMATS, FORMATS,
+    text_output, writable, writable_names, DirectoryFormat, Format, PathReadFn, ReadFn, StageDirFn,
+    WriteFn, ALIASES, DIRECTORY_FORMATS, FORMATS,
 };
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use values::{values, Values};

@@ -57,6 +57,10 @@ pub struct Format {
     /// ([`options_for_path`](crate::options_for_path)), so only the registry
     /// knows which extensions mean something.
     pub write_options_for_extension: fn(&str, &mut WriteOptions),
+    /// Whether what the writer makes with these options is binary, not
+    /// text (Firefox's compressed `.jsonlz4`): [`text_output`] for every
+    /// format whose output is always text.
+    pub binary_output: fn(&WriteOptions) -> bool,
     /// The writer; `None` for a format markport only reads (a browser's
     /// database, a service's export). Use [`Format::writer`] to get it with
     /// an error that names the writable formats.
@@ -120,7 +124,7 @@ impl Format {
     /// assert!(firefox.writes_binary(&opts));
     /// ```
     pub fn writes_binary(&self, opts: &WriteOptions) -> bool {
-        self.name == "firefox" && opts.firefox.compress
+        (self.binary_output)(opts)
     }
 
     /// The writer, or an error saying the format is read only and which
@@ -149,6 +153,11 @@ impl Format {
 /// write options.
 pub fn no_write_options(_: &str, _: &mut WriteOptions) {}
 
+/// The `binary_output` of a format whose writer always writes text.
+pub fn text_output(_: &WriteOptions) -> bool {
+    false
+}
+
 /// What a read-only format's `support` says of every field: it has no
 /// writer, so nothing is carried.
 pub fn read_only(_: Field) -> Support {
@@ -173,6 +182,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_desktop::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(markport_desktop::write),
         support: markport_desktop::support,
     },
@@ -185,6 +195,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_xbel::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(markport_xbel::write),
         support: markport_xbel::support,
     },
@@ -198,6 +209,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_netscape::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(markport_netscape::write),
         support: markport_netscape::support,
     },
@@ -210,6 +222,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_xfolk::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(markport_xfolk::write),
         support: markport_xfolk::support,
     },
@@ -222,6 +235,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_firefox::read,
         path_reader: None,
         write_options_for_extension: markport_firefox::write_options_for_extension,
+        binary_output: markport_firefox::writes_binary,
         write: Some(markport_firefox::write),
         support: markport_firefox::support,
     },
@@ -234,6 +248,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_chromium::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(markport_chromium::write),
         support: markport_chromium::support,
     },
@@ -245,6 +260,7 @@ pub static FORMATS: &[Format] = &[
         read: crate::json::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(crate::json::write),
         support: crate::json::support,
     },
@@ -257,6 +273,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_places::read,
         path_reader: Some(markport_places::read_path),
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -270,6 +287,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_buku::read,
         path_reader: Some(markport_buku::read_path),
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -283,6 +301,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_services::pocket::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -295,6 +314,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_services::pinboard::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -307,6 +327,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_services::instapaper::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -319,6 +340,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_services::raindrop::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -332,6 +354,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_safari::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -344,6 +367,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_services::linkwarden::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -356,6 +380,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_services::karakeep::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -368,6 +393,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_services::wallabag::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -380,6 +406,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_services::omnivore::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: None,
         support: read_only,
     },
@@ -392,6 +419,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_lists::csv::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(markport_lists::csv::write),
         support: markport_lists::csv::support,
     },
@@ -404,6 +432,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_lists::urls::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(markport_lists::urls::write),
         support: markport_lists::urls::support,
     },
@@ -416,6 +445,7 @@ pub static FORMATS: &[Format] = &[
         read: markport_favorites::read,
         path_reader: Some(markport_favorites::read_path),
         write_options_for_extension: no_write_options,
+        binary_output: text_output,
         write: Some(markport_favorites::write),
         support: markport_favorites::support,
     },
@@ -549,6 +579,7 @@ mod tests {
             read: no_read,
             path_reader: None,
             write_options_for_extension: no_write_options,
+            binary_output: text_output,
             write: None,
             support: read_only,
         };

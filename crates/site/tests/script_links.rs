@@ -68,6 +68,9 @@ fn unescape(s: &str) -> String {
         .replace("&#9;", "\t")
         .replace("&#10;", "\n")
         .replace("&#13;", "\r")
+        .replace("&#x9;", "\t")
+        .replace("&#xA;", "\n")
+        .replace("&#xD;", "\r")
         .replace("&amp;", "&")
 }
 
