@@ -141,12 +141,27 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
 
 /// What markport's reader of `format` says about `input`.
 fn by_reader(input: &[u8], format: &Format) -> Vec<Problem> {
+    reading(&(format.read)(input, &ReadOptions::default()))
+}
+
+/// What a reading said, as problems: its error (`reader/error`), or its
+/// warnings (`reader/warning`), each in the file of the collection it is
+/// about. This is how a collection with no rules of its own is checked,
+/// such as a favorites tree read by its path.
+///
+/// ```
+/// let xbel = markport::format("xbel").unwrap();
+/// let read = (xbel.read)(b"<xbel version='1.0'><bookmark/></xbel>", &Default::default());
+/// let problems = markport_check::reading(&read);
+/// assert_eq!(problems[0].rule, "reader/warning");
+/// ```
+pub fn reading(read: &Result<markport_model::Parsed, markport_model::Error>) -> Vec<Problem> {
     // Some readers count columns from 0 at a line's end (serde_json): never
     // below 1 here.
     let at = |loc: Option<markport_model::Location>| {
         loc.map_or((1, 1), |l| (l.line.max(1), l.column.max(1)))
     };
-    match (format.read)(input, &ReadOptions::default()) {
+    match read {
         Err(e) => {
             let (line, column) = at(e.location);
             vec![Problem {
@@ -154,12 +169,13 @@ fn by_reader(input: &[u8], format: &Format) -> Vec<Problem> {
                 column,
                 severity: rules::READER_ERROR.severity,
                 rule: rules::READER_ERROR.id,
-                message: e.message,
+                message: e.message.clone(),
+                file: None,
             }]
         }
         Ok(parsed) => parsed
             .diagnostics
-            .into_iter()
+            .iter()
             .filter(|d| d.severity >= ReaderSeverity::Warning)
             .map(|d| {
                 let (line, column) = at(d.location);
@@ -168,7 +184,8 @@ fn by_reader(input: &[u8], format: &Format) -> Vec<Problem> {
                     column,
                     severity: rules::READER_WARNING.severity,
                     rule: rules::READER_WARNING.id,
-                    message: d.message,
+                    message: d.message.clone(),
+                    file: d.file.clone(),
                 }
             })
             .collect(),

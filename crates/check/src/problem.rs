@@ -50,6 +50,10 @@ pub struct Problem {
     pub rule: &'static str,
     /// What is wrong here, for people.
     pub message: String,
+    /// The file of a collection of many (a favorites tree) the problem is
+    /// in, relative to the collection; the line and column are in it.
+    #[serde(skip)]
+    pub file: Option<String>,
 }
 
 /// Collects problems found at byte offsets of one text and locates them.
@@ -121,6 +125,7 @@ impl<'a> Sink<'a> {
     pub(crate) fn at(&mut self, rule: &Rule, offset: usize, message: impl Into<String>) {
         let (line, column) = self.locate(offset);
         self.problems.push(Problem {
+            file: None,
             line,
             column,
             severity: rule.severity,

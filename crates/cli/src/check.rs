@@ -2,7 +2,7 @@
 //! or a linter does (the rules: docs/check.md, `markport_check::RULES`).
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 use serde::Serialize;
@@ -48,19 +48,16 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
     let mut code = exit::OK;
     for path in &a.files {
         let name = display_name(path);
-        // A favorites tree is many files: check reads one file at a time.
+        // A favorites tree is many files, read as convert reads it: its
+        // problems are what its reader says, each in its own file.
         let checked = if !files::is_std(path) && path.is_dir() {
-            Err(Failure::in_file(
-                &name,
-                "a directory: check reads one file; a favorites tree's problems are the warnings of `markport info DIR`",
-            ))
+            tree(path, a.from.as_deref())
         } else {
-            Ok(())
+            read_input(path).and_then(|bytes| {
+                let format = input_format(a.from.as_deref(), path, &bytes)?;
+                Ok(markport_check::check(&bytes, format))
+            })
         };
-        let checked = checked.and_then(|()| read_input(path)).and_then(|bytes| {
-            let format = input_format(a.from.as_deref(), path, &bytes)?;
-            Ok(markport_check::check(&bytes, format))
-        });
         let problems = match checked {
             Ok(p) => p,
             Err(f) => {
@@ -86,6 +83,35 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
     }
 }
 
+/// The problems of a directory collection: its reading's error or warnings.
+fn tree(path: &Path, from: Option<&str>) -> Result<Vec<markport_check::Problem>, Failure> {
+    let read = markport::read_input(
+        markport::Input::Path(path.to_path_buf()),
+        files::named_format(from)?,
+        &markport::ReadOptions::default(),
+    );
+    match read {
+        Ok((from, parsed)) => {
+            files::said_read(path, &from);
+            Ok(markport_check::reading(&Ok(parsed)))
+        }
+        // A tree that is not read at all (a symbolic link loop) is a
+        // problem found, as a file that does not parse is.
+        Err(e) if e.stage == markport::Stage::Read && e.from.is_some() => {
+            Ok(markport_check::reading(&Err(e.error)))
+        }
+        Err(e) => Err(files::read_failure(path, &e)),
+    }
+}
+
+/// Where a problem is: the file checked, or the file of the tree it is in.
+fn located_in(name: &str, p: &markport_check::Problem) -> String {
+    match &p.file {
+        Some(inner) => format!("{name}/{inner}"),
+        None => name.to_owned(),
+    }
+}
+
 fn print(
     out: &mut impl Write,
     name: &str,
@@ -97,7 +123,7 @@ fn print(
             serde_json::to_writer(
                 &mut *out,
                 &JsonProblem {
-                    file: name,
+                    file: &located_in(name, p),
                     problem: p,
                 },
             )?;
@@ -105,7 +131,8 @@ fn print(
         } else {
             writeln!(
                 out,
-                "{name}:{}:{}: {}: {}: {}",
+                "{}:{}:{}: {}: {}: {}",
+                located_in(name, p),
                 p.line,
                 p.column,
                 p.severity.as_str(),

@@ -51,6 +51,11 @@ impl Failure {
 /// A reader's warning or note about `file`, in the form of a failure:
 /// `markport: FILE:LINE:COL: warning: MESSAGE`.
 pub(crate) fn diagnostic_line(file: impl fmt::Display, d: &markport::Diagnostic) -> String {
+    // A diagnostic about one file of a tree names it under the tree.
+    let file = match &d.file {
+        Some(inner) => format!("{file}/{inner}"),
+        None => file.to_string(),
+    };
     match d.location {
         Some(l) => format!(
             "markport: {file}:{}:{}: {}\n",
@@ -58,7 +63,7 @@ pub(crate) fn diagnostic_line(file: impl fmt::Display, d: &markport::Diagnostic)
             l.column,
             without_location(d)
         ),
-        None => format!("markport: {file}: {d}\n"),
+        None => format!("markport: {file}: {}\n", without_location(d)),
     }
 }
 
@@ -66,6 +71,7 @@ pub(crate) fn diagnostic_line(file: impl fmt::Display, d: &markport::Diagnostic)
 fn without_location(d: &markport::Diagnostic) -> String {
     let mut d = d.clone();
     d.location = None;
+    d.file = None;
     d.to_string()
 }
 

@@ -47,7 +47,7 @@ fn a_directory_converts_by_detection_and_counts_what_it_holds() {
         .assert()
         .success()
         .stderr(predicate::str::contains(
-            "Docs/notes.txt: not a link file (.url, .webloc, .desktop): skipped",
+            "mixed/Docs/notes.txt: warning: not a link file (.url, .webloc, .desktop): skipped",
         ))
         .get_output()
         .stdout
@@ -80,13 +80,15 @@ fn a_directory_converts_by_detection_and_counts_what_it_holds() {
         .assert()
         .success()
         .stdout(predicate::str::contains(format!("{links} bookmarks")));
+    // check lists what the reader said, in the file it is about; a
+    // warning fails only --strict.
     markport()
         .arg("check")
         .arg(&tree)
         .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "a directory: check reads one file",
+        .success()
+        .stdout(predicate::str::contains(
+            "mixed/Docs/notes.txt:1:1: warning: reader/warning: not a link file",
         ));
 }
 
@@ -275,7 +277,7 @@ fn symlinks_outside_are_not_followed_and_a_loop_is_an_error() {
         .assert()
         .success()
         .stderr(predicate::str::contains(
-            "out: a symbolic link to outside the tree",
+            "tree/out: warning: a symbolic link to outside the tree",
         ))
         .get_output()
         .stdout
@@ -321,14 +323,45 @@ fn a_huge_file_and_a_broken_link_file_are_skipped_with_their_paths() {
         .success()
         .stdout(predicate::str::contains("1 bookmark,"))
         .stdout(predicate::str::contains(
-            "big.url: skipped: larger than any link file",
+            "big.url: warning: skipped: larger than any link file",
         ))
         .stdout(predicate::str::contains(
-            "nourl.url:3:1: a line that is neither",
+            "nourl.url:3:1: warning: a line that is neither",
         ))
         .stdout(predicate::str::contains(
-            "nourl.url: skipped: an Internet Shortcut without URL=",
+            "nourl.url: warning: skipped: an Internet Shortcut without URL=",
         ));
+    // check names each problem in its own file, under the tree; a tree's
+    // warnings fail only --strict, as a file's do.
+    let tree = dir.path().display().to_string();
+    markport()
+        .arg("check")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "{tree}/nourl.url:3:1: warning: reader/warning: a line that is neither"
+        )))
+        .stdout(predicate::str::contains(format!(
+            "{tree}/big.url:1:1: warning: reader/warning: skipped: larger than any link file"
+        )));
+    markport()
+        .args(["check", "--strict", "--json"])
+        .arg(dir.path())
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(format!(
+            "\"file\":\"{tree}/nourl.url\""
+        )));
+    // convert says each warning in the file it is about.
+    markport()
+        .args(["convert", "--to", "xbel"])
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(format!(
+            "markport: {tree}/nourl.url:3:1: warning: a line that is neither"
+        )));
     // --strict lists every warning, then fails.
     markport()
         .args(["info", "--strict"])

@@ -45,7 +45,8 @@
 //! assert_eq!(doc.node(folder).title(), Some("News"));
 //! let bbc = doc.node(doc.children(Some(folder))[0]).as_bookmark().unwrap();
 //! assert_eq!((bbc.href.as_str(), bbc.title.as_deref()), ("https://www.bbc.co.uk/", Some("BBC")));
-//! assert!(parsed.diagnostics[0].message.starts_with("notes.txt: not a link file"));
+//! assert_eq!(parsed.diagnostics[0].file.as_deref(), Some("notes.txt"));
+//! assert!(parsed.diagnostics[0].message.starts_with("not a link file"));
 //!
 //! // Written back as a tree of its own.
 //! let out = dir.path().join("out");

@@ -93,19 +93,16 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
             continue;
         }
         let Some(kind) = Kind::of_name(&entry.name) else {
-            diags.push(Diagnostic::warning(
-                format!(
-                    "{}: not a link file (.url, .webloc, .desktop): skipped",
-                    entry.rel
-                ),
-                None,
-            ));
+            diags.push(
+                Diagnostic::warning("not a link file (.url, .webloc, .desktop): skipped", None)
+                    .in_file(&*entry.rel),
+            );
             continue;
         };
         let mut found = Vec::new();
         let read = read_link_file(&entry, kind, opts, &mut found);
         for d in found {
-            diags.push(in_file(&entry.rel, d));
+            diags.push(d.in_file(&*entry.rel));
         }
         match read {
             Ok(mut bookmark) => {
@@ -114,31 +111,13 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
                 }
                 doc.push(parent, bookmark);
             }
-            Err(e) => diags.push(Diagnostic::warning(
-                format!("{}: skipped: {}", located(&entry.rel, &e), e.message),
-                None,
-            )),
+            Err(e) => diags.push(
+                Diagnostic::warning(format!("skipped: {}", e.message), e.location)
+                    .in_file(&*entry.rel),
+            ),
         }
     }
     Parsed::new(doc, diags).enforce(opts)
-}
-
-/// `rel:line:col` (or `rel` when the error has no position).
-fn located(rel: &str, e: &Error) -> String {
-    match e.location {
-        Some(at) => format!("{rel}:{}:{}", at.line, at.column),
-        None => rel.to_owned(),
-    }
-}
-
-/// A diagnostic from inside a file, said with the file's path.
-fn in_file(rel: &str, mut d: Diagnostic) -> Diagnostic {
-    let at = match d.location.take() {
-        Some(at) => format!("{rel}:{}:{}", at.line, at.column),
-        None => rel.to_owned(),
-    };
-    d.message = format!("{at}: {}", d.message);
-    d
 }
 
 /// A link file's name without its extension: the bookmark's title.
@@ -230,10 +209,13 @@ fn list(
             continue;
         }
         if os.to_str().is_none() {
-            diags.push(Diagnostic::warning(
-                format!("{rel}: the name is not valid UTF-8: its title has U+FFFD for the bytes that are not"),
-                None,
-            ));
+            diags.push(
+                Diagnostic::warning(
+                    "the name is not valid UTF-8: its title has U+FFFD for the bytes that are not",
+                    None,
+                )
+                .in_file(&*rel),
+            );
         }
         let path = e.path();
         let mut kind = e.file_type()?;
@@ -242,34 +224,41 @@ fn list(
                 Ok(target) if target.starts_with(root) => match fs::metadata(&path) {
                     Ok(m) => kind = m.file_type(),
                     Err(err) => {
-                        diags.push(Diagnostic::warning(format!("{rel}: {err}: skipped"), None));
+                        diags.push(
+                            Diagnostic::warning(format!("{err}: skipped"), None).in_file(&*rel),
+                        );
                         continue;
                     }
                 },
                 Ok(target) => {
-                    diags.push(Diagnostic::warning(
-                        format!(
-                            "{rel}: a symbolic link to outside the tree ({}): not followed",
-                            target.display()
-                        ),
-                        None,
-                    ));
+                    diags.push(
+                        Diagnostic::warning(
+                            format!(
+                                "a symbolic link to outside the tree ({}): not followed",
+                                target.display()
+                            ),
+                            None,
+                        )
+                        .in_file(&*rel),
+                    );
                     continue;
                 }
                 Err(err) => {
-                    diags.push(Diagnostic::warning(
-                        format!("{rel}: a symbolic link that leads nowhere ({err}): skipped"),
-                        None,
-                    ));
+                    diags.push(
+                        Diagnostic::warning(
+                            format!("a symbolic link that leads nowhere ({err}): skipped"),
+                            None,
+                        )
+                        .in_file(&*rel),
+                    );
                     continue;
                 }
             }
         }
         if !kind.is_dir() && !kind.is_file() {
-            diags.push(Diagnostic::warning(
-                format!("{rel}: not a file or a directory: skipped"),
-                None,
-            ));
+            diags.push(
+                Diagnostic::warning("not a file or a directory: skipped", None).in_file(&*rel),
+            );
             continue;
         }
         out.push(Entry {

@@ -124,6 +124,11 @@ pub struct Diagnostic {
     /// Where in the source, when known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+    /// The file the diagnostic is about, when the collection is many files
+    /// (a favorites tree): its path relative to the collection, with `/`.
+    /// The location, if any, is in that file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 impl Diagnostic {
@@ -133,6 +138,7 @@ impl Diagnostic {
             severity: Severity::Warning,
             message: message.into(),
             location,
+            file: None,
         }
     }
 
@@ -142,7 +148,22 @@ impl Diagnostic {
             severity: Severity::Note,
             message: message.into(),
             location,
+            file: None,
         }
+    }
+
+    /// The same diagnostic about `file`, one file of a collection of many
+    /// (its path relative to the collection).
+    ///
+    /// ```
+    /// use markport_model::{Diagnostic, Location};
+    ///
+    /// let d = Diagnostic::warning("odd", Some(Location { line: 3, column: 1 })).in_file("A/b.url");
+    /// assert_eq!(d.to_string(), "A/b.url:3:1: warning: odd");
+    /// ```
+    pub fn in_file(mut self, file: impl Into<String>) -> Diagnostic {
+        self.file = Some(file.into());
+        self
     }
 }
 
@@ -152,6 +173,12 @@ impl fmt::Display for Diagnostic {
             Severity::Note => "note",
             Severity::Warning => "warning",
         };
+        if let Some(file) = &self.file {
+            write!(f, "{file}:")?;
+            if self.location.is_none() {
+                f.write_str(" ")?;
+            }
+        }
         match self.location {
             Some(l) => write!(f, "{l}: {sev}: {}", self.message),
             None => write!(f, "{sev}: {}", self.message),
