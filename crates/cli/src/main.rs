@@ -5,6 +5,7 @@
 mod check;
 mod commands;
 mod conformance;
+#[cfg(feature = "desktop")]
 mod desktop;
 mod exit;
 mod failure;
@@ -63,6 +64,7 @@ enum Command {
     /// The formats and which fields each can carry.
     Formats(commands::FormatsArgs),
     /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
+    #[cfg(feature = "desktop")]
     Desktop(desktop::DesktopArgs),
     /// The browser profiles on this machine, their bookmark files and counts.
     Profiles(profiles::ProfilesArgs),
@@ -90,6 +92,7 @@ fn main() -> ExitCode {
         Command::Roundtrip(a) => commands::roundtrip(a),
         Command::Conformance(a) => conformance::run_conformance(a),
         Command::Formats(a) => commands::formats(a),
+        #[cfg(feature = "desktop")]
         Command::Desktop(a) => desktop::run(a),
         Command::Profiles(a) => profiles::run(a),
         Command::Completions { shell } => print_generated(|out| {

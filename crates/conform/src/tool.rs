@@ -10,7 +10,7 @@ use crate::private;
 
 /// `value` quoted for a POSIX shell (GLib's `g_shell_quote`, one rule for
 /// every command line markport writes).
-pub use markport::desktop::shell_quote;
+pub use markport_desktop::shell_quote;
 
 /// The placeholders a command can hold.
 pub const PLACEHOLDERS: &[&str] = &["{in}", "{out}", "{url}", "{title}"];
