@@ -36,6 +36,7 @@ pub mod html;
 pub mod json;
 pub mod output;
 pub mod private;
+mod replace;
 pub mod tree;
 pub mod walk;
 pub mod xml;

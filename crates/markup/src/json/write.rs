@@ -88,29 +88,16 @@ static INTERESTING: [bool; 256] = interesting();
 /// Append `s` to `out` as a quoted JSON string, escaped as `escaping` says.
 pub fn push_string(out: &mut String, s: &str, escaping: Escaping) {
     out.push('"');
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if !INTERESTING[usize::from(bytes[i])] {
-            i += 1;
-            continue;
-        }
-        // An interesting byte starts a character (continuation bytes are
-        // 0x80..=0xBF, none of which is interesting), so `i` is a boundary.
-        let c = s[i..].chars().next().unwrap_or('\0');
-        let len = c.len_utf8();
-        if let Some(rep) = escaping.replacement(c) {
-            out.push_str(&s[start..i]);
-            match rep {
-                Replacement::Short(r) => out.push_str(r),
-                Replacement::Unicode(c) => push_unicode(out, c, escaping.hex_digits()),
-            }
-            start = i + len;
-        }
-        i += len;
-    }
-    out.push_str(&s[start..]);
+    crate::replace::copy_replacing(
+        out,
+        s,
+        &INTERESTING,
+        |c| escaping.replacement(c),
+        |out, rep| match rep {
+            Replacement::Short(r) => out.push_str(r),
+            Replacement::Unicode(c) => push_unicode(out, c, escaping.hex_digits()),
+        },
+    );
     out.push('"');
 }
 

@@ -90,30 +90,17 @@ static INTERESTING: [bool; 256] = interesting();
 /// character XML cannot carry was left out, which a writer reports as lost.
 pub fn push_escaped(out: &mut String, s: &str, escaping: Escaping) -> bool {
     let mut dropped = false;
-    let bytes = s.as_bytes();
-    let mut start = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        if !INTERESTING[usize::from(bytes[i])] {
-            i += 1;
-            continue;
-        }
-        // An interesting byte starts a character (continuation bytes are
-        // 0x80..=0xBF, none of which is interesting), so `i` is a boundary.
-        let c = s[i..].chars().next().unwrap_or('\0');
-        let len = c.len_utf8();
-        if let Some(rep) = escaping.replacement(c) {
-            out.push_str(&s[start..i]);
-            match rep {
-                Replacement::Named(r) => out.push_str(r),
-                Replacement::Reference(c) => push_reference(out, c),
-                Replacement::Nothing => dropped = true,
-            }
-            start = i + len;
-        }
-        i += len;
-    }
-    out.push_str(&s[start..]);
+    crate::replace::copy_replacing(
+        out,
+        s,
+        &INTERESTING,
+        |c| escaping.replacement(c),
+        |out, rep| match rep {
+            Replacement::Named(r) => out.push_str(r),
+            Replacement::Reference(c) => push_reference(out, c),
+            Replacement::Nothing => dropped = true,
+        },
+    );
     dropped
 }
 
