@@ -10,7 +10,9 @@ macro_rules! fields {
         /// One piece of information a document can carry: the unit of
         /// [`census`](crate::Document::census), [`diff`](crate::diff) and loss reports.
         ///
-        /// Each has a stable dotted name (`bookmark.tags`) used in reports and docs.
+        /// Each has a stable dotted name (`bookmark.tags`) used in reports and docs;
+        /// [`mapping`](crate::mapping) has a section of that name for each, saying
+        /// where every format reads it from and writes it as.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[non_exhaustive]
         pub enum Field {

@@ -14,25 +14,39 @@ use crate::time::DateValue;
 pub struct Header {
     /// XBEL `xbel/title`; desktop `xbel/title`; Netscape `TITLE` (and `H1`);
     /// xFolk the page `title`/`h1`.
+    ///
+    /// In every format: [`document.title`](crate::mapping#documenttitle).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// XBEL `xbel/desc`; desktop `xbel/desc`; Netscape the `DD` after `H1`;
     /// xFolk the intro paragraph.
+    ///
+    /// In every format: [`document.desc`](crate::mapping#documentdesc).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desc: Option<String>,
     /// XBEL `xbel/@id`.
+    ///
+    /// In every format: [`document.id`](crate::mapping#documentid).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// XBEL `xbel/@added`; Netscape `H1 ADD_DATE`.
+    ///
+    /// In every format: [`document.added`](crate::mapping#documentadded).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub added: Option<DateValue>,
     /// XBEL: markport block; Netscape `H1 LAST_MODIFIED`.
+    ///
+    /// In every format: [`document.modified`](crate::mapping#documentmodified).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modified: Option<DateValue>,
     /// Root `<info><metadata>` blocks of owners markport does not interpret.
+    ///
+    /// In every format: [`document.metadata`](crate::mapping#documentmetadata).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub metadata: Vec<Metadata>,
     /// Header attributes markport has no field for (Netscape `H1` attributes).
+    ///
+    /// In every format: [`document.extra`](crate::mapping#documentextra).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Attribute>,
     /// Comments at the top of the file, in order, each as its text between
@@ -42,6 +56,8 @@ pub struct Header {
     /// separator or alias (written back right after `<xbel>`; one containing
     /// `--` or ending in `-` cannot be and is reported); JSON `comments`;
     /// desktop, Netscape, xFolk: none (reported lost).
+    ///
+    /// In every format: [`document.comments`](crate::mapping#documentcomments).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub comments: Vec<String>,
 }

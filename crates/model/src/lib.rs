@@ -7,7 +7,10 @@
 //! meant in the source: hrefs as raw strings, titles exactly as decoded,
 //! timestamps as instants with their sub-second part ([`Timestamp`]), and a
 //! value that could not be understood as [`DateValue::Raw`] rather than dropped.
-//! Every field documents where it comes from in each format.
+//! Every field documents where it comes from in XBEL, desktop, Netscape and
+//! xFolk, and links to its section of [`mapping`], which says where it is
+//! read from and written as in every format markport knows (a test holds
+//! that page to the readers and writers).
 //!
 //! The tree is an arena: nodes refer to each other by [`NodeId`], so no
 //! operation recurses, whatever the depth of the input. It is also compact:
@@ -80,6 +83,11 @@ pub use options::{
 };
 pub use time::{DateValue, Precision, Timestamp};
 pub use value::{Holder, Value};
+
+// A page, not code: kept as markdown so that it reads as a table in the
+// source too; `tests/tests/field_mapping_doc.rs` holds it to the formats.
+#[doc = include_str!("mapping.md")]
+pub mod mapping {}
 
 /// What a reader produces: the document and what it noticed on the way.
 #[derive(Clone, Debug, Default)]

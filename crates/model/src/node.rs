@@ -1,9 +1,12 @@
 //! The nodes of a bookmark tree and the values they carry.
 //!
-//! Each field says where it comes from and goes to in every format, in the
-//! order XBEL, desktop (freedesktop XBEL dialect), Netscape HTML, xFolk.
-//! "markport block" means XBEL's `<info><metadata owner="https://markport.dev/ns/1">`
-//! (see `docs/formats/xbel.md`). JSON carries every field under its own name.
+//! Each field says in short where it comes from and goes to in the four
+//! formats markport began with, in the order XBEL, desktop (freedesktop XBEL
+//! dialect), Netscape HTML, xFolk, and links to its section of
+//! `mapping.md` (the rustdoc of [`crate::mapping`]), which covers every
+//! format, read side and write side. "markport block" means XBEL's
+//! `<info><metadata owner="https://markport.dev/ns/1">` (see
+//! `docs/formats/xbel.md`). JSON carries every field under its own name.
 
 use std::sync::LazyLock;
 
@@ -23,12 +26,20 @@ use crate::time::DateValue;
 #[non_exhaustive]
 pub enum Node {
     /// A link.
+    ///
+    /// In every format: [`bookmark`](crate::mapping#bookmark).
     Bookmark(Bookmark),
     /// A container; its children live in the [`Document`](crate::Document).
+    ///
+    /// In every format: [`folder`](crate::mapping#folder).
     Folder(Box<Folder>),
     /// A visual divider between siblings.
+    ///
+    /// In every format: [`separator`](crate::mapping#separator).
     Separator(Separator),
     /// A second appearance of a bookmark or folder elsewhere in the tree.
+    ///
+    /// In every format: [`alias`](crate::mapping#alias).
     Alias(Alias),
 }
 
@@ -140,34 +151,52 @@ pub struct Bookmark {
     /// The link, exactly as written in the source (never normalised).
     /// XBEL `bookmark/@href`; desktop `bookmark/@href`; Netscape `A/@HREF`;
     /// xFolk the first `.taggedlink` `href`, resolved against the page base.
+    ///
+    /// In every format: [`bookmark.href`](crate::mapping#bookmarkhref).
     pub href: String,
     /// XBEL `title`; desktop `title`; Netscape the `A` text; xFolk the
     /// taggedlink's `title` attribute or text.
+    ///
+    /// In every format: [`bookmark.title`](crate::mapping#bookmarktitle).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// XBEL `desc`; desktop `desc`; Netscape the `DD` after the `A`;
     /// xFolk every `.description`, joined by a blank line.
+    ///
+    /// In every format: [`bookmark.desc`](crate::mapping#bookmarkdesc).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desc: Option<String>,
     /// XBEL `@added`; desktop `@added`; Netscape `ADD_DATE`; xFolk `<time datetime>`.
+    ///
+    /// In every format: [`bookmark.added`](crate::mapping#bookmarkadded).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub added: Option<DateValue>,
     /// XBEL `@modified`; desktop `@modified`; Netscape `LAST_MODIFIED`; xFolk: none.
+    ///
+    /// In every format: [`bookmark.modified`](crate::mapping#bookmarkmodified).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modified: Option<DateValue>,
     /// The favicon as a `data:` URI. XBEL: markport block; Netscape `ICON`.
+    ///
+    /// In every format: [`bookmark.favicon`](crate::mapping#bookmarkfavicon).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub favicon: Option<String>,
     /// Tags, in source order and case. XBEL: markport block; Netscape `TAGS`
     /// (comma-separated); xFolk `rel="tag"` links.
+    ///
+    /// In every format: [`bookmark.tags`](crate::mapping#bookmarktags).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tags: Vec<String>,
     /// Private (`Some(true)`), public (`Some(false)`) or not said (`None`).
     /// XBEL and desktop `<bookmark:private/>` (true only; false in the markport
     /// block); Netscape `PRIVATE="1|0"`; xFolk: withheld from pages unless asked.
+    ///
+    /// In every format: [`bookmark.private`](crate::mapping#bookmarkprivate).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub private: Option<bool>,
     /// Marked to read later. XBEL: markport block; Netscape `TOREAD="1|0"`.
+    ///
+    /// In every format: [`bookmark.to-read`](crate::mapping#bookmarkto-read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to_read: Option<bool>,
     #[serde(
@@ -195,32 +224,48 @@ pub struct Bookmark {
 pub struct BookmarkDetails {
     /// XBEL `@id`; desktop: none; Netscape `ID` (`ALIASID` when an alias shows
     /// it); xFolk the entry's `data-id`.
+    ///
+    /// In every format: [`bookmark.id`](crate::mapping#bookmarkid).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// XBEL `@visited`; desktop `@visited`; Netscape `LAST_VISIT`; xFolk: none.
+    ///
+    /// In every format: [`bookmark.visited`](crate::mapping#bookmarkvisited).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub visited: Option<DateValue>,
     /// An icon reference (XBEL 1.1 / KDE `@icon`). XBEL `@icon` is not in 1.0:
     /// markport block; Netscape: none; xFolk: none.
+    ///
+    /// In every format: [`bookmark.icon`](crate::mapping#bookmarkicon).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
     /// Where the favicon came from. XBEL: markport block; Netscape `ICON_URI`.
+    ///
+    /// In every format: [`bookmark.favicon-uri`](crate::mapping#bookmarkfavicon-uri).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub favicon_uri: Option<String>,
     /// `<info><metadata>` blocks of owners markport does not interpret, kept raw.
+    ///
+    /// In every format: [`bookmark.metadata`](crate::mapping#bookmarkmetadata).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub metadata: Vec<Metadata>,
     /// Source attributes markport has no field for (Netscape `UUID`, `WEB_PANEL`,
     /// ...), in source order. XBEL: markport block; Netscape: written back as attributes.
+    ///
+    /// In every format: [`bookmark.extra`](crate::mapping#bookmarkextra).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Attribute>,
     /// A browser's globally unique id for the bookmark: Chromium `guid`,
     /// Firefox `guid`. XBEL: markport block; Netscape, desktop, xFolk: none.
+    ///
+    /// In every format: [`bookmark.guid`](crate::mapping#bookmarkguid).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// A browser's free key/value annotations, in source order: Chromium
     /// `meta_info` (any keys, such as `last_visited_desktop`). XBEL: markport
     /// block; Netscape, desktop, xFolk: none.
+    ///
+    /// In every format: [`bookmark.meta-info`](crate::mapping#bookmarkmeta-info).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub meta_info: Vec<Attribute>,
     #[serde(
@@ -246,15 +291,23 @@ pub struct BookmarkDetails {
 pub struct FirefoxDetails {
     /// The keyword that opens it from the address bar. XBEL: markport block;
     /// Netscape `SHORTCUTURL`.
+    ///
+    /// In every format: [`bookmark.keyword`](crate::mapping#bookmarkkeyword).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub keyword: Option<String>,
     /// Form data a keyword search posts. XBEL: markport block; Netscape `POST_DATA`.
+    ///
+    /// In every format: [`bookmark.post-data`](crate::mapping#bookmarkpost-data).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub post_data: Option<String>,
     /// The feed this bookmark subscribes to. XBEL: markport block; Netscape `FEEDURL`.
+    ///
+    /// In every format: [`bookmark.feed-url`](crate::mapping#bookmarkfeed-url).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub feed_url: Option<String>,
     /// The page's last charset. XBEL: markport block; Netscape `LAST_CHARSET`.
+    ///
+    /// In every format: [`bookmark.charset`](crate::mapping#bookmarkcharset).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub charset: Option<String>,
 }
@@ -267,15 +320,23 @@ pub struct FirefoxDetails {
 #[non_exhaustive]
 pub struct DesktopDetails {
     /// The target's MIME type. XBEL and desktop `<mime:mime-type type>`.
+    ///
+    /// In every format: [`bookmark.mime-type`](crate::mapping#bookmarkmime-type).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mime_type: Option<String>,
     /// Desktop groups (`<bookmark:group>`), in order, duplicates kept.
+    ///
+    /// In every format: [`bookmark.groups`](crate::mapping#bookmarkgroups).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<String>,
     /// Applications that registered it (`<bookmark:application>`), in order.
+    ///
+    /// In every format: [`bookmark.applications`](crate::mapping#bookmarkapplications).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub applications: Vec<Application>,
     /// The desktop icon (`<bookmark:icon href type name>`).
+    ///
+    /// In every format: [`bookmark.desktop-icon`](crate::mapping#bookmarkdesktop-icon).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desktop_icon: Option<DesktopIcon>,
 }
@@ -451,44 +512,68 @@ impl Role {
 pub struct Folder {
     /// XBEL `title`; desktop: none (folders are flattened); Netscape `H3` text;
     /// xFolk the section heading.
+    ///
+    /// In every format: [`folder.title`](crate::mapping#foldertitle).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// XBEL `desc`; Netscape the `DD` after the `H3`; xFolk the section's
     /// `.folder-description`.
+    ///
+    /// In every format: [`folder.desc`](crate::mapping#folderdesc).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub desc: Option<String>,
     /// XBEL `@id`; Netscape `ID`; xFolk the folder section's `data-id`.
+    ///
+    /// In every format: [`folder.id`](crate::mapping#folderid).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// XBEL `@added`; Netscape `ADD_DATE`.
+    ///
+    /// In every format: [`folder.added`](crate::mapping#folderadded).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub added: Option<DateValue>,
     /// XBEL: markport block; Netscape `LAST_MODIFIED`.
+    ///
+    /// In every format: [`folder.modified`](crate::mapping#foldermodified).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modified: Option<DateValue>,
     /// Shown closed (`Some(true)`) or open. XBEL `@folded` (default yes);
     /// Netscape `FOLDED`.
+    ///
+    /// In every format: [`folder.folded`](crate::mapping#folderfolded).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub folded: Option<bool>,
     /// XBEL 1.1 / KDE `@icon`: markport block in XBEL 1.0.
+    ///
+    /// In every format: [`folder.icon`](crate::mapping#foldericon).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub icon: Option<String>,
     /// The browser role. XBEL `toolbar="yes"` (1.1) or markport block;
     /// Netscape `PERSONAL_TOOLBAR_FOLDER`, `UNFILED_BOOKMARKS_FOLDER`, ...
+    ///
+    /// In every format: [`folder.role`](crate::mapping#folderrole).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<Role>,
     /// `<info><metadata>` blocks of owners markport does not interpret.
+    ///
+    /// In every format: [`folder.metadata`](crate::mapping#foldermetadata).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub metadata: Vec<Metadata>,
     /// Source attributes markport has no field for, in source order.
+    ///
+    /// In every format: [`folder.extra`](crate::mapping#folderextra).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Attribute>,
     /// A browser's globally unique id for the folder (Chromium, Firefox
     /// `guid`). XBEL: markport block; Netscape, desktop, xFolk: none.
+    ///
+    /// In every format: [`folder.guid`](crate::mapping#folderguid).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guid: Option<String>,
     /// A browser's key/value annotations (Chromium `meta_info`), in source
     /// order. XBEL: markport block; Netscape, desktop, xFolk: none.
+    ///
+    /// In every format: [`folder.meta-info`](crate::mapping#foldermeta-info).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub meta_info: Vec<Attribute>,
 }
@@ -521,12 +606,18 @@ impl Folder {
 pub struct Separator {
     /// A label some producers give separators (Netscape `HR NAME`, KDE
     /// `separator/title`): XBEL markport block.
+    ///
+    /// In every format: [`separator.title`](crate::mapping#separatortitle).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// `<info><metadata>` blocks of owners markport does not interpret (KDE devices).
+    ///
+    /// In every format: [`separator.metadata`](crate::mapping#separatormetadata).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub metadata: Vec<Metadata>,
     /// Source attributes markport has no field for (KDE `href` on separators).
+    ///
+    /// In every format: [`separator.extra`](crate::mapping#separatorextra).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Attribute>,
 }
@@ -545,8 +636,12 @@ impl Separator {
 #[non_exhaustive]
 pub struct Alias {
     /// The id of the bookmark or folder this alias shows again.
+    ///
+    /// In every format: [`alias`](crate::mapping#alias).
     pub target: String,
     /// Source attributes markport has no field for.
+    ///
+    /// In every format: [`alias.extra`](crate::mapping#aliasextra).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub extra: Vec<Attribute>,
 }
