@@ -1,6 +1,7 @@
-//! The exports people migrate from, through the command: Pocket's export
-//! ZIP converts as it is, hostile archives exit 2 naming the file and the
-//! entry, and Instapaper's and Raindrop's CSV are found without `--from`.
+//! The exports people migrate from, through the command: Pocket's and
+//! Omnivore's export ZIPs convert as they are, each ZIP export is taken for
+//! its own format, hostile archives exit 2 naming the file and the entry,
+//! and Instapaper's and Raindrop's CSV are found without `--from`.
 
 use std::io::{Cursor, Read, Write};
 use std::path::Path;
@@ -159,5 +160,121 @@ fn instapaper_and_raindrop_csv_are_found_without_from() {
             .assert()
             .success()
             .stderr(predicate::str::contains(format!("{format} -> json")));
+    }
+}
+
+/// The items of every metadata file in Omnivore's ZIP, read with the zip
+/// and serde_json crates.
+fn omnivore_items(path: &Path) -> Vec<serde_json::Value> {
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut items = Vec::new();
+    for i in 0..archive.len() {
+        let mut entry = archive.by_index(i).unwrap();
+        if !entry.name().unwrap().starts_with("metadata_") {
+            continue;
+        }
+        let mut text = String::new();
+        entry.read_to_string(&mut text).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        items.extend(value.as_array().unwrap().iter().cloned());
+    }
+    items
+}
+
+#[test]
+fn an_omnivore_export_zip_converts_to_xbel_as_it_is() {
+    let input = corpus("omnivore/omnivore-export.zip");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("omnivore.xbel");
+    markport()
+        .arg("convert")
+        .arg(&input)
+        .args(["--to", "xbel", "-o"])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("omnivore -> xbel"));
+    let xbel = std::fs::read_to_string(&out).unwrap();
+    let items = omnivore_items(&input);
+    assert_eq!(items.len(), 5);
+    assert_eq!(xbel.matches("<bookmark ").count(), items.len(), "{xbel}");
+    for item in &items {
+        let href = item["url"].as_str().unwrap().replace('&', "&amp;");
+        assert!(
+            xbel.contains(&format!("href=\"{href}\"")),
+            "{href} in {xbel}"
+        );
+    }
+    // The highlights follow the description, or are all of it.
+    assert!(
+        xbel.contains("An introductory book about Rust.\n\n&gt; Rust is a language"),
+        "{xbel}"
+    );
+    assert!(
+        xbel.contains("<desc>&gt; Caramelise the sugar at the last minute.</desc>"),
+        "{xbel}"
+    );
+}
+
+#[test]
+fn each_export_zip_is_taken_for_its_own_format() {
+    for (path, format) in [
+        ("omnivore/omnivore-export.zip", "omnivore"),
+        ("pocket/pocket-export.zip", "pocket"),
+        ("safari/safari-export.zip", "safari"),
+    ] {
+        markport()
+            .arg("convert")
+            .arg(corpus(path))
+            .args(["--to", "json"])
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!("{format} -> json")));
+    }
+}
+
+#[test]
+fn hostile_omnivore_archives_exit_2_naming_the_file_and_the_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = b"[{\"url\": \"https://a/\", \"slug\": \"a\", \"labels\": [], \"savedAt\": null}]";
+    let mut bomb = meta.to_vec();
+    bomb.extend(std::iter::repeat_n(b' ', 16 << 20));
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        (
+            "bomb.zip",
+            zip(&[("metadata_0_to_1.json", &bomb)]),
+            "ZIP entry \"metadata_0_to_1.json\": inflates more than",
+        ),
+        (
+            "escape.zip",
+            zip(&[("metadata_0_to_1.json", meta), ("../x", b"x")]),
+            "ZIP entry \"../x\": has a `..` component",
+        ),
+        (
+            "broken.zip",
+            zip(&[
+                ("metadata_0_to_1.json", meta),
+                ("metadata_1_to_2.json", b"[\n  {\"url\": }\n]"),
+            ]),
+            "ZIP entry metadata_1_to_2.json:2:11: JSON: ",
+        ),
+    ];
+    for (name, bytes, says) in cases {
+        let input = dir.path().join(name);
+        std::fs::write(&input, bytes).unwrap();
+        let out = dir.path().join(format!("{name}.xbel"));
+        markport()
+            .arg("convert")
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!(
+                "{}: error: ",
+                input.display()
+            )))
+            .stderr(predicate::str::contains(says));
+        assert!(!out.exists(), "{name}: nothing written");
     }
 }

@@ -400,7 +400,7 @@ pub static FORMATS: &[Format] = &[
     #[cfg(feature = "services")]
     Format {
         name: "omnivore",
-        description: "Omnivore's export: one metadata_*.json file",
+        description: "Omnivore's export: its ZIP (highlights as descriptions), or one metadata_*.json file",
         extensions: &[],
         detect: markport_services::omnivore::detect,
         read: markport_services::omnivore::read,

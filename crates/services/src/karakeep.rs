@@ -22,7 +22,7 @@ use markport_model::{
 };
 
 use crate::record::{
-    each_object, head, next, record, strings, top_object, unix_seconds, warn, Item, Record, Val,
+    details, each_object, head, next, record, top_object, unix_seconds, warn, Item, Record, Val,
 };
 
 /// How sure it is that `input` is a Karakeep export: a JSON object with a
@@ -51,14 +51,13 @@ struct List {
 /// Read a Karakeep export.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
-    let mut p = Parser::new(input);
-    let (top, bookmarks) = top_object(&mut p, &lines, "Karakeep", "bookmarks")?;
+    let (top, bookmarks) = top_object(input, &lines, "Karakeep", "bookmarks")?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
     doc.header.extra = top.extra(&["bookmarks", "lists"], &[]);
 
     let mut lists: Vec<List> = Vec::new();
-    if let (Some(Val::Nested(_)), Some(at)) = (top.get("lists"), top.offset("lists")) {
+    if let Some(at) = top.nested("lists") {
         each_object(input, at, "list", &lines, &mut diags, |i, rec, diags| {
             let Some(id) = rec.get("id").map(|v| v.text().into_owned()) else {
                 warn(
@@ -109,40 +108,15 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             b.title = rec.text("title");
             b.desc = rec.text("note");
             b.added = unix_seconds(&rec, "createdAt", what, &lines, diags);
-            if let (Some(Val::Nested(_)), Some(at)) = (rec.get("tags"), rec.offset("tags")) {
-                b.tags = strings(
-                    input,
-                    at,
-                    "name",
-                    format_args!("{what}: tags"),
-                    &lines,
-                    diags,
-                )?;
-            }
-            let mut member: Vec<String> = Vec::new();
-            if let (Some(Val::Nested(_)), Some(at)) = (rec.get("lists"), rec.offset("lists")) {
-                member = strings(
-                    input,
-                    at,
-                    "id",
-                    format_args!("{what}: lists"),
-                    &lines,
-                    diags,
-                )?;
-            }
-            let mut mapped: Vec<&str> = MAPPED.to_vec();
-            if !rec.list_or_none("tags") {
-                mapped.retain(|k| *k != "tags");
-            }
+            b.tags = rec.strings(input, "tags", "name", what, &lines, diags)?;
+            let member = rec.strings(input, "lists", "id", what, &lines, diags)?;
+            let mut mapped = rec.mapped(MAPPED, &["tags"]);
             if member.len() > 1 {
                 several += 1;
                 mapped.retain(|k| *k != "lists");
             }
             let parent = member.iter().find_map(|id| folders.get(id).copied());
-            let extra = rec.extra(&mapped, &[]);
-            if !extra.is_empty() {
-                b.details_mut().extra = extra;
-            }
+            details(&mut b, None, rec.extra(&mapped, &[]));
             doc.push(parent, b);
             Ok(())
         },
@@ -284,7 +258,7 @@ fn content(
     lines: &LineIndex<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<(Option<String>, Option<String>), Error> {
-    let (Some(Val::Nested(_)), Some(at)) = (rec.get("content"), rec.offset("content")) else {
+    let Some(at) = rec.nested("content") else {
         return Ok((None, None));
     };
     let mut p = Parser::value_at(input, at);

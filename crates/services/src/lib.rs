@@ -27,7 +27,58 @@ pub mod wallabag;
 
 use std::borrow::Cow;
 
-use markport_model::{DateValue, Diagnostic, Location, Timestamp};
+use markport_markup::archive::ArchiveError;
+use markport_model::{DateValue, Diagnostic, Error, ErrorKind, Location, Timestamp};
+
+/// The outcome of reading the archive entry `entry`: its diagnostics
+/// (`entry_diags`, added to `diags`) and its error, each message led by the
+/// entry and the line:col inside it, as a position in the archive itself
+/// would say nothing.
+fn in_entry<T>(
+    entry: &str,
+    diags: &mut Vec<Diagnostic>,
+    entry_diags: Vec<Diagnostic>,
+    read: Result<T, Error>,
+) -> Result<T, Error> {
+    let lead = |message: &str, at: Option<Location>| match at {
+        Some(l) => format!("ZIP entry {entry}:{}:{}: {message}", l.line, l.column),
+        None => format!("ZIP entry {entry}: {message}"),
+    };
+    diags.extend(entry_diags.into_iter().map(|mut d| {
+        d.message = lead(&d.message, d.location.take());
+        d
+    }));
+    read.map_err(|e| Error::new(e.kind, lead(&e.message, e.location), None))
+}
+
+/// Up to five of `names`, comma-separated: enough for a message to point
+/// at, however many there are.
+fn first_names(names: &[&str]) -> String {
+    names.iter().take(5).copied().collect::<Vec<_>>().join(", ")
+}
+
+/// One warning naming (up to five of) the entries of an archive that were
+/// not read, each `not_what` the reader reads; none when all were read.
+fn not_read(unread: &[&str], not_what: &str) -> Option<Diagnostic> {
+    if unread.is_empty() {
+        return None;
+    }
+    Some(Diagnostic::warning(
+        format!(
+            "{} ZIP entr{} not read ({not_what}): {}",
+            unread.len(),
+            if unread.len() == 1 { "y" } else { "ies" },
+            first_names(unread)
+        ),
+        None,
+    ))
+}
+
+/// An archive refused (as it opens, or an entry as it inflates) as an
+/// error whose message names the entry.
+fn archive_error(e: ArchiveError) -> Error {
+    Error::new(ErrorKind::Syntax, e.to_string(), None)
+}
 
 /// Bytes as UTF-8 text without a byte-order mark, borrowed when they are
 /// valid; invalid sequences are replaced and said once.

@@ -14,13 +14,12 @@
 
 use std::collections::HashSet;
 
-use markport_markup::json::Parser;
 use markport_model::{
     Attribute, Bookmark, Diagnostic, Document, Error, Folder, LineIndex, NodeId, Parsed,
     ReadOptions,
 };
 
-use crate::record::{each_object, head, iso_date, strings, top_object, warn, Item, Record, Val};
+use crate::record::{details, each_object, head, iso_date, top_object, Item, Record, Val};
 
 /// How sure it is that `input` is a Linkwarden export: a JSON object with
 /// a `collections` array whose entries have `links`, and no `bookmarks`
@@ -48,15 +47,14 @@ const COLLECTION_MAPPED: &[&str] = &["name", "description", "createdAt", "update
 /// Read a Linkwarden export.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
-    let mut p = Parser::new(input);
-    let (top, collections) = top_object(&mut p, &lines, "Linkwarden", "collections")?;
+    let (top, collections) = top_object(input, &lines, "Linkwarden", "collections")?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
     // The account's own fields (name, username, dates, ...) are the
     // collection's header; the collections and pins are read below.
     doc.header.extra = top.extra(&["collections", "pinnedLinks"], &[]);
     let mut pinned: HashSet<String> = HashSet::new();
-    if let (Some(Val::Nested(_)), Some(at)) = (top.get("pinnedLinks"), top.offset("pinnedLinks")) {
+    if let Some(at) = top.nested("pinnedLinks") {
         each_object(input, at, "pinned link", &lines, &mut diags, |_, rec, _| {
             if let Some(url) = rec.str("url") {
                 pinned.insert(url.to_string());
@@ -85,7 +83,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                 _ => true,
             };
             let folder = doc.push(None, f);
-            let (Some(Val::Nested(_)), Some(links)) = (c.get("links"), c.offset("links")) else {
+            let Some(links) = c.nested("links") else {
                 return Ok(());
             };
             each_object(
@@ -140,8 +138,7 @@ fn link(
     private: bool,
     pinned: &HashSet<String>,
 ) -> Result<(), Error> {
-    let Some(href) = l.text("url") else {
-        warn(diags, lines, l.at, format!("{what} has no url; skipped"));
+    let Some(href) = l.url(what, lines, diags) else {
         return Ok(());
     };
     let mut b = Bookmark::new(href);
@@ -149,30 +146,14 @@ fn link(
     b.desc = l.text("description");
     b.added = iso_date(l, "createdAt", what, lines, diags);
     b.modified = iso_date(l, "updatedAt", what, lines, diags);
-    if let (Some(Val::Nested(_)), Some(at)) = (l.get("tags"), l.offset("tags")) {
-        b.tags = strings(
-            input,
-            at,
-            "name",
-            format_args!("{what}: tags"),
-            lines,
-            diags,
-        )?;
-    }
+    b.tags = l.strings(input, "tags", "name", what, lines, diags)?;
     b.private = Some(private);
-    let mapped: Vec<&str> = LINK_MAPPED
-        .iter()
-        .copied()
-        .filter(|k| *k != "tags" || l.list_or_none("tags"))
-        .collect();
-    let mut extra = l.extra(&mapped, LINK_DROPPED);
+    let mut extra = l.extra(&l.mapped(LINK_MAPPED, &["tags"]), LINK_DROPPED);
     if pinned.contains(&b.href) {
         extra.push(Attribute::new("pinned", "true"));
         extra.sort_by(|a, b| a.name.cmp(&b.name));
     }
-    if !extra.is_empty() {
-        b.details_mut().extra = extra;
-    }
+    details(&mut b, None, extra);
     doc.push(Some(folder), b);
     Ok(())
 }

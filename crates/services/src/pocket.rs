@@ -27,7 +27,7 @@ use markport_model::{
     NodeId, Parsed, ReadOptions,
 };
 
-use crate::{table, text, unix_date};
+use crate::{archive_error, in_entry, not_read, table, text, unix_date};
 
 /// The columns of every generation: the first three are always there.
 const REQUIRED: &[&str] = &["title", "url", "time_added"];
@@ -259,19 +259,6 @@ impl Collection {
     }
 }
 
-/// An error or warning inside an archive entry: the entry and its
-/// line:col lead the message, as the archive's own position says nothing.
-fn in_entry(entry: &str, message: &str, at: Option<Location>) -> String {
-    match at {
-        Some(l) => format!("ZIP entry {entry}:{}:{}: {message}", l.line, l.column),
-        None => format!("ZIP entry {entry}: {message}"),
-    }
-}
-
-fn archive_error(e: archive::ArchiveError) -> Error {
-    Error::new(ErrorKind::Syntax, e.to_string(), None)
-}
-
 fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
     let mut archive = Archive::open(input, Limits::default()).map_err(archive_error)?;
     let parts = zip_parts(&archive);
@@ -296,38 +283,23 @@ fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
         let mut part_diags = Vec::new();
         let src = text(&bytes, &mut part_diags);
         let read = collection.read_part(&src, &mut part_diags);
-        diags.extend(part_diags.into_iter().map(|mut d| {
-            d.message = in_entry(part, &d.message, d.location.take());
-            d
-        }));
-        read.map_err(|e| Error::new(e.kind, in_entry(part, &e.message, e.location), None))?;
+        in_entry(part, &mut diags, part_diags, read)?;
     }
     // Sets: an archive may have 10,000 entries.
     let read: std::collections::HashSet<&String> = parts
         .iter()
         .chain(annotations.iter().map(|(_, a)| a))
         .collect();
-    let unread: Vec<&String> = archive
+    let unread: Vec<&str> = archive
         .names()
         .iter()
         .filter(|n| !read.contains(n))
+        .map(String::as_str)
         .collect();
-    if !unread.is_empty() {
-        diags.push(Diagnostic::warning(
-            format!(
-                "{} ZIP entr{} not read (not a part_*.csv nor annotations/part_*.json): {}",
-                unread.len(),
-                if unread.len() == 1 { "y" } else { "ies" },
-                unread
-                    .iter()
-                    .take(5)
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            None,
-        ));
-    }
+    diags.extend(not_read(
+        &unread,
+        "not a part_*.csv nor annotations/part_*.json",
+    ));
     if !annotations.is_empty() {
         let mut by_url: HashMap<String, Vec<NodeId>> = HashMap::new();
         for id in collection.doc.preorder() {

@@ -10,7 +10,9 @@ use std::borrow::Cow;
 use std::fmt::{self, Display};
 
 use markport_markup::json::{Event, Parser, SyntaxError};
-use markport_model::{Attribute, DateValue, Diagnostic, Error, ErrorKind, LineIndex, Timestamp};
+use markport_model::{
+    Attribute, Bookmark, DateValue, Diagnostic, Error, ErrorKind, LineIndex, Timestamp,
+};
 
 /// Which entry a message is about (`entry 3`, `collection 2, link 5`),
 /// written only when a message is: reading a valid file makes no text.
@@ -99,10 +101,71 @@ impl<'a> Record<'a> {
             .map(|(_, at, _)| *at)
     }
 
+    /// Where the value of `key` starts, when it is an array or an object
+    /// (to be read with `Parser::value_at`, [`each_object`] or
+    /// [`strings`]).
+    pub(crate) fn nested(&self, key: &str) -> Option<usize> {
+        match self.members.iter().rev().find(|(k, _, _)| k == key) {
+            Some((_, at, Val::Nested(_))) => Some(*at),
+            _ => None,
+        }
+    }
+
     /// Whether `key` is absent, null or an array: a list key whose value is
     /// anything else is not read as a list and stays in `extra`.
     pub(crate) fn list_or_none(&self, key: &str) -> bool {
         matches!(self.get(key), None | Some(Val::Null) | Some(Val::Nested(_)))
+    }
+
+    /// The keys of `mapped` but those of `lists` whose value is not a list
+    /// ([`Record::list_or_none`]): such a value is not read, so it stays in
+    /// `extra` as written.
+    pub(crate) fn mapped<'k>(&self, mapped: &[&'k str], lists: &[&str]) -> Vec<&'k str> {
+        mapped
+            .iter()
+            .copied()
+            .filter(|k| !lists.contains(k) || self.list_or_none(k))
+            .collect()
+    }
+
+    /// The strings of the list `key` ([`strings`], objects by their
+    /// `name_key`), none when it is not an array or object; messages name
+    /// `what` and the key (`bookmark 3: tags`).
+    pub(crate) fn strings(
+        &self,
+        input: &[u8],
+        key: &str,
+        name_key: &str,
+        what: impl Display,
+        lines: &LineIndex<'_>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Result<Vec<String>, Error> {
+        match self.nested(key) {
+            Some(at) => strings(
+                input,
+                at,
+                name_key,
+                format_args!("{what}: {key}"),
+                lines,
+                diags,
+            ),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// The link of the entry `what` (its non-empty `url`); `None`, with a
+    /// warning that it is skipped, when it has none.
+    pub(crate) fn url(
+        &self,
+        what: impl Display,
+        lines: &LineIndex<'_>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Option<String> {
+        let url = self.text("url");
+        if url.is_none() {
+            warn(diags, lines, self.at, format!("{what} has no url; skipped"));
+        }
+        url
     }
 
     /// The string value of `key`, if it is one.
@@ -159,6 +222,16 @@ impl<'a> Record<'a> {
     }
 }
 
+/// Set the bookmark's id and extra attributes, leaving its details unmade
+/// when it has neither.
+pub(crate) fn details(b: &mut Bookmark, id: Option<String>, extra: Vec<Attribute>) {
+    if id.is_some() || !extra.is_empty() {
+        let d = b.details_mut();
+        d.id = id;
+        d.extra = extra;
+    }
+}
+
 /// A JSON syntax error as a markport error with its position.
 pub(crate) fn syntax(e: SyntaxError) -> Error {
     Error::syntax(format!("JSON: {}", e.message), e.location)
@@ -193,7 +266,7 @@ pub(crate) fn record<'a>(p: &mut Parser<'a>, at: usize) -> Result<Record<'a>, Er
 /// The first value of an export, which must open with `start` (`{` or
 /// `[`): where it starts, or an error saying the file is `not_what`
 /// (`not a wallabag export: it is not a JSON array of entries`).
-pub(crate) fn opening(
+fn opening(
     p: &mut Parser<'_>,
     lines: &LineIndex<'_>,
     start: Event<'_>,
@@ -210,21 +283,33 @@ pub(crate) fn opening(
     Ok(at)
 }
 
+/// Where the top-level array of an export starts, or an error saying the
+/// file is `not_what` (`not a wallabag export: it is not a JSON array of
+/// entries`).
+pub(crate) fn top_array(
+    input: &[u8],
+    lines: &LineIndex<'_>,
+    not_what: &str,
+) -> Result<usize, Error> {
+    opening(&mut Parser::new(input), lines, Event::ArrayStart, not_what)
+}
+
 /// The top-level object of a `what` export (`Linkwarden`), which must
 /// hold `key`: the object's members and where `key`'s value starts.
 pub(crate) fn top_object<'a>(
-    p: &mut Parser<'a>,
+    input: &'a [u8],
     lines: &LineIndex<'_>,
     what: &str,
     key: &str,
 ) -> Result<(Record<'a>, usize), Error> {
+    let mut p = Parser::new(input);
     let at = opening(
-        p,
+        &mut p,
         lines,
         Event::ObjectStart,
         &format!("not a {what} export: it is not a JSON object"),
     )?;
-    let top = record(p, at)?;
+    let top = record(&mut p, at)?;
     p.next().map_err(syntax)?;
     let Some(value) = top.offset(key) else {
         return Err(Error::new(

@@ -9,11 +9,10 @@
 //! The saved article (`content`) is not copied into the model: a note says
 //! how many entries had one.
 
-use markport_markup::json::{Event, Parser};
 use markport_model::{Bookmark, Diagnostic, Document, Error, LineIndex, Parsed, ReadOptions};
 
 use crate::record::{
-    each_object, head, iso_date, nothing_after, opening, strings, warn, Item, Record, Val,
+    details, each_object, head, iso_date, nothing_after, top_array, warn, Item, Record, Val,
 };
 
 /// How sure it is that `input` is a wallabag export: a JSON array whose
@@ -45,11 +44,9 @@ const DROPPED: &[&str] = &["content"];
 /// Read a wallabag JSON export, one entry at a time.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
-    let mut p = Parser::new(input);
-    let at = opening(
-        &mut p,
+    let at = top_array(
+        input,
         &lines,
-        Event::ArrayStart,
         "not a wallabag export: it is not a JSON array of entries",
     )?;
     let mut doc = Document::new();
@@ -83,30 +80,15 @@ fn entry(
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<Bookmark>, Error> {
     let what = Item::new("entry", i);
-    let Some(href) = rec.text("url") else {
-        warn(diags, lines, rec.at, format!("{what} has no url; skipped"));
+    let Some(href) = rec.url(what, lines, diags) else {
         return Ok(None);
     };
     let mut b = Bookmark::new(href);
     b.title = rec.text("title");
     b.added = iso_date(rec, "created_at", what, lines, diags);
     b.modified = iso_date(rec, "updated_at", what, lines, diags);
-    if let Some(at) = rec.offset("tags") {
-        if let Some(Val::Nested(_)) = rec.get("tags") {
-            b.tags = strings(
-                input,
-                at,
-                "label",
-                format_args!("{what}: tags"),
-                lines,
-                diags,
-            )?;
-        }
-    }
+    b.tags = rec.strings(input, "tags", "label", what, lines, diags)?;
     let mut kept: Vec<&str> = Vec::new();
-    if !rec.list_or_none("tags") {
-        kept.push("tags");
-    }
     // Not archived is what wallabag lists as unread.
     match rec.flag("is_archived") {
         Ok(Some(archived)) => b.to_read = Some(!archived),
@@ -127,17 +109,9 @@ fn entry(
         }
     });
     let id = rec.get("id").map(|v| v.text().into_owned());
-    let mapped: Vec<&str> = MAPPED
-        .iter()
-        .copied()
-        .filter(|k| !kept.contains(k))
-        .collect();
-    let extra = rec.extra(&mapped, DROPPED);
-    if id.is_some() || !extra.is_empty() {
-        let d = b.details_mut();
-        d.id = id;
-        d.extra = extra;
-    }
+    let mut mapped = rec.mapped(MAPPED, &["tags"]);
+    mapped.retain(|k| !kept.contains(k));
+    details(&mut b, id, rec.extra(&mapped, DROPPED));
     Ok(Some(b))
 }
 

@@ -1,11 +1,12 @@
 //! The exports people migrate from today: Pocket's export ZIP and its CSV
-//! generations, Instapaper's current CSV, Raindrop's CSV. Values are checked
-//! against the `csv` crate's own count of the rows, not the readers'.
+//! generations, Omnivore's export ZIP, Instapaper's current CSV, Raindrop's
+//! CSV. Values are checked against the `csv` and `serde_json` crates' own
+//! reading of the rows and items, not the readers'.
 
 use std::io::{Cursor, Write};
 
 use markport_model::{Document, ReadOptions, Severity};
-use markport_services::{instapaper, pocket, raindrop};
+use markport_services::{instapaper, omnivore, pocket, raindrop};
 use zip::write::SimpleFileOptions;
 
 fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
@@ -367,4 +368,201 @@ fn raindrop_csv_values_match_the_rows() {
     // A date that is no ISO 8601 is kept as written, with its position.
     assert_eq!(parsed.diagnostics.len(), 1);
     assert_eq!(parsed.diagnostics[0].location.map(|l| l.line), Some(4));
+}
+
+/// A metadata file of Omnivore's last exporter: items `first..first + n`,
+/// every third archived (in each generation's spelling), every other one
+/// with a description.
+fn metadata(first: usize, n: usize) -> serde_json::Value {
+    let states = [
+        "Archived", "Active", "Active", "ARCHIVED", "Unknown", "Active", "archived",
+    ];
+    (first..first + n)
+        .map(|i| {
+            serde_json::json!({
+                "id": format!("id-{i}"),
+                "slug": format!("item-{i}-18f0a1b2c{i:02}"),
+                "title": format!("Item {i}"),
+                "description": if i % 2 == 0 { Some(format!("About {i}")) } else { None },
+                "author": null,
+                "url": format!("https://o.example/{i}"),
+                "state": states[i % states.len()],
+                "readingProgress": 0,
+                "thumbnail": null,
+                "labels": if i % 2 == 0 { vec!["a", "b"] } else { vec![] },
+                "savedAt": "2024-05-01T10:00:00.000Z",
+                "updatedAt": "2024-05-02T10:00:00.000Z",
+                "publishedAt": null
+            })
+        })
+        .collect()
+}
+
+fn pretty(v: &serde_json::Value) -> Vec<u8> {
+    serde_json::to_vec_pretty(v).unwrap()
+}
+
+#[test]
+fn an_omnivore_zip_reads_every_metadata_file_in_numeric_order_as_one_collection() {
+    let files = [
+        ("metadata_0_to_20.json", metadata(0, 20)),
+        ("metadata_20_to_40.json", metadata(20, 20)),
+        ("metadata_100_to_107.json", metadata(100, 7)),
+    ];
+    let bytes: Vec<Vec<u8>> = files.iter().map(|(_, v)| pretty(v)).collect();
+    // Listed out of order; by name 100 sorts before 20.
+    let entries: Vec<(&str, &[u8])> = [2, 0, 1]
+        .iter()
+        .map(|&i| (files[i].0, bytes[i].as_slice()))
+        .collect();
+    let zip_bytes = zip(&entries);
+    assert_eq!(omnivore::detect(&zip_bytes), Some(95));
+    assert_eq!(pocket::detect(&zip_bytes), None);
+    let parsed = omnivore::read(&zip_bytes, &ReadOptions::default()).unwrap();
+    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let got = bookmarks(&parsed.document);
+    let want: Vec<&serde_json::Value> = files
+        .iter()
+        .flat_map(|(_, v)| v.as_array().unwrap())
+        .collect();
+    assert_eq!(got.len(), want.len());
+    for (b, item) in got.iter().zip(&want) {
+        assert_eq!(b.href, item["url"].as_str().unwrap());
+        assert_eq!(b.desc.as_deref(), item["description"].as_str());
+        assert_eq!(b.tags.len(), item["labels"].as_array().unwrap().len());
+        let archived = item["state"].as_str().unwrap().to_lowercase() == "archived";
+        assert_eq!(b.to_read, Some(!archived), "{}", item["state"]);
+    }
+    // One metadata file on its own reads as it did.
+    let one = omnivore::read(&bytes[1], &ReadOptions::default()).unwrap();
+    assert_eq!(one.document.census().bookmarks, 20);
+}
+
+#[test]
+fn omnivore_highlights_join_their_items_by_slug_and_pages_are_counted() {
+    let meta = pretty(&metadata(0, 3));
+    // As the exporter writes them: a quote with its labels, a note.
+    let h0 = b"> first quote \n\n#key\n\n> second quote \n\nmy note";
+    let h1 = b"> only quote ";
+    let bytes = zip(&[
+        ("metadata_0_to_3.json", &meta),
+        ("content/item-0-18f0a1b2c00.html", b"<p>page</p>"),
+        ("content/item-1-18f0a1b2c01.pdf", b"%PDF"),
+        ("highlights/item-0-18f0a1b2c00.md", h0),
+        ("highlights/item-1-18f0a1b2c01.md", h1),
+        ("highlights/gone-18f0a1b2cff.md", b"> lost"),
+        ("notes.txt", b"x"),
+    ]);
+    let parsed = omnivore::read(&bytes, &ReadOptions::default()).unwrap();
+    let got = bookmarks(&parsed.document);
+    assert_eq!(got.len(), 3);
+    // After the description and a blank line; or the whole description.
+    assert_eq!(
+        got[0].desc.as_deref(),
+        Some("About 0\n\n> first quote \n\n#key\n\n> second quote \n\nmy note")
+    );
+    assert_eq!(got[1].desc.as_deref(), Some("> only quote"));
+    assert_eq!(got[2].desc.as_deref(), Some("About 2"));
+    let said = |needle: &str, severity: Severity| {
+        parsed
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains(needle) && d.severity == severity)
+    };
+    assert!(said(
+        "1 highlights file whose slug no metadata file lists: not kept",
+        Severity::Warning
+    ));
+    assert!(said("highlights/gone-18f0a1b2cff.md", Severity::Warning));
+    assert!(said("2 saved pages (content/) not carried", Severity::Note));
+    assert!(said("1 ZIP entry not read", Severity::Warning));
+    assert!(said("notes.txt", Severity::Warning));
+    assert_eq!(parsed.diagnostics.len(), 3, "{:?}", parsed.diagnostics);
+    // A slug two items share matches neither for sure: said, not kept.
+    let mut twice = metadata(0, 2);
+    twice[1]["slug"] = twice[0]["slug"].clone();
+    let twice = pretty(&twice);
+    let bytes = zip(&[
+        ("metadata_0_to_2.json", &twice),
+        ("highlights/item-0-18f0a1b2c00.md", h1),
+    ]);
+    let parsed = omnivore::read(&bytes, &ReadOptions::default()).unwrap();
+    let got = bookmarks(&parsed.document);
+    assert_eq!(got[0].desc.as_deref(), Some("About 0"));
+    assert_eq!(got[1].desc, None);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
+    assert!(parsed.diagnostics[0]
+        .message
+        .starts_with("1 highlights file whose slug several items share: not kept"));
+}
+
+#[test]
+fn an_error_inside_an_omnivore_metadata_file_names_the_entry_and_its_position() {
+    let good = pretty(&metadata(0, 2));
+    let bad = b"[\n  {\"url\": \"https://a/\",\n   \"slug\": }\n]";
+    let bytes = zip(&[
+        ("metadata_0_to_2.json", &good),
+        ("metadata_2_to_3.json", bad),
+    ]);
+    let err = omnivore::read(&bytes, &ReadOptions::default()).unwrap_err();
+    assert!(
+        err.message
+            .starts_with("ZIP entry metadata_2_to_3.json:3:12: JSON: "),
+        "{}",
+        err.message
+    );
+    // A warning inside an entry says where too.
+    let odd = b"[1,\n {\"url\": \"https://a/\", \"savedAt\": \"soon\"}]";
+    let bytes = zip(&[("metadata_0_to_2.json", odd)]);
+    let parsed = omnivore::read(&bytes, &ReadOptions::default()).unwrap();
+    let messages: Vec<&str> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        messages[0].starts_with("ZIP entry metadata_0_to_2.json:1:2: item 1 is not an object"),
+        "{messages:?}"
+    );
+    assert!(
+        messages[1].starts_with("ZIP entry metadata_0_to_2.json:2:35: item 2: savedAt"),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn hostile_omnivore_archives_are_refused_naming_the_entry() {
+    let meta = pretty(&metadata(0, 1));
+    // A bomb in a metadata file: 16 MiB of spaces after the array.
+    let mut big = meta.clone();
+    big.extend(std::iter::repeat_n(b' ', 16 << 20));
+    let bytes = zip(&[("metadata_0_to_1.json", &big)]);
+    assert!(bytes.len() < 1 << 20);
+    assert_eq!(omnivore::detect(&bytes), Some(95));
+    let err = omnivore::read(&bytes, &ReadOptions::default()).unwrap_err();
+    assert!(
+        err.message.contains("\"metadata_0_to_1.json\""),
+        "{}",
+        err.message
+    );
+    assert!(err.message.contains("ZIP bomb"), "{}", err.message);
+    // A name out of the archive: claimed just above Pocket, to say why.
+    let bytes = zip(&[("metadata_0_to_1.json", &meta), ("../x", b"x")]);
+    assert_eq!(omnivore::detect(&bytes), Some(11));
+    assert_eq!(pocket::detect(&bytes), Some(10));
+    let err = omnivore::read(&bytes, &ReadOptions::default()).unwrap_err();
+    assert!(err.message.contains("\"../x\""), "{}", err.message);
+    // Neither export is taken for the other.
+    let pocket_zip = zip(&[("part_000000.csv", part(0, 2).as_bytes())]);
+    assert_eq!(omnivore::detect(&pocket_zip), None);
+    assert!(omnivore::read(&pocket_zip, &ReadOptions::default()).is_err());
+    // Names that only look like metadata files are not.
+    let bytes = zip(&[
+        ("metadata.json", &meta),
+        ("metadata_x_to_1.json", &meta),
+        ("content/metadata_0_to_1.json", &meta),
+    ]);
+    assert_eq!(omnivore::detect(&bytes), None);
+    let err = omnivore::read(&bytes, &ReadOptions::default()).unwrap_err();
+    assert!(err.message.contains("no metadata_"), "{}", err.message);
 }
