@@ -162,7 +162,6 @@ impl<'a> Archive<'a> {
         }
         let mut names = Vec::new();
         let mut index_of = std::collections::HashMap::new();
-        let mut seen = std::collections::HashSet::new();
         for index in 0..zip.len() {
             let entry = zip
                 .by_index_data(index)
@@ -171,12 +170,6 @@ impl<'a> Archive<'a> {
             check_name(&name)?;
             if entry.is_symlink() {
                 return Err(ArchiveError::entry(&name, "is a symbolic link"));
-            }
-            if !seen.insert(name.clone()) {
-                return Err(ArchiveError::entry(
-                    &name,
-                    "appears twice: which one is meant is ambiguous",
-                ));
             }
             if !entry.is_dir() {
                 index_of.insert(name.clone(), index);
@@ -194,7 +187,9 @@ impl<'a> Archive<'a> {
     }
 
     /// The names of the file entries (directories left out), in the order
-    /// the archive lists them.
+    /// the archive lists them, each once: of two entries with one name the
+    /// zip crate keeps the later, as Python's zipfile and unzip do, so an
+    /// exporter that repeats a name (Omnivore's `content/` pages) reads.
     pub fn names(&self) -> &[String] {
         &self.names
     }
@@ -337,6 +332,36 @@ mod tests {
         assert_eq!(archive.names(), ["b.csv", "dir/a.json"]);
         assert_eq!(archive.read("dir/a.json").unwrap(), b"one");
         assert_eq!(archive.read("b.csv").unwrap(), b"two");
+    }
+
+    #[test]
+    fn of_two_entries_with_one_name_the_later_is_read() {
+        let built = build(&[
+            ("x/one.txt", b"first"),
+            ("x/two.txt", b"second"),
+            ("c.txt", b"other"),
+        ]);
+        // The writer refuses a repeated name: rename the second entry in
+        // its local header and the central directory (names are in no CRC).
+        let bytes = replace_all(&built, b"x/two.txt", b"x/one.txt");
+        let mut archive = Archive::open(&bytes, Limits::default()).unwrap();
+        assert_eq!(archive.names(), ["x/one.txt", "c.txt"]);
+        assert_eq!(archive.read("x/one.txt").unwrap(), b"second");
+        assert_eq!(archive.read("c.txt").unwrap(), b"other");
+    }
+
+    fn replace_all(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+        let mut out = bytes.to_vec();
+        let mut i = 0;
+        while i + from.len() <= out.len() {
+            if &out[i..i + from.len()] == from {
+                out[i..i + from.len()].copy_from_slice(to);
+                i += from.len();
+            } else {
+                i += 1;
+            }
+        }
+        out
     }
 
     #[test]
