@@ -393,11 +393,156 @@ impl<'a> Parser<'a> {
     pub fn skip_value(&mut self, start: usize, first: &Event<'a>) -> Result<&'a str, SyntaxError> {
         let base = self.stack.len();
         if matches!(first, Event::ObjectStart | Event::ArrayStart) {
+            if let Some(text) = self.skip_plain(start) {
+                return Ok(text);
+            }
             while self.stack.len() >= base {
                 self.next()?;
             }
         }
         self.utf8(start, self.i)
+    }
+
+    /// The fast way through a container whose opener (at `start`) was just
+    /// read: a scan that makes no events, checks the grammar as
+    /// [`Parser::next`] does and the UTF-8 of the whole text once. It
+    /// gives up (`None`, the parser untouched) on anything it would have
+    /// to report or record: an error, a trailing comma, a `\u` escape
+    /// naming half a surrogate pair, or more than 64 levels; the event
+    /// loop then reads the same text again and says what it says. So a
+    /// value is scanned at most twice, and what a reader sees is the same.
+    fn skip_plain(&mut self, start: usize) -> Option<&'a str> {
+        let b = self.b;
+        let object = *self.stack.last()?;
+        let first = if object {
+            Expect::FirstKey
+        } else {
+            Expect::FirstValue
+        };
+        if self.expect != first || self.comma.is_some() || self.i != start + 1 {
+            return None;
+        }
+        // Bit k: whether the level k deep (0 is the opener) is an object.
+        let mut kinds: u64 = u64::from(object);
+        let mut depth = 0u32;
+        let mut expect = first;
+        let mut i = self.i;
+        loop {
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+                i += 1;
+            }
+            let c = *b.get(i)?;
+            let in_object = (kinds >> depth) & 1 == 1;
+            match expect {
+                Expect::Comma => match c {
+                    b',' => {
+                        i += 1;
+                        expect = if in_object {
+                            Expect::Key
+                        } else {
+                            Expect::Value
+                        };
+                        // A closer next (a trailing comma) is given up on
+                        // below: it is not a first key or value.
+                        continue;
+                    }
+                    b'}' | b']' if (c == b'}') == in_object => {
+                        i += 1;
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                        continue;
+                    }
+                    _ => return None,
+                },
+                Expect::Key | Expect::FirstKey => {
+                    if c == b'}' && expect == Expect::FirstKey {
+                        i += 1;
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                        expect = Expect::Comma;
+                        continue;
+                    }
+                    if c != b'"' {
+                        return None;
+                    }
+                    i = plain_string_end(b, i)?;
+                    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+                        i += 1;
+                    }
+                    if b.get(i) != Some(&b':') {
+                        return None;
+                    }
+                    i += 1;
+                    expect = Expect::Value;
+                    continue;
+                }
+                Expect::Value | Expect::FirstValue => {
+                    if c == b']' && !in_object && expect == Expect::FirstValue {
+                        i += 1;
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                        expect = Expect::Comma;
+                        continue;
+                    }
+                    match c {
+                        b'{' | b'[' => {
+                            if depth == 63 {
+                                return None;
+                            }
+                            depth += 1;
+                            let object = c == b'{';
+                            kinds = (kinds & !(1 << depth)) | (u64::from(object) << depth);
+                            i += 1;
+                            expect = if object {
+                                Expect::FirstKey
+                            } else {
+                                Expect::FirstValue
+                            };
+                            continue;
+                        }
+                        b'"' => i = plain_string_end(b, i)?,
+                        b'-' | b'0'..=b'9' => {
+                            let mut end = i;
+                            while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') =
+                                b.get(end)
+                            {
+                                end += 1;
+                            }
+                            if !is_number(&b[i..end]) {
+                                return None;
+                            }
+                            i = end;
+                        }
+                        b't' | b'f' | b'n' => {
+                            let word: &[u8] = match c {
+                                b't' => b"true",
+                                b'f' => b"false",
+                                _ => b"null",
+                            };
+                            if !b[i..].starts_with(word) {
+                                return None;
+                            }
+                            i += word.len();
+                        }
+                        _ => return None,
+                    }
+                    expect = Expect::Comma;
+                }
+                Expect::End => return None,
+            }
+        }
+        let text = std::str::from_utf8(&b[start..i]).ok()?;
+        self.i = i;
+        self.stack.pop();
+        self.comma = None;
+        self.after_value();
+        Some(text)
     }
 
     fn word(&mut self, word: &[u8], event: Event<'a>) -> Result<Event<'a>, SyntaxError> {
@@ -542,6 +687,37 @@ impl<'a> Parser<'a> {
                 esc,
                 "a `\\u` escape needs four hex digits",
             ),
+        }
+    }
+}
+
+/// Just past the string whose opening quote is at `open`, if its escapes
+/// are ones [`Parser::string`] reads without a word to say: `None` at an
+/// unknown escape, a `\u` without four hex digits or naming half a
+/// surrogate pair, or no closing quote. Its UTF-8 is not checked here.
+fn plain_string_end(b: &[u8], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    loop {
+        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+        if b[i] == b'"' {
+            return Some(i + 1);
+        }
+        match *b.get(i + 1)? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+            b'u' => {
+                let h = b.get(i + 2..i + 6)?;
+                if !h.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                // Surrogates, paired or not, go the event loop's way.
+                if matches!(h[0], b'd' | b'D')
+                    && matches!(h[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+                {
+                    return None;
+                }
+                i += 6;
+            }
+            _ => return None,
         }
     }
 }

@@ -175,7 +175,14 @@ pub(crate) fn next<'a>(p: &mut Parser<'a>) -> Result<(usize, Event<'a>), Error> 
 
 /// The members of the object whose `{` (at `at`) was just read.
 pub(crate) fn record<'a>(p: &mut Parser<'a>, at: usize) -> Result<Record<'a>, Error> {
-    let mut members = Vec::new();
+    record_sized(p, at, 0)
+}
+
+/// [`record`], with room made for `size` members at once (the size of the
+/// record before, in an array of like records): one allocation, not one
+/// for each doubling.
+fn record_sized<'a>(p: &mut Parser<'a>, at: usize, size: usize) -> Result<Record<'a>, Error> {
+    let mut members = Vec::with_capacity(size);
     while let (_, Event::Key(key)) = next(p)? {
         let (vat, first) = next(p)?;
         let value = match first {
@@ -257,12 +264,15 @@ pub(crate) fn each_object<'a>(
             Some(lines.locate(start)),
         ));
     }
+    let mut size = 0;
     for i in 1.. {
         let (at, event) = next(&mut p)?;
         match event {
             Event::ArrayEnd => break,
             Event::ObjectStart => {
-                let rec = record(&mut p, at)?;
+                // Capped, so that one huge record costs no room in the rest.
+                let rec = record_sized(&mut p, at, size.min(64))?;
+                size = rec.members.len();
                 each(i, rec, diags)?;
             }
             other => {

@@ -263,3 +263,83 @@ fn value_at_reads_one_value_in_the_middle_of_a_text_and_stops() {
     assert_eq!(p.locate(at).to_string(), "2:7");
     assert_eq!(p.next().unwrap(), None);
 }
+
+/// Skip the value at the top of `text` (inside `[`, so that a skip that
+/// ends leaves the parser in an array) the fast way and the event loop's,
+/// and say what each left: the text or error, where the parser stands,
+/// what it recorded and what it reads next.
+fn skip_both(text: &[u8], options: Options) -> [String; 2] {
+    let mut out = [String::new(), String::new()];
+    for (k, slot) in out.iter_mut().enumerate() {
+        let mut p = Parser::with_options(text, options);
+        p.next().unwrap();
+        let Ok(Some((at, first))) = p.next() else {
+            *slot = "no value".into();
+            continue;
+        };
+        let got = if k == 0 {
+            p.skip_value(at, &first)
+        } else {
+            // The event loop alone, as skip_value read before its scan.
+            let base = p.depth();
+            let mut r = Ok(());
+            while r.is_ok() && p.depth() >= base {
+                r = p.next().map(|_| ());
+            }
+            r.and_then(|()| p.utf8(at, p.pos()))
+        };
+        let then = p.next().map(|e| e.map(|(at, e)| (at, format!("{e:?}"))));
+        *slot = format!(
+            "{got:?} pos {} depth {} commas {:?} surrogates {:?} then {then:?}",
+            p.pos(),
+            p.depth(),
+            p.trailing_commas(),
+            p.lone_surrogates()
+        );
+    }
+    out
+}
+
+#[test]
+fn skipping_by_scan_leaves_what_the_event_loop_leaves() {
+    let values: &[&[u8]] = &[
+        br#"{"a": [1, -2.5e+3, true, false, null, "x\"y\\z\/\b\f\n\r\t\u00e9"], "b": {}}"#,
+        br#"[[], {}, [{"k": []}], "caf\xc3\xa9"]"#,
+        b"[\"\\ud83d\\ude00\", \"\\ud800\", \"\\udc00x\"]",
+        b"{\"a\": 1,}",
+        b"[1, 2 ,\n]",
+        b"[1 2]",
+        b"{\"a\" 1}",
+        b"{\"a\": 01}",
+        b"{\"a\": 1.}",
+        b"[tru]",
+        b"[truex]",
+        b"[\"\\x\"]",
+        b"[\"\\u12g4\"]",
+        b"[\"\xff\"]",
+        b"[\"ok\", \"\xe9t\xe9\"]",
+        b"[\xc3\xa9]",
+        b"{\"a\": [1, 2}",
+        b"[1, 2",
+        b"[\"open",
+        b"[\"\\",
+        b"{\"a\":",
+        b"[{\"a\": 1}]]",
+        b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        b"[ ]",
+        b"{ }",
+        b"[{}]",
+        b"[{\"a\": {\"b\": [\"\\u0041\", {}]}}, []]",
+    ];
+    for value in values {
+        for tail in [&b"]"[..], b", 3]", b"", b" x"] {
+            let text = [b"[", *value, tail].concat();
+            for trailing_commas in [false, true] {
+                let options = Options { trailing_commas };
+                let [fast, slow] = skip_both(&text, options);
+                assert_eq!(fast, slow, "{}", String::from_utf8_lossy(&text));
+            }
+        }
+    }
+}
