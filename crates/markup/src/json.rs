@@ -40,7 +40,7 @@
 pub mod write;
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use markport_model::{LineIndex, Location};
@@ -149,7 +149,22 @@ pub struct Parser<'a> {
     lines: OnceCell<LineIndex<'a>>,
     /// Read one value and stop ([`Parser::value_at`]).
     one_value: bool,
+    /// A stretch of the input known to be UTF-8 (where it starts, and its
+    /// text): a string inside it is sliced out of it, not checked again.
+    /// Checking a string at a time costs more in the call than in the
+    /// bytes, as most strings are short.
+    checked: Cell<(usize, &'a str)>,
+    /// How many bytes the next stretch checks at least: it doubles from
+    /// a few dozen (a parser of one small value checks little past it) up
+    /// to [`MAX_CHECKED`].
+    check_next: Cell<usize>,
+    /// Whether a stretch met bytes that are not UTF-8: strings are then
+    /// checked one at a time, so each error says what it said before.
+    spoiled: Cell<bool>,
 }
+
+/// The most a stretch of [`Parser::utf8`] checks beyond the text asked for.
+const MAX_CHECKED: usize = 1 << 20;
 
 impl<'a> Parser<'a> {
     /// A strict parser over `input` (a UTF-8 byte order mark is skipped).
@@ -176,6 +191,9 @@ impl<'a> Parser<'a> {
             lone_surrogates: Vec::new(),
             lines: OnceCell::new(),
             one_value: false,
+            checked: Cell::new((0, "")),
+            check_next: Cell::new(64),
+            spoiled: Cell::new(false),
         }
     }
 
@@ -537,7 +555,7 @@ impl<'a> Parser<'a> {
                 Expect::End => return None,
             }
         }
-        let text = std::str::from_utf8(&b[start..i]).ok()?;
+        let text = self.utf8(start, i).ok()?;
         self.i = i;
         self.stack.pop();
         self.comma = None;
@@ -576,11 +594,22 @@ impl<'a> Parser<'a> {
                 format!("`{shown}` is not a JSON number"),
             );
         }
+        // ASCII, so never an error.
+        let text = self.utf8(start, end)?;
         self.i = end;
-        Ok(std::str::from_utf8(token).expect("ASCII"))
+        Ok(text)
     }
 
     fn utf8(&self, from: usize, to: usize) -> Result<&'a str, SyntaxError> {
+        let (start, text) = self.checked.get();
+        let known = if from >= start && to <= start + text.len() {
+            text.get(from - start..to - start)
+        } else {
+            self.check(from, to)
+        };
+        if let Some(s) = known {
+            return Ok(s);
+        }
         let b: &'a [u8] = self.b;
         std::str::from_utf8(&b[from..to]).or_else(|e| {
             self.err(
@@ -589,6 +618,32 @@ impl<'a> Parser<'a> {
                 "invalid UTF-8 in a string",
             )
         })
+    }
+
+    /// Check a new stretch from `from` through at least `to`, and the text
+    /// from `from` to `to` if it is UTF-8 and all went well. Each stretch
+    /// starts where a string or value that the last did not hold starts,
+    /// so the stretches overlap by less than a string, and the input is
+    /// checked about once in all.
+    fn check(&self, from: usize, to: usize) -> Option<&'a str> {
+        if self.spoiled.get() || from > to {
+            return None;
+        }
+        let b: &'a [u8] = self.b;
+        let size = self.check_next.get();
+        self.check_next.set((size * 2).min(MAX_CHECKED));
+        let end = to.max(from.saturating_add(size)).min(b.len());
+        let text = match std::str::from_utf8(b.get(from..end)?) {
+            Ok(text) => text,
+            Err(e) => {
+                // Invalid bytes, or a character cut by the stretch's end:
+                // what comes before them is the stretch.
+                self.spoiled.set(e.error_len().is_some());
+                std::str::from_utf8(&b[from..from + e.valid_up_to()]).ok()?
+            }
+        };
+        self.checked.set((from, text));
+        text.get(..to - from)
     }
 
     /// A string starting at the opening quote.

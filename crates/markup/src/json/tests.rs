@@ -343,3 +343,34 @@ fn skipping_by_scan_leaves_what_the_event_loop_leaves() {
         }
     }
 }
+
+#[test]
+fn strings_read_the_same_wherever_the_checked_stretches_end() {
+    // Characters of two to four bytes at every offset across the first
+    // stretches' ends (64, 192, 448 bytes), then bytes that are not UTF-8.
+    for pad in 0..80 {
+        let mut text = format!("[\"{}\"", "a".repeat(pad));
+        let mut want = vec!["a".repeat(pad)];
+        for k in 0..40 {
+            let s = format!("{}é€😀{}", "b".repeat(k % 7), k);
+            text.push_str(&format!(", \"{s}\", {k}"));
+            want.push(s);
+        }
+        let mut bytes = text.clone().into_bytes();
+        bytes.extend_from_slice(b"]");
+        let mut p = Parser::new(&bytes);
+        let mut got = Vec::new();
+        while let Some((_, e)) = p.next().unwrap() {
+            if let Event::Str(s) = e {
+                got.push(s.into_owned());
+            }
+        }
+        assert_eq!(got, want);
+
+        let mut bad = text.into_bytes();
+        let at = bad.len() + 3;
+        bad.extend_from_slice(b", \"ok\xc3\x28\"]");
+        let e = Parser::new(&bad).skip_all().unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::InvalidUtf8, at + 2));
+    }
+}
