@@ -658,7 +658,7 @@ impl<'a> Parser<'a> {
             )
         };
         // The common case: no escapes, borrowed as it is.
-        let Some(n) = memchr::memchr2(b'"', b'\\', &self.b[start..]) else {
+        let Some(n) = quote_or_backslash(self.b, start).map(|at| at - start) else {
             return unclosed(self);
         };
         if self.b[start + n] == b'"' {
@@ -718,8 +718,8 @@ impl<'a> Parser<'a> {
                 }
             }
             run = i;
-            match memchr::memchr2(b'"', b'\\', &self.b[i..]) {
-                Some(n) => i += n,
+            match quote_or_backslash(self.b, i) {
+                Some(at) => i = at,
                 None => return unclosed(self),
             }
         }
@@ -753,7 +753,7 @@ impl<'a> Parser<'a> {
 fn plain_string_end(b: &[u8], open: usize) -> Option<usize> {
     let mut i = open + 1;
     loop {
-        i += memchr::memchr2(b'"', b'\\', b.get(i..)?)?;
+        i = quote_or_backslash(b, i)?;
         if b[i] == b'"' {
             return Some(i + 1);
         }
@@ -775,6 +775,30 @@ fn plain_string_end(b: &[u8], open: usize) -> Option<usize> {
             _ => return None,
         }
     }
+}
+
+/// Where the first `"` or `\\` at or after `from` is. Most strings are
+/// short: their first 32 bytes are looked at a word at a time, by hand,
+/// before memchr (whose setup costs more than such a string's bytes).
+fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    for _ in 0..4 {
+        let Some(Ok(word)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) else {
+            break;
+        };
+        let w = u64::from_le_bytes(word);
+        let (q, s) = (w ^ (ONES * 0x22), w ^ (ONES * 0x5c));
+        // The high bit of each byte that is zero in q or s; those above
+        // the first may be wrong (a borrow), the first never is.
+        let hit = ((q.wrapping_sub(ONES) & !q) | (s.wrapping_sub(ONES) & !s)) & HIGH;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    memchr::memchr2(b'"', b'\\', b.get(i..)?).map(|n| i + n)
 }
 
 fn digits(b: &[u8]) -> usize {

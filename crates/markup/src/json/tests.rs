@@ -374,3 +374,23 @@ fn strings_read_the_same_wherever_the_checked_stretches_end() {
         assert_eq!((e.kind, e.offset), (ErrorKind::InvalidUtf8, at + 2));
     }
 }
+
+#[test]
+fn the_end_of_a_string_is_found_at_any_offset_past_any_bytes() {
+    // Each byte value before the quote or backslash (0x01 and 0x80 are
+    // where a word-at-a-time search could go wrong), at every offset of
+    // the first words and past them.
+    for target in [b'"', b'\\'] {
+        for len in 0..45 {
+            for filler in [b'a', 0x01, 0x21, 0x23, 0x5b, 0x5d, 0x80, 0xa2, 0xdc, 0xff] {
+                let mut b = vec![filler; len];
+                b.push(target);
+                b.extend_from_slice(b"\x01\"\\x");
+                for from in 0..=len {
+                    assert_eq!(quote_or_backslash(&b, from), Some(len));
+                }
+                assert_eq!(quote_or_backslash(&b[..len], 0), None);
+            }
+        }
+    }
+}
