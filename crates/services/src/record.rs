@@ -135,17 +135,19 @@ impl<'a> Record<'a> {
     /// attributes (the last value of a key given twice), in key order.
     pub(crate) fn extra(&self, mapped: &[&str], dropped: &[&str]) -> Vec<Attribute> {
         // Backwards, so that a key given twice counts once, with its last
-        // value; a small object (all of the managers') is searched, a
-        // large one hashed.
+        // value: a key met again is one already in `out` (a later member of
+        // that key was kept, or was itself a key met again). A small
+        // object's (all of the managers') are searched, a large one's
+        // hashed.
         let small = self.members.len() <= 32;
         let mut seen = std::collections::HashSet::new();
         let mut out: Vec<Attribute> = Vec::new();
-        for (i, (k, _, v)) in self.members.iter().enumerate().rev() {
+        for (k, _, v) in self.members.iter().rev() {
             if mapped.contains(&&**k) || dropped.contains(&&**k) {
                 continue;
             }
             let again = if small {
-                self.members[i + 1..].iter().any(|(l, _, _)| l == k)
+                out.iter().any(|a| a.name == **k)
             } else {
                 !seen.insert(&**k)
             };
