@@ -40,7 +40,7 @@
 pub mod write;
 
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::fmt;
 
 use markport_model::{LineIndex, Location};
@@ -149,7 +149,22 @@ pub struct Parser<'a> {
     lines: OnceCell<LineIndex<'a>>,
     /// Read one value and stop ([`Parser::value_at`]).
     one_value: bool,
+    /// A stretch of the input known to be UTF-8 (where it starts, and its
+    /// text): a string inside it is sliced out of it, not checked again.
+    /// Checking a string at a time costs more in the call than in the
+    /// bytes, as most strings are short.
+    checked: Cell<(usize, &'a str)>,
+    /// How many bytes the next stretch checks at least: it doubles from
+    /// a few dozen (a parser of one small value checks little past it) up
+    /// to [`MAX_CHECKED`].
+    check_next: Cell<usize>,
+    /// Whether a stretch met bytes that are not UTF-8: strings are then
+    /// checked one at a time, so each error says what it said before.
+    spoiled: Cell<bool>,
 }
+
+/// The most a stretch of [`Parser::utf8`] checks beyond the text asked for.
+const MAX_CHECKED: usize = 1 << 20;
 
 impl<'a> Parser<'a> {
     /// A strict parser over `input` (a UTF-8 byte order mark is skipped).
@@ -176,6 +191,9 @@ impl<'a> Parser<'a> {
             lone_surrogates: Vec::new(),
             lines: OnceCell::new(),
             one_value: false,
+            checked: Cell::new((0, "")),
+            check_next: Cell::new(64),
+            spoiled: Cell::new(false),
         }
     }
 
@@ -393,11 +411,156 @@ impl<'a> Parser<'a> {
     pub fn skip_value(&mut self, start: usize, first: &Event<'a>) -> Result<&'a str, SyntaxError> {
         let base = self.stack.len();
         if matches!(first, Event::ObjectStart | Event::ArrayStart) {
+            if let Some(text) = self.skip_plain(start) {
+                return Ok(text);
+            }
             while self.stack.len() >= base {
                 self.next()?;
             }
         }
         self.utf8(start, self.i)
+    }
+
+    /// The fast way through a container whose opener (at `start`) was just
+    /// read: a scan that makes no events, checks the grammar as
+    /// [`Parser::next`] does and the UTF-8 of the whole text once. It
+    /// gives up (`None`, the parser untouched) on anything it would have
+    /// to report or record: an error, a trailing comma, a `\u` escape
+    /// naming half a surrogate pair, or more than 64 levels; the event
+    /// loop then reads the same text again and says what it says. So a
+    /// value is scanned at most twice, and what a reader sees is the same.
+    fn skip_plain(&mut self, start: usize) -> Option<&'a str> {
+        let b = self.b;
+        let object = *self.stack.last()?;
+        let first = if object {
+            Expect::FirstKey
+        } else {
+            Expect::FirstValue
+        };
+        if self.expect != first || self.comma.is_some() || self.i != start + 1 {
+            return None;
+        }
+        // Bit k: whether the level k deep (0 is the opener) is an object.
+        let mut kinds: u64 = u64::from(object);
+        let mut depth = 0u32;
+        let mut expect = first;
+        let mut i = self.i;
+        loop {
+            while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+                i += 1;
+            }
+            let c = *b.get(i)?;
+            let in_object = (kinds >> depth) & 1 == 1;
+            match expect {
+                Expect::Comma => match c {
+                    b',' => {
+                        i += 1;
+                        expect = if in_object {
+                            Expect::Key
+                        } else {
+                            Expect::Value
+                        };
+                        // A closer next (a trailing comma) is given up on
+                        // below: it is not a first key or value.
+                        continue;
+                    }
+                    b'}' | b']' if (c == b'}') == in_object => {
+                        i += 1;
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                        continue;
+                    }
+                    _ => return None,
+                },
+                Expect::Key | Expect::FirstKey => {
+                    if c == b'}' && expect == Expect::FirstKey {
+                        i += 1;
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                        expect = Expect::Comma;
+                        continue;
+                    }
+                    if c != b'"' {
+                        return None;
+                    }
+                    i = plain_string_end(b, i)?;
+                    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+                        i += 1;
+                    }
+                    if b.get(i) != Some(&b':') {
+                        return None;
+                    }
+                    i += 1;
+                    expect = Expect::Value;
+                    continue;
+                }
+                Expect::Value | Expect::FirstValue => {
+                    if c == b']' && !in_object && expect == Expect::FirstValue {
+                        i += 1;
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                        expect = Expect::Comma;
+                        continue;
+                    }
+                    match c {
+                        b'{' | b'[' => {
+                            if depth == 63 {
+                                return None;
+                            }
+                            depth += 1;
+                            let object = c == b'{';
+                            kinds = (kinds & !(1 << depth)) | (u64::from(object) << depth);
+                            i += 1;
+                            expect = if object {
+                                Expect::FirstKey
+                            } else {
+                                Expect::FirstValue
+                            };
+                            continue;
+                        }
+                        b'"' => i = plain_string_end(b, i)?,
+                        b'-' | b'0'..=b'9' => {
+                            let mut end = i;
+                            while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') =
+                                b.get(end)
+                            {
+                                end += 1;
+                            }
+                            if !is_number(&b[i..end]) {
+                                return None;
+                            }
+                            i = end;
+                        }
+                        b't' | b'f' | b'n' => {
+                            let word: &[u8] = match c {
+                                b't' => b"true",
+                                b'f' => b"false",
+                                _ => b"null",
+                            };
+                            if !b[i..].starts_with(word) {
+                                return None;
+                            }
+                            i += word.len();
+                        }
+                        _ => return None,
+                    }
+                    expect = Expect::Comma;
+                }
+                Expect::End => return None,
+            }
+        }
+        let text = self.utf8(start, i).ok()?;
+        self.i = i;
+        self.stack.pop();
+        self.comma = None;
+        self.after_value();
+        Some(text)
     }
 
     fn word(&mut self, word: &[u8], event: Event<'a>) -> Result<Event<'a>, SyntaxError> {
@@ -431,11 +594,22 @@ impl<'a> Parser<'a> {
                 format!("`{shown}` is not a JSON number"),
             );
         }
+        // ASCII, so never an error.
+        let text = self.utf8(start, end)?;
         self.i = end;
-        Ok(std::str::from_utf8(token).expect("ASCII"))
+        Ok(text)
     }
 
     fn utf8(&self, from: usize, to: usize) -> Result<&'a str, SyntaxError> {
+        let (start, text) = self.checked.get();
+        let known = if from >= start && to <= start + text.len() {
+            text.get(from - start..to - start)
+        } else {
+            self.check(from, to)
+        };
+        if let Some(s) = known {
+            return Ok(s);
+        }
         let b: &'a [u8] = self.b;
         std::str::from_utf8(&b[from..to]).or_else(|e| {
             self.err(
@@ -444,6 +618,32 @@ impl<'a> Parser<'a> {
                 "invalid UTF-8 in a string",
             )
         })
+    }
+
+    /// Check a new stretch from `from` through at least `to`, and the text
+    /// from `from` to `to` if it is UTF-8 and all went well. Each stretch
+    /// starts where a string or value that the last did not hold starts,
+    /// so the stretches overlap by less than a string, and the input is
+    /// checked about once in all.
+    fn check(&self, from: usize, to: usize) -> Option<&'a str> {
+        if self.spoiled.get() || from > to {
+            return None;
+        }
+        let b: &'a [u8] = self.b;
+        let size = self.check_next.get();
+        self.check_next.set((size * 2).min(MAX_CHECKED));
+        let end = to.max(from.saturating_add(size)).min(b.len());
+        let text = match std::str::from_utf8(b.get(from..end)?) {
+            Ok(text) => text,
+            Err(e) => {
+                // Invalid bytes, or a character cut by the stretch's end:
+                // what comes before them is the stretch.
+                self.spoiled.set(e.error_len().is_some());
+                std::str::from_utf8(&b[from..from + e.valid_up_to()]).ok()?
+            }
+        };
+        self.checked.set((from, text));
+        text.get(..to - from)
     }
 
     /// A string starting at the opening quote.
@@ -458,7 +658,7 @@ impl<'a> Parser<'a> {
             )
         };
         // The common case: no escapes, borrowed as it is.
-        let Some(n) = memchr::memchr2(b'"', b'\\', &self.b[start..]) else {
+        let Some(n) = quote_or_backslash(self.b, start).map(|at| at - start) else {
             return unclosed(self);
         };
         if self.b[start + n] == b'"' {
@@ -518,8 +718,8 @@ impl<'a> Parser<'a> {
                 }
             }
             run = i;
-            match memchr::memchr2(b'"', b'\\', &self.b[i..]) {
-                Some(n) => i += n,
+            match quote_or_backslash(self.b, i) {
+                Some(at) => i = at,
                 None => return unclosed(self),
             }
         }
@@ -544,6 +744,61 @@ impl<'a> Parser<'a> {
             ),
         }
     }
+}
+
+/// Just past the string whose opening quote is at `open`, if its escapes
+/// are ones [`Parser::string`] reads without a word to say: `None` at an
+/// unknown escape, a `\u` without four hex digits or naming half a
+/// surrogate pair, or no closing quote. Its UTF-8 is not checked here.
+fn plain_string_end(b: &[u8], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    loop {
+        i = quote_or_backslash(b, i)?;
+        if b[i] == b'"' {
+            return Some(i + 1);
+        }
+        match *b.get(i + 1)? {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => i += 2,
+            b'u' => {
+                let h = b.get(i + 2..i + 6)?;
+                if !h.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
+                // Surrogates, paired or not, go the event loop's way.
+                if matches!(h[0], b'd' | b'D')
+                    && matches!(h[1], b'8'..=b'9' | b'a'..=b'f' | b'A'..=b'F')
+                {
+                    return None;
+                }
+                i += 6;
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Where the first `"` or `\\` at or after `from` is. Most strings are
+/// short: their first 32 bytes are looked at a word at a time, by hand,
+/// before memchr (whose setup costs more than such a string's bytes).
+fn quote_or_backslash(b: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    for _ in 0..4 {
+        let Some(Ok(word)) = b.get(i..i + 8).map(<[u8; 8]>::try_from) else {
+            break;
+        };
+        let w = u64::from_le_bytes(word);
+        let (q, s) = (w ^ (ONES * 0x22), w ^ (ONES * 0x5c));
+        // The high bit of each byte that is zero in q or s; those above
+        // the first may be wrong (a borrow), the first never is.
+        let hit = ((q.wrapping_sub(ONES) & !q) | (s.wrapping_sub(ONES) & !s)) & HIGH;
+        if hit != 0 {
+            return Some(i + (hit.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    memchr::memchr2(b'"', b'\\', b.get(i..)?).map(|n| i + n)
 }
 
 fn digits(b: &[u8]) -> usize {

@@ -182,8 +182,13 @@ pub struct Walker<'a> {
     /// The open elements: name as written, and its name in lower case
     /// (the name itself when written in lower case, as nearly every one is).
     stack: Vec<(&'a str, Cow<'a, str>)>,
-    /// For each lower-case name, the stack positions of its open elements.
+    /// For each lower-case name, the stack positions of its open elements
+    /// (the names of [`known`] are in `known_open` instead).
     open: HashMap<Cow<'a, str>, Vec<usize>>,
+    /// The same for the names of [`known`], by their number: the walk
+    /// asks about these at every start and end tag of a list or a table,
+    /// and a `match` finds them quicker than a hash of the name.
+    known_open: [Vec<usize>; KNOWN],
     /// Stack positions of open special elements and of scope limits.
     special: Vec<usize>,
     limits: Vec<usize>,
@@ -191,6 +196,49 @@ pub struct Walker<'a> {
     foreign: Vec<usize>,
     pending: Pending<'a>,
     key: String,
+}
+
+/// How many names [`known`] numbers.
+const KNOWN: usize = 32;
+
+/// The number of a name that the walk's rules ask about by name (those of
+/// `implied_by_start`, `closed_by_end` and [`SCOPE_LIMITS`]).
+fn known(key: &str) -> Option<usize> {
+    Some(match key {
+        "p" => 0,
+        "button" => 1,
+        "li" => 2,
+        "ul" => 3,
+        "ol" => 4,
+        "menu" => 5,
+        "dl" => 6,
+        "dd" => 7,
+        "dt" => 8,
+        "a" => 9,
+        "h1" => 10,
+        "h2" => 11,
+        "h3" => 12,
+        "h4" => 13,
+        "h5" => 14,
+        "h6" => 15,
+        "select" => 16,
+        "optgroup" => 17,
+        "table" => 18,
+        "td" => 19,
+        "th" => 20,
+        "tr" => 21,
+        "tbody" => 22,
+        "thead" => 23,
+        "tfoot" => 24,
+        "caption" => 25,
+        "colgroup" => 26,
+        "applet" => 27,
+        "html" => 28,
+        "marquee" => 29,
+        "object" => 30,
+        "template" => 31,
+        _ => return None,
+    })
 }
 
 fn lower_into(key: &mut String, name: &str) {
@@ -277,6 +325,7 @@ impl<'a> Walker<'a> {
             attrs: Vec::new(),
             stack: Vec::new(),
             open: HashMap::new(),
+            known_open: Default::default(),
             special: Vec::new(),
             limits: Vec::new(),
             foreign: Vec::new(),
@@ -297,7 +346,10 @@ impl<'a> Walker<'a> {
     }
 
     fn top(&self, name: &str) -> Option<usize> {
-        self.open.get(name).and_then(|v| v.last().copied())
+        match known(name) {
+            Some(k) => self.known_open[k].last().copied(),
+            None => self.open.get(name).and_then(|v| v.last().copied()),
+        }
     }
 
     fn top_of(&self, names: &[&str]) -> Option<usize> {
@@ -426,11 +478,14 @@ impl<'a> Walker<'a> {
         if matches!(&*key, "svg" | "math") {
             self.foreign.push(at);
         }
-        match self.open.get_mut(&*key) {
-            Some(v) => v.push(at),
-            None => {
-                self.open.insert(key.clone(), vec![at]);
-            }
+        match known(&key) {
+            Some(k) => self.known_open[k].push(at),
+            None => match self.open.get_mut(&*key) {
+                Some(v) => v.push(at),
+                None => {
+                    self.open.insert(key.clone(), vec![at]);
+                }
+            },
         }
         self.stack.push((name, key));
     }
@@ -443,8 +498,15 @@ impl<'a> Walker<'a> {
                 v.pop();
             }
         }
-        if let Some(v) = self.open.get_mut(&*key) {
-            v.pop();
+        match known(&key) {
+            Some(k) => {
+                self.known_open[k].pop();
+            }
+            None => {
+                if let Some(v) = self.open.get_mut(&*key) {
+                    v.pop();
+                }
+            }
         }
         Some(name)
     }

@@ -41,6 +41,11 @@ pub struct LineIndex<'a> {
 /// slice that starts and ends before a byte that is not a continuation byte,
 /// because such a byte never joins the sequence before it.
 fn lossy_chars(bytes: &[u8]) -> usize {
+    // Nearly all text is ASCII, one character a byte: checked a word at a
+    // time, where the chunks' walk goes a character at a time.
+    if bytes.is_ascii() {
+        return bytes.len();
+    }
     bytes
         .utf8_chunks()
         .map(|c| c.valid().chars().count() + usize::from(!c.invalid().is_empty()))

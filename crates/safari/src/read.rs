@@ -326,7 +326,13 @@ impl Reader {
             } => {
                 let node = *node;
                 *count += 1;
-                let name = format!("{prefix}.{}", key.take().expect("a key was read"));
+                let key = key.take().expect("a key was read");
+                // Built by hand: format! costs several times more, and every
+                // leaf has two such keys.
+                let mut name = String::with_capacity(prefix.len() + 1 + key.len());
+                name.push_str(prefix);
+                name.push('.');
+                name.push_str(&key);
                 if starts {
                     self.json.clear();
                     self.json.push(if dict { '{' } else { '[' });

@@ -11,13 +11,22 @@ use markport_model::{Document, Folder, NodeId};
 #[derive(Default)]
 pub(crate) struct Paths {
     by_name: HashMap<(Option<NodeId>, String), NodeId>,
+    /// Each path as written, split by `get` or by `get_tight`, to its
+    /// folder: rows repeat a handful of paths, and one lookup by the
+    /// borrowed path spares splitting it and a key made for every part.
+    whole: [HashMap<String, Option<NodeId>>; 2],
 }
 
 impl Paths {
     /// The folder at `path` (`/`-separated, empty parts skipped), made as
     /// needed; `None` for a path with no name in it (the top level).
     pub(crate) fn get(&mut self, doc: &mut Document, path: &str) -> Option<NodeId> {
-        self.get_parts(doc, path.split('/'))
+        if let Some(id) = self.whole[0].get(path) {
+            return *id;
+        }
+        let id = self.get_parts(doc, path.split('/'));
+        self.whole[0].insert(path.to_string(), id);
+        id
     }
 
     /// The folder at `path` where only a `/` with no space beside it
@@ -25,6 +34,9 @@ impl Paths {
     /// (Instapaper's folder names had slashes long before its folders
     /// nested).
     pub(crate) fn get_tight(&mut self, doc: &mut Document, path: &str) -> Option<NodeId> {
+        if let Some(id) = self.whole[1].get(path) {
+            return *id;
+        }
         let b = path.as_bytes();
         let mut parts = Vec::new();
         let mut from = 0;
@@ -36,7 +48,9 @@ impl Paths {
             }
         }
         parts.push(&path[from..]);
-        self.get_parts(doc, parts.into_iter())
+        let id = self.get_parts(doc, parts.into_iter());
+        self.whole[1].insert(path.to_string(), id);
+        id
     }
 
     fn get_parts<'p>(

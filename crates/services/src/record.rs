@@ -198,17 +198,19 @@ impl<'a> Record<'a> {
     /// attributes (the last value of a key given twice), in key order.
     pub(crate) fn extra(&self, mapped: &[&str], dropped: &[&str]) -> Vec<Attribute> {
         // Backwards, so that a key given twice counts once, with its last
-        // value; a small object (all of the managers') is searched, a
-        // large one hashed.
+        // value: a key met again is one already in `out` (a later member of
+        // that key was kept, or was itself a key met again). A small
+        // object's (all of the managers') are searched, a large one's
+        // hashed.
         let small = self.members.len() <= 32;
         let mut seen = std::collections::HashSet::new();
         let mut out: Vec<Attribute> = Vec::new();
-        for (i, (k, _, v)) in self.members.iter().enumerate().rev() {
+        for (k, _, v) in self.members.iter().rev() {
             if mapped.contains(&&**k) || dropped.contains(&&**k) {
                 continue;
             }
             let again = if small {
-                self.members[i + 1..].iter().any(|(l, _, _)| l == k)
+                out.iter().any(|a| a.name == **k)
             } else {
                 !seen.insert(&**k)
             };
@@ -248,7 +250,14 @@ pub(crate) fn next<'a>(p: &mut Parser<'a>) -> Result<(usize, Event<'a>), Error> 
 
 /// The members of the object whose `{` (at `at`) was just read.
 pub(crate) fn record<'a>(p: &mut Parser<'a>, at: usize) -> Result<Record<'a>, Error> {
-    let mut members = Vec::new();
+    record_sized(p, at, 0)
+}
+
+/// [`record`], with room made for `size` members at once (the size of the
+/// record before, in an array of like records): one allocation, not one
+/// for each doubling.
+fn record_sized<'a>(p: &mut Parser<'a>, at: usize, size: usize) -> Result<Record<'a>, Error> {
+    let mut members = Vec::with_capacity(size);
     while let (_, Event::Key(key)) = next(p)? {
         let (vat, first) = next(p)?;
         let value = match first {
@@ -342,12 +351,15 @@ pub(crate) fn each_object<'a>(
             Some(lines.locate(start)),
         ));
     }
+    let mut size = 0;
     for i in 1.. {
         let (at, event) = next(&mut p)?;
         match event {
             Event::ArrayEnd => break,
             Event::ObjectStart => {
-                let rec = record(&mut p, at)?;
+                // Capped, so that one huge record costs no room in the rest.
+                let rec = record_sized(&mut p, at, size.min(64))?;
+                size = rec.members.len();
                 each(i, rec, diags)?;
             }
             other => {

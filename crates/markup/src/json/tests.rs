@@ -263,3 +263,134 @@ fn value_at_reads_one_value_in_the_middle_of_a_text_and_stops() {
     assert_eq!(p.locate(at).to_string(), "2:7");
     assert_eq!(p.next().unwrap(), None);
 }
+
+/// Skip the value at the top of `text` (inside `[`, so that a skip that
+/// ends leaves the parser in an array) the fast way and the event loop's,
+/// and say what each left: the text or error, where the parser stands,
+/// what it recorded and what it reads next.
+fn skip_both(text: &[u8], options: Options) -> [String; 2] {
+    let mut out = [String::new(), String::new()];
+    for (k, slot) in out.iter_mut().enumerate() {
+        let mut p = Parser::with_options(text, options);
+        p.next().unwrap();
+        let Ok(Some((at, first))) = p.next() else {
+            *slot = "no value".into();
+            continue;
+        };
+        let got = if k == 0 {
+            p.skip_value(at, &first)
+        } else {
+            // The event loop alone, as skip_value read before its scan.
+            let base = p.depth();
+            let mut r = Ok(());
+            while r.is_ok() && p.depth() >= base {
+                r = p.next().map(|_| ());
+            }
+            r.and_then(|()| p.utf8(at, p.pos()))
+        };
+        let then = p.next().map(|e| e.map(|(at, e)| (at, format!("{e:?}"))));
+        *slot = format!(
+            "{got:?} pos {} depth {} commas {:?} surrogates {:?} then {then:?}",
+            p.pos(),
+            p.depth(),
+            p.trailing_commas(),
+            p.lone_surrogates()
+        );
+    }
+    out
+}
+
+#[test]
+fn skipping_by_scan_leaves_what_the_event_loop_leaves() {
+    let values: &[&[u8]] = &[
+        br#"{"a": [1, -2.5e+3, true, false, null, "x\"y\\z\/\b\f\n\r\t\u00e9"], "b": {}}"#,
+        br#"[[], {}, [{"k": []}], "caf\xc3\xa9"]"#,
+        b"[\"\\ud83d\\ude00\", \"\\ud800\", \"\\udc00x\"]",
+        b"{\"a\": 1,}",
+        b"[1, 2 ,\n]",
+        b"[1 2]",
+        b"{\"a\" 1}",
+        b"{\"a\": 01}",
+        b"{\"a\": 1.}",
+        b"[tru]",
+        b"[truex]",
+        b"[\"\\x\"]",
+        b"[\"\\u12g4\"]",
+        b"[\"\xff\"]",
+        b"[\"ok\", \"\xe9t\xe9\"]",
+        b"[\xc3\xa9]",
+        b"{\"a\": [1, 2}",
+        b"[1, 2",
+        b"[\"open",
+        b"[\"\\",
+        b"{\"a\":",
+        b"[{\"a\": 1}]]",
+        b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+        b"[ ]",
+        b"{ }",
+        b"[{}]",
+        b"[{\"a\": {\"b\": [\"\\u0041\", {}]}}, []]",
+    ];
+    for value in values {
+        for tail in [&b"]"[..], b", 3]", b"", b" x"] {
+            let text = [b"[", *value, tail].concat();
+            for trailing_commas in [false, true] {
+                let options = Options { trailing_commas };
+                let [fast, slow] = skip_both(&text, options);
+                assert_eq!(fast, slow, "{}", String::from_utf8_lossy(&text));
+            }
+        }
+    }
+}
+
+#[test]
+fn strings_read_the_same_wherever_the_checked_stretches_end() {
+    // Characters of two to four bytes at every offset across the first
+    // stretches' ends (64, 192, 448 bytes), then bytes that are not UTF-8.
+    for pad in 0..80 {
+        let mut text = format!("[\"{}\"", "a".repeat(pad));
+        let mut want = vec!["a".repeat(pad)];
+        for k in 0..40 {
+            let s = format!("{}é€😀{}", "b".repeat(k % 7), k);
+            text.push_str(&format!(", \"{s}\", {k}"));
+            want.push(s);
+        }
+        let mut bytes = text.clone().into_bytes();
+        bytes.extend_from_slice(b"]");
+        let mut p = Parser::new(&bytes);
+        let mut got = Vec::new();
+        while let Some((_, e)) = p.next().unwrap() {
+            if let Event::Str(s) = e {
+                got.push(s.into_owned());
+            }
+        }
+        assert_eq!(got, want);
+
+        let mut bad = text.into_bytes();
+        let at = bad.len() + 3;
+        bad.extend_from_slice(b", \"ok\xc3\x28\"]");
+        let e = Parser::new(&bad).skip_all().unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::InvalidUtf8, at + 2));
+    }
+}
+
+#[test]
+fn the_end_of_a_string_is_found_at_any_offset_past_any_bytes() {
+    // Each byte value before the quote or backslash (0x01 and 0x80 are
+    // where a word-at-a-time search could go wrong), at every offset of
+    // the first words and past them.
+    for target in [b'"', b'\\'] {
+        for len in 0..45 {
+            for filler in [b'a', 0x01, 0x21, 0x23, 0x5b, 0x5d, 0x80, 0xa2, 0xdc, 0xff] {
+                let mut b = vec![filler; len];
+                b.push(target);
+                b.extend_from_slice(b"\x01\"\\x");
+                for from in 0..=len {
+                    assert_eq!(quote_or_backslash(&b, from), Some(len));
+                }
+                assert_eq!(quote_or_backslash(&b[..len], 0), None);
+            }
+        }
+    }
+}
