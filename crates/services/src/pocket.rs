@@ -21,6 +21,8 @@
 use std::collections::HashMap;
 
 use markport_markup::archive::{self, Archive, Limits};
+use markport_markup::entities::{self, Context};
+use markport_markup::html::RawAttr;
 use markport_markup::walk::{attr, Event, Walker};
 use markport_model::{
     Attribute, Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, Location,
@@ -326,6 +328,8 @@ fn read_html(input: &[u8]) -> Result<Parsed, Error> {
     let mut heading: Option<String> = None;
     let mut link: Option<(Bookmark, String, usize)> = None;
     let mut links = 0usize;
+    // The names of attributes Pocket did not write, as first seen.
+    let mut unknown: Vec<String> = Vec::new();
     let mut walk = Walker::new(&src);
     while let Some(ev) = walk.next() {
         match ev {
@@ -343,6 +347,10 @@ fn read_html(input: &[u8]) -> Result<Parsed, Error> {
                     }
                     if let Some(t) = attr(attrs, "tags") {
                         b.tags = split_tags(&t, ',');
+                    }
+                    let extra = other_attributes(attrs, &mut unknown);
+                    if !extra.is_empty() {
+                        b.details_mut().extra = extra;
                     }
                     link = Some((b, String::new(), at));
                 }
@@ -377,6 +385,16 @@ fn read_html(input: &[u8]) -> Result<Parsed, Error> {
     for p in walk.problems() {
         diags.push(Diagnostic::warning(p.message, Some(index.locate(p.at))));
     }
+    if !unknown.is_empty() {
+        diags.push(Diagnostic::note(
+            format!(
+                "link attribute{} {} not known from Pocket's exports: kept as extra attributes of the bookmarks",
+                if unknown.len() == 1 { "" } else { "s" },
+                unknown.join(", ")
+            ),
+            None,
+        ));
+    }
     if links == 0 && sections.folders.is_empty() {
         return Err(Error::new(
             ErrorKind::WrongFormat,
@@ -385,4 +403,34 @@ fn read_html(input: &[u8]) -> Result<Parsed, Error> {
         ));
     }
     Ok(Parsed::new(doc, diags))
+}
+
+/// The attributes of a link that Pocket's HTML export does not write
+/// (`href`, `time_added`, `tags`), decoded, in source order, the first of
+/// a name given twice (as HTML keeps it): kept as extra attributes rather
+/// than dropped. Names not met before are added to `unknown`.
+fn other_attributes(attrs: &[RawAttr<'_>], unknown: &mut Vec<String>) -> Vec<Attribute> {
+    const KNOWN: &[&str] = &["href", "time_added", "tags"];
+    let is_other = |a: &RawAttr<'_>| !KNOWN.iter().any(|k| a.name.eq_ignore_ascii_case(k));
+    if !attrs.iter().any(is_other) {
+        return Vec::new();
+    }
+    // Names compared without case through a set: a tag with thousands of
+    // attributes stays linear.
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for a in attrs {
+        let lower = a.name.to_ascii_lowercase();
+        if !seen.insert(lower.clone()) || !is_other(a) {
+            continue;
+        }
+        if unknown.len() < 20 && !unknown.contains(&lower) {
+            unknown.push(lower);
+        }
+        out.push(Attribute::new(
+            a.name,
+            entities::decode(a.value, Context::Attribute),
+        ));
+    }
+    out
 }

@@ -566,3 +566,35 @@ fn hostile_omnivore_archives_are_refused_naming_the_entry() {
     let err = omnivore::read(&bytes, &ReadOptions::default()).unwrap_err();
     assert!(err.message.contains("no metadata_"), "{}", err.message);
 }
+
+#[test]
+fn a_pocket_html_link_keeps_the_attributes_pocket_did_not_write() {
+    let html = br#"<!DOCTYPE html><html><body><h1>Unread</h1><ul>
+<li><a href="https://a.example/" time_added="1700000000" tags="x" item_id="42" DATA-NOTE="caf&eacute;" data-note="second">A</a></li>
+<li><a href="https://b.example/" time_added="1700000001" tags="">B</a></li>
+</ul></body></html>"#;
+    let parsed = pocket::read(html, &ReadOptions::default()).unwrap();
+    let marks = bookmarks(&parsed.document);
+    let extra: Vec<(&str, &str)> = marks[0]
+        .details()
+        .extra
+        .iter()
+        .map(|a| (a.name.as_str(), a.value.as_str()))
+        .collect();
+    // In source order, decoded, the first of a name given twice.
+    assert_eq!(extra, [("item_id", "42"), ("DATA-NOTE", "café")]);
+    assert!(marks[1].details().extra.is_empty());
+    assert!(parsed
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Note
+            && d.message.contains("item_id, data-note")
+            && d.message.contains("kept as extra attributes")));
+
+    // Thousands of attributes on one link read in linear time.
+    let many: String = (0..20_000).map(|i| format!(" a{i}=\"{i}\"")).collect();
+    let html =
+        format!("<h1>Unread</h1><ul><li><a href=\"https://c.example/\"{many}>C</a></li></ul>");
+    let parsed = pocket::read(html.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(bookmarks(&parsed.document)[0].details().extra.len(), 20_000);
+}
