@@ -88,6 +88,12 @@ impl Names {
         self.taken.insert(fold_key(name));
     }
 
+    /// Take `stem` + `ext` as it is, if no earlier name equals it on a
+    /// case-insensitive, normalising file system; whether it was taken.
+    pub(crate) fn claim(&mut self, stem: &str, ext: &str) -> bool {
+        self.taken.insert(fold_key(&format!("{stem}{ext}")))
+    }
+
     /// A name for `stem` + `ext` (`ext` with its dot, or empty) that no
     /// earlier one of this directory equals on a case-insensitive,
     /// normalising file system; returns the stem used.

@@ -23,28 +23,16 @@ use crate::support;
 /// The keys markport writes itself in `[InternetShortcut]`.
 const OWN_KEYS: &[&str] = &["URL", "IconFile", "Modified"];
 
-/// The deepest tree of folders any file system can hold.
-const MAX_DEPTH: usize = 2_048;
+/// The longest path below the tree's directory that can be written: a
+/// file system takes a path of at most `PATH_MAX` bytes (4,096 on Linux)
+/// with its terminating NUL, and the tree's own directory comes before it.
+const MAX_PATH: usize = 4_095;
 
 /// A tree staged beside its directory: [`Staged::swap`] makes it the one
 /// there; dropping it without a swap leaves the directory as it was (the
 /// staging directory is removed by [`abandon`]).
 pub fn stage(doc: &Document, dir: &Path) -> Result<(LossReport, Staged), Error> {
-    // Every folder is at least one byte of name and a `/`: deeper than
-    // this, no file system takes the path (PATH_MAX is 4,096 bytes), and
-    // planning the paths of a far deeper document would cost memory in
-    // the square of its depth before the first directory failed.
-    let depth = doc.max_depth();
-    if depth > MAX_DEPTH {
-        return Err(Error::new(
-            ErrorKind::Invalid,
-            format!(
-                "a favorites tree cannot hold folders {depth} deep: a path is at most 4,096 bytes, so at most {MAX_DEPTH} folders"
-            ),
-            None,
-        ));
-    }
-    let (files, dirs, loss) = plan(doc);
+    let (files, dirs, loss) = plan(doc)?;
     let staged = markport_markup::tree::stage(&files, dir).map_err(|e| {
         // The marker is the one `markport publish` keeps: say what it
         // means for a tree.
@@ -58,7 +46,8 @@ pub fn stage(doc: &Document, dir: &Path) -> Result<(LossReport, Staged), Error> 
             None,
         )
     })?;
-    // Empty folders are directories with no file to imply them.
+    // Empty folders are directories with no file to imply them (and
+    // `create_dir_all` makes the folders above them).
     for d in &dirs {
         let path = staged.path().join(d);
         if let Err(e) = std::fs::create_dir_all(&path) {
@@ -78,8 +67,27 @@ pub fn abandon(staged: Staged) {
     let _ = std::fs::remove_dir_all(staged.path());
 }
 
-/// The files and directories of the tree, and what they cannot carry.
-fn plan(doc: &Document) -> (Vec<File>, Vec<String>, LossReport) {
+/// A directory the walk is inside of.
+struct Open {
+    /// The length of the path buffer before this directory's name.
+    at: usize,
+    /// The names of its children still to come, in order (`None` for a
+    /// separator or alias, which has no file).
+    names: std::vec::IntoIter<Option<String>>,
+    /// Whether no file or directory was planned in it yet: an empty folder
+    /// is made as a directory of its own.
+    empty: bool,
+}
+
+/// The files of the tree, its empty directories, and what they cannot
+/// carry; refused when a path would be longer than any file system takes.
+///
+/// Linear in the document whatever its shape: the walk keeps one path
+/// buffer (a name pushed when a folder opens, cut off when it closes) and,
+/// per open folder, the names of its children; a file's path is copied out
+/// only for the file itself, and no path is longer than [`MAX_PATH`], so
+/// a chain of folders costs at most that per node, not its depth squared.
+fn plan(doc: &Document) -> Result<(Vec<File>, Vec<String>, LossReport), Error> {
     let mut loss = LossReport::new();
     loss.record_unsupported(
         doc,
@@ -90,19 +98,28 @@ fn plan(doc: &Document) -> (Vec<File>, Vec<String>, LossReport) {
     );
     let mut files = Vec::new();
     let mut dirs = Vec::new();
-    // The open directories: their path and the names taken in them.
     let mut root = Names::default();
     root.reserve(crate::MARKER);
     root.reserve(crate::ORDER);
-    // Every entry in the collection's order, for the reader (crate::ORDER).
-    let mut order: Vec<String> = Vec::new();
-    let mut open: Vec<(String, Names)> = vec![(String::new(), root)];
+    // Every entry in the collection's order, for the reader (crate::ORDER),
+    // as the JSON array of paths it is written as.
+    let mut order = Order::default();
+    // The open directory's path, each name followed by `/`.
+    let mut path = String::new();
+    let mut open = vec![Open {
+        at: 0,
+        names: child_names(doc, None, root).into_iter(),
+        empty: false,
+    }];
     for step in doc.walk() {
         match step {
             Step::Open(id) => {
-                let Node::Folder(f) = doc.node(id) else {
+                let top = open.last_mut().expect("the root is open");
+                let name = top.names.next().flatten();
+                let (Node::Folder(f), Some(name)) = (doc.node(id), name) else {
                     continue;
                 };
+                top.empty = false;
                 loss.record_unsupported(
                     doc,
                     Some(id),
@@ -110,10 +127,6 @@ fn plan(doc: &Document) -> (Vec<File>, Vec<String>, LossReport) {
                     support,
                     "a directory has a name and nothing else",
                 );
-                let (parent, names) = open.last_mut().expect("the root is open");
-                let title = f.title.as_deref().unwrap_or("");
-                let wanted = safe(title, "New Folder");
-                let name = names.unique(&wanted, "");
                 if f.title.as_deref() != Some(name.as_str()) {
                     loss.record(
                         doc,
@@ -122,41 +135,136 @@ fn plan(doc: &Document) -> (Vec<File>, Vec<String>, LossReport) {
                         renamed(f.title.as_deref()),
                     );
                 }
-                let path = join(parent, &name);
-                order.push(path.clone());
-                dirs.push(path.clone());
-                open.push((path, Names::default()));
+                let at = path.len();
+                fits(doc, id, at + name.len(), open.len())?;
+                path.push_str(&name);
+                order.push(&path);
+                path.push('/');
+                open.push(Open {
+                    at,
+                    names: child_names(doc, Some(id), Names::default()).into_iter(),
+                    empty: true,
+                });
             }
             Step::Close(id) => {
-                if matches!(doc.node(id), Node::Folder(_)) {
-                    open.pop();
+                if !matches!(doc.node(id), Node::Folder(_)) || open.len() < 2 {
+                    continue;
                 }
+                let done = open.pop().expect("a folder is open");
+                if done.empty {
+                    dirs.push(path[..path.len() - 1].to_owned());
+                }
+                path.truncate(done.at);
             }
             Step::Leaf(id) => {
-                let (parent, names) = open.last_mut().expect("the root is open");
-                let before = files.len();
-                leaf(doc, id, parent, names, &mut files, &mut loss);
-                if files.len() > before {
-                    order.push(files[before].path.clone());
-                }
+                let top = open.last_mut().expect("the root is open");
+                let Some(name) = top.names.next().flatten() else {
+                    leaf_without_file(doc, id, &mut loss);
+                    continue;
+                };
+                let Node::Bookmark(b) = doc.node(id) else {
+                    continue;
+                };
+                top.empty = false;
+                fits(
+                    doc,
+                    id,
+                    path.len() + name.len() + ".url".len(),
+                    open.len() - 1,
+                )?;
+                let file = format!("{path}{name}.url");
+                order.push(&file);
+                files.push(File {
+                    path: file,
+                    bytes: bookmark(doc, id, b, &name, &mut loss),
+                });
             }
         }
     }
-    if !order.is_empty() {
+    if let Some(bytes) = order.finish() {
         files.push(File {
             path: crate::ORDER.to_owned(),
-            bytes: serde_json::to_vec(&order).expect("strings serialise"),
+            bytes,
         });
     }
-    (files, dirs, loss)
+    Ok((files, dirs, loss))
 }
 
-fn join(parent: &str, name: &str) -> String {
-    if parent.is_empty() {
-        name.to_owned()
-    } else {
-        format!("{parent}/{name}")
+/// The JSON array of [`crate::ORDER`], written as the paths come.
+#[derive(Default)]
+struct Order {
+    bytes: Vec<u8>,
+}
+
+impl Order {
+    fn push(&mut self, path: &str) {
+        self.bytes
+            .push(if self.bytes.is_empty() { b'[' } else { b',' });
+        serde_json::to_writer(&mut self.bytes, path).expect("a string serialises");
     }
+
+    /// The file's bytes, or none when nothing was listed.
+    fn finish(mut self) -> Option<Vec<u8>> {
+        if self.bytes.is_empty() {
+            return None;
+        }
+        self.bytes.push(b']');
+        Some(self.bytes)
+    }
+}
+
+/// Refuse a path of `len` bytes below the tree, for node `id` of a folder
+/// `depth` deep, when no file system takes it.
+fn fits(doc: &Document, id: NodeId, len: usize, depth: usize) -> Result<(), Error> {
+    if len <= MAX_PATH {
+        return Ok(());
+    }
+    // The node's title, not its path: the path is what is too long.
+    let title = doc.node(id).title().unwrap_or("untitled");
+    Err(Error::new(
+        ErrorKind::Invalid,
+        format!(
+            "a favorites tree cannot hold \"{title}\", {depth} folders deep: its path would be {len} bytes, more than the {MAX_PATH} a file system takes"
+        ),
+        None,
+    ))
+}
+
+/// The names of the children of `parent` (`None`: the top level), in
+/// order, taken from `names`: `None` for a node that has no file.
+///
+/// A title that is a good name as it is keeps it, and only the others get
+/// ` (2)`, ` (3)`, ...: `a/b` written before `a_b` becomes `a_b (2)` and
+/// leaves `a_b` its own name, so what comes back pairs with what went out
+/// (a renamed node never takes the name another one has as its title).
+fn child_names(doc: &Document, parent: Option<NodeId>, mut names: Names) -> Vec<Option<String>> {
+    let children = doc.children(parent);
+    let wanted: Vec<Option<(String, &str)>> = children
+        .iter()
+        .map(|&c| match doc.node(c) {
+            Node::Folder(f) => Some((safe(f.title.as_deref().unwrap_or(""), "New Folder"), "")),
+            Node::Bookmark(b) => Some((
+                safe(b.title.as_deref().unwrap_or(""), &fallback_name(&b.href)),
+                ".url",
+            )),
+            _ => None,
+        })
+        .collect();
+    let kept: Vec<bool> = children
+        .iter()
+        .zip(&wanted)
+        .map(|(&c, w)| match w {
+            Some((name, ext)) if doc.node(c).title() == Some(name.as_str()) => {
+                names.claim(name, ext)
+            }
+            _ => false,
+        })
+        .collect();
+    wanted
+        .into_iter()
+        .zip(kept)
+        .map(|(w, kept)| w.map(|(name, ext)| if kept { name } else { names.unique(&name, ext) }))
+        .collect()
 }
 
 /// Why a title changed on its way into a name.
@@ -169,31 +277,29 @@ fn renamed(title: Option<&str>) -> &'static str {
     }
 }
 
-fn leaf(
+/// A node that has no file in a directory: reported.
+fn leaf_without_file(doc: &Document, id: NodeId, loss: &mut LossReport) {
+    match doc.node(id) {
+        Node::Separator(_) => loss.record(
+            doc,
+            Some(id),
+            Field::Separator,
+            "a directory has no separators",
+        ),
+        Node::Alias(_) => loss.record(doc, Some(id), Field::Alias, "a directory has no aliases"),
+        _ => {}
+    }
+}
+
+/// The `.url` file of a bookmark named `name`, with what it cannot carry
+/// reported.
+fn bookmark(
     doc: &Document,
     id: NodeId,
-    parent: &str,
-    names: &mut Names,
-    files: &mut Vec<File>,
+    b: &Bookmark,
+    name: &str,
     loss: &mut LossReport,
-) {
-    let b = match doc.node(id) {
-        Node::Bookmark(b) => b,
-        Node::Separator(_) => {
-            loss.record(
-                doc,
-                Some(id),
-                Field::Separator,
-                "a directory has no separators",
-            );
-            return;
-        }
-        Node::Alias(_) => {
-            loss.record(doc, Some(id), Field::Alias, "a directory has no aliases");
-            return;
-        }
-        _ => return,
-    };
+) -> Vec<u8> {
     loss.record_unsupported(
         doc,
         Some(id),
@@ -201,10 +307,7 @@ fn leaf(
         support,
         "an Internet Shortcut has no place for it",
     );
-    let title = b.title.as_deref().unwrap_or("");
-    let wanted = safe(title, &fallback_name(&b.href));
-    let name = names.unique(&wanted, ".url");
-    if b.title.as_deref() != Some(name.as_str()) {
+    if b.title.as_deref() != Some(name) {
         loss.record(
             doc,
             Some(id),
@@ -212,11 +315,7 @@ fn leaf(
             renamed(b.title.as_deref()),
         );
     }
-    let bytes = shortcut(doc, id, b, loss);
-    files.push(File {
-        path: join(parent, &format!("{name}.url")),
-        bytes,
-    });
+    shortcut(doc, id, b, loss)
 }
 
 /// A name for an untitled bookmark: its link's host, else `Link`.
@@ -362,5 +461,104 @@ fn modified(
             Field::BookmarkModified,
             "Modified= holds a FILETIME (1601 onwards, 100-nanosecond steps): this date cannot be one",
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use markport_model::{diff, Folder};
+
+    /// `doc` written as a tree and read back.
+    fn round_trip(doc: &Document) -> (LossReport, Document) {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let (loss, staged) = stage(doc, &out).unwrap();
+        staged.swap().unwrap().clean().unwrap();
+        let back = crate::read_path(&out, &Default::default()).unwrap();
+        (loss, back.document)
+    }
+
+    /// A chain of `depth` folders `d`, each holding a bookmark `b`.
+    fn chain(depth: usize) -> Document {
+        let mut doc = Document::new();
+        let mut at = None;
+        for i in 0..depth {
+            let f = doc.push(at, Folder::titled("d"));
+            doc.push(
+                Some(f),
+                Bookmark::new(format!("https://{i}.example/")).with_title("b"),
+            );
+            at = Some(f);
+        }
+        doc
+    }
+
+    #[test]
+    fn a_path_longer_than_a_file_system_takes_is_refused_before_anything_is_written() {
+        // `d/` 2,045 times and `b.url`: 4,095 bytes, the longest path there is.
+        let (files, _, _) = plan(&chain(2_045)).unwrap();
+        let longest = files.iter().map(|f| f.path.len()).max();
+        assert_eq!(longest, Some(MAX_PATH));
+        let err = plan(&chain(2_046)).map(|_| ()).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Invalid);
+        assert_eq!(
+            err.message,
+            "a favorites tree cannot hold \"b\", 2046 folders deep: its path would be 4097 bytes, more than the 4095 a file system takes"
+        );
+        // Far deeper: refused at the same place, and nothing is written.
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let err = stage(&chain(100_000), &out).map(|_| ()).unwrap_err();
+        assert!(err.message.contains("2046 folders deep"), "{}", err.message);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn only_the_deepest_empty_folders_are_made_as_directories_of_their_own() {
+        let mut doc = Document::new();
+        let a = doc.push(None, Folder::titled("A"));
+        let b = doc.push(Some(a), Folder::titled("B"));
+        doc.push(Some(b), Folder::titled("C"));
+        doc.push(Some(a), Bookmark::new("https://x.example/").with_title("x"));
+        doc.push(None, Folder::titled("Empty"));
+        let (_, dirs, _) = plan(&doc).unwrap();
+        assert_eq!(dirs, ["A/B/C", "Empty"]);
+        let (loss, back) = round_trip(&doc);
+        assert!(loss.is_empty() && diff(&doc, &back).is_empty(), "{loss:?}");
+    }
+
+    #[test]
+    fn a_renamed_node_never_takes_the_name_another_has_as_its_title() {
+        // As --tags-as-folders=all makes them: tags `a/b` and `a_b` are two
+        // folders, each holding a copy of one link. `a/b` cannot be a name;
+        // were it given `a_b` (it comes first), `a_b` would become
+        // `a_b (2)` and the two would pair crosswise when read back: a
+        // title and both copies' places differing where one title was
+        // reported.
+        let mut doc = Document::new();
+        for tag in ["a/b", "a_b"] {
+            let f = doc.push(None, Folder::titled(tag));
+            doc.push(Some(f), Bookmark::new("https://x.example/").with_title("x"));
+        }
+        let (loss, back) = round_trip(&doc);
+        let titles: Vec<_> = back
+            .children(None)
+            .iter()
+            .map(|&f| back.node(f).title().unwrap().to_owned())
+            .collect();
+        assert_eq!(titles, ["a_b (2)", "a_b"]);
+        let d = diff(&doc, &back);
+        assert_eq!(d.fields(), loss.fields());
+        let counts =
+            |v: Vec<(Field, usize)>| v.into_iter().collect::<std::collections::BTreeMap<_, _>>();
+        assert_eq!(
+            counts(d.differences.iter().map(|x| (x.field, x.count)).collect()),
+            counts(loss.losses.iter().map(|l| (l.field, l.count)).collect()),
+        );
+        assert_eq!(
+            counts(loss.losses.iter().map(|l| (l.field, l.count)).collect()),
+            counts(vec![(Field::FolderTitle, 1)])
+        );
     }
 }
