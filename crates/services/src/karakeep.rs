@@ -110,11 +110,19 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             b.added = unix_seconds(&rec, "createdAt", what, &lines, diags);
             b.tags = rec.strings(input, "tags", "name", what, &lines, diags)?;
             let member = rec.strings(input, "lists", "id", what, &lines, diags)?;
-            let mut mapped = rec.mapped(MAPPED, &["tags"]);
-            if member.len() > 1 {
-                several += 1;
-                mapped.retain(|k| *k != "lists");
-            }
+            // The common record (tags a list, one list) maps every key
+            // without a copy of the list of them.
+            let in_several = member.len() > 1;
+            let mapped: std::borrow::Cow<'_, [&str]> = if rec.list_or_none("tags") && !in_several {
+                std::borrow::Cow::Borrowed(MAPPED)
+            } else {
+                let mut mapped = rec.mapped(MAPPED, &["tags"]);
+                if in_several {
+                    several += 1;
+                    mapped.retain(|k| *k != "lists");
+                }
+                std::borrow::Cow::Owned(mapped)
+            };
             let parent = member.iter().find_map(|id| folders.get(id).copied());
             details(&mut b, None, rec.extra(&mapped, &[]));
             doc.push(parent, b);
@@ -268,5 +276,8 @@ fn content(
         return Ok((None, None));
     }
     let c = record(&mut p, start)?;
-    Ok((c.text("url"), c.text("type")))
+    // The type is asked for only of content without a link.
+    let href = c.text("url");
+    let kind = if href.is_none() { c.text("type") } else { None };
+    Ok((href, kind))
 }
