@@ -16,7 +16,7 @@ n=${1:-50000}
 runs=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p markport
+cargo build -q --release -p markport-cli
 bin=target/release/markport
 source scripts/timing.sh
 

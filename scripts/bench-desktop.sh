@@ -11,7 +11,7 @@ runs=${2:-3}
 glib=tests/peers/glib_bookmarks.py
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p markport
+cargo build -q --release -p markport-cli
 cargo build -q --release -p markport-netscape --example generate-netscape
 target/release/examples/generate-netscape "$n" > "$work/gen.html"
 target/release/markport convert "$work/gen.html" --to desktop -o "$work/big.xbel" 2>/dev/null

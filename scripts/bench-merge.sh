@@ -12,7 +12,7 @@ n=${1:-100000}
 runs=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p markport
+cargo build -q --release -p markport-cli
 cargo build -q --release -p markport-netscape --example generate-netscape
 target/release/examples/generate-netscape "$n" > "$work/base.html"
 files=()

@@ -17,7 +17,7 @@ runs=${2:-3}
 tools=target/bench-tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p markport
+cargo build -q --release -p markport-cli
 cargo build -q --release -p markport-netscape --example generate-netscape
 target/release/examples/generate-netscape "$n" > "$work/big.html"
 target/release/examples/generate-netscape "$n" chrome > "$work/chrome.html"

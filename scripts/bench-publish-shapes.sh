@@ -14,7 +14,7 @@ n=${1:-20000}
 runs=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p markport
+cargo build -q --release -p markport-cli
 bin=target/release/markport
 # shellcheck source=timing.sh
 source scripts/timing.sh

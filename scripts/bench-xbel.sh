@@ -9,7 +9,7 @@ n=${1:-100000}
 runs=${2:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build -q --release -p markport
+cargo build -q --release -p markport-cli
 cargo build -q --release -p markport-xbel --example generate-xbel
 target/release/examples/generate-xbel "$n" > "$work/big.xbel"
 size=$(stat -c %s "$work/big.xbel")

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 out=${1:-docs/conformance-results.md}
 # MARKPORT: a markport binary to use instead of building the release one.
 if [ -z "${MARKPORT:-}" ]; then
-    cargo build -q --release -p markport
+    cargo build -q --release -p markport-cli
     MARKPORT=$PWD/target/release/markport
 fi
 markport=$MARKPORT

@@ -10,5 +10,5 @@
 # Needs firefox-esr and Python 3. Usage: scripts/firefox-import-table.sh
 set -eu
 cd "$(dirname "$0")/.."
-cargo test -q -p markport-conformance --test firefox_live_html_import -- --nocapture 2>&1 \
+cargo test -q -p markport-tests --test firefox_live_html_import -- --nocapture 2>&1 \
     | sed -n 's/^TABLE| //p'

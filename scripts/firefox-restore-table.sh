@@ -9,5 +9,5 @@
 # Needs firefox-esr and Python 3. Usage: scripts/firefox-restore-table.sh
 set -eu
 cd "$(dirname "$0")/.."
-cargo test -q -p markport-conformance --test firefox_live_report -- --nocapture 2>&1 \
+cargo test -q -p markport-tests --test firefox_live_report -- --nocapture 2>&1 \
     | sed -n 's/^TABLE| //p'

@@ -22,7 +22,7 @@ use std::sync::Mutex;
 
 use markport::model::{diff, Document, Field, LossReport, NodeId};
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, peer_driver, read_sample, root, tool, walk};
+use markport_tests::{corpus_samples, peer_driver, read_sample, root, tool, walk};
 use serde_json::Value;
 
 /// The bookmark the driver creates to make Chromium save.

@@ -17,7 +17,7 @@ use std::sync::Mutex;
 
 use markport::model::{Document, Node, Role};
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, peer_driver, read_sample, root, tool};
+use markport_tests::{corpus_samples, peer_driver, read_sample, root, tool};
 use serde_json::{json, Value};
 
 /// One node as both sides show it, in document order: kind, the titles of

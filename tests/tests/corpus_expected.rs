@@ -2,7 +2,7 @@
 //! `NAME.expected.json` holds.
 
 use markport::WriteOptions;
-use markport_conformance::{corpus_samples, expected_for, read_parsed};
+use markport_tests::{corpus_samples, expected_for, read_parsed};
 
 #[test]
 fn every_sample_reads_into_its_expected_model() {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use markport::model::{Bookmark, DateValue, Node};
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::shared;
+use markport_tests::shared;
 use serde_json::Value;
 
 /// Probes where markport's value differs from GLib's on purpose.
@@ -200,7 +200,7 @@ fn glib_written_files_come_back_byte_identical() {
     let Some(shared) = shared() else { return };
     let peers = shared.join("corpus/peers/desktop");
     let mut files = vec![peers.join("glib/bookmarks/valid-01.xbel")];
-    for f in markport_conformance::walk(&peers.join("glib-written")) {
+    for f in markport_tests::walk(&peers.join("glib-written")) {
         if f.to_string_lossy().ends_with(".glib.xbel") {
             files.push(f);
         }
@@ -255,7 +255,7 @@ fn every_file_glib_rejects_is_an_error_with_a_position_or_a_said_recovery() {
     let dir = shared.join("corpus/peers/desktop/glib/bookmarks");
     let mut failures = Vec::new();
     let mut checked = 0;
-    for f in markport_conformance::walk(&dir) {
+    for f in markport_tests::walk(&dir) {
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
         if !name.starts_with("fail-") {
             continue;

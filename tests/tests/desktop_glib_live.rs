@@ -6,7 +6,7 @@
 
 use markport::model::Node;
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, peer_driver, read_parsed, tool};
+use markport_tests::{corpus_samples, peer_driver, read_parsed, tool};
 use serde_json::Value;
 
 #[test]

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use markport::{Field, Support, FORMATS};
-use markport_conformance::{corpus_samples, read_sample, root};
+use markport_tests::{corpus_samples, read_sample, root};
 
 /// The cell of a format that has no place for the field on that side.
 const NONE: &str = "—";

@@ -11,7 +11,7 @@ mod firefox_driver;
 use std::collections::BTreeMap;
 
 use markport::{Node, ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, shared, walk};
+use markport_tests::{corpus_samples, shared, walk};
 
 /// (href, title, tags, keyword, dateAdded µs) of every bookmark, sorted.
 type Entries = Vec<(String, String, Vec<String>, String, Option<i64>)>;
@@ -123,7 +123,7 @@ fn firefox_restores_markport_backups_and_markport_reads_firefox_backups() {
     let mut docs = Vec::new();
     let mut jobs = Vec::new();
     for (i, src) in sources.iter().enumerate() {
-        let doc = markport_conformance::read_sample("firefox", src);
+        let doc = markport_tests::read_sample("firefox", src);
         let (bytes, _) = markport::write_to_vec(&doc, ff, &WriteOptions::default()).unwrap();
         let ours = dir.join(format!("{i}.in.json"));
         std::fs::write(&ours, bytes).unwrap();

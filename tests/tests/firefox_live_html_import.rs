@@ -24,7 +24,7 @@ use std::path::PathBuf;
 
 use markport::model::Holder;
 use markport::{Document, Field, ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, peer_inputs, shared};
+use markport_tests::{corpus_samples, peer_inputs, shared};
 
 /// Whether `field` of the first document's node counts: present there (a
 /// node or a placement always is; a date's written form never is).
@@ -92,7 +92,7 @@ fn firefoxs_html_import_of_markports_netscape_output_is_as_documented() {
                 .unwrap()
                 .document
         } else {
-            markport_conformance::read_sample(format, src)
+            markport_tests::read_sample(format, src)
         };
         let (html, _) = markport::write_to_vec(&doc, netscape, &WriteOptions::default()).unwrap();
         // What Firefox is given is what the HTML says.
@@ -153,8 +153,7 @@ fn firefoxs_html_import_of_markports_netscape_output_is_as_documented() {
 /// `bookmark.favicon-uri`.
 fn doc_disagrees(table: &BTreeMap<Field, (usize, usize)>, complete: bool) -> Vec<String> {
     let doc =
-        std::fs::read_to_string(markport_conformance::root().join("docs/formats/netscape.md"))
-            .unwrap();
+        std::fs::read_to_string(markport_tests::root().join("docs/formats/netscape.md")).unwrap();
     let section = doc
         .split("### What Firefox's HTML import changes")
         .nth(1)

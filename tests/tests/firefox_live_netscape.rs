@@ -10,7 +10,7 @@ mod firefox_driver;
 use std::collections::{BTreeMap, HashMap};
 
 use markport::{Bookmark, Document, Field, Node, ReadOptions, WriteOptions};
-use markport_conformance::root;
+use markport_tests::root;
 
 fn bookmarks(doc: &Document) -> Vec<&Bookmark> {
     doc.ids()
@@ -109,7 +109,7 @@ fn firefox_keeps_of_markports_netscape_output_what_the_docs_say() {
     let mut measured: BTreeMap<Field, (usize, usize)> = BTreeMap::new();
     let mut missing = Vec::new();
     for (format, sample) in samples {
-        let doc = markport_conformance::read_sample(format, &root().join("corpus").join(sample));
+        let doc = markport_tests::read_sample(format, &root().join("corpus").join(sample));
         let (html, _) = markport::write_to_vec(&doc, netscape, &WriteOptions::default()).unwrap();
         // What Firefox sees is what markport's HTML says.
         let ours = markport::read(&html, netscape, &ReadOptions::default())

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 use markport::model::{Document, Field, Holder, LossReport, Node, NodeId};
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, shared, walk};
+use markport_tests::{corpus_samples, shared, walk};
 
 /// Where an item is found on both sides: bookmarks and folders by guid,
 /// separators by their folder's guid and their rank among its separators.
@@ -155,7 +155,7 @@ fn the_report_names_every_field_firefox_changes_on_restore() {
             let parsed = markport::read_path(src, None, &ReadOptions::default()).unwrap();
             written.push((src, parsed.document));
         } else {
-            written.push((src, markport_conformance::read_sample(format, src)));
+            written.push((src, markport_tests::read_sample(format, src)));
         }
     }
     let mut reports = Vec::new();
@@ -235,8 +235,8 @@ fn doc_disagrees(
     table: &BTreeMap<Field, (usize, BTreeSet<String>)>,
     complete: bool,
 ) -> Vec<String> {
-    let doc = std::fs::read_to_string(markport_conformance::root().join("docs/formats/firefox.md"))
-        .unwrap();
+    let doc =
+        std::fs::read_to_string(markport_tests::root().join("docs/formats/firefox.md")).unwrap();
     let section = doc
         .split("### What Firefox's restore changes")
         .nth(1)

@@ -5,7 +5,7 @@
 use std::process::Command;
 
 use markport::{ErrorKind, ReadOptions};
-use markport_conformance::{shared, tool, walk};
+use markport_tests::{shared, tool, walk};
 
 /// (bookmarks, folders, separators) as Python counts them: livemarks are
 /// bookmarks, the placesRoot and the tags root are not folders.
@@ -116,7 +116,7 @@ fn markport_firefox_text(bytes: &[u8]) -> Vec<u8> {
 fn tags_keywords_and_descriptions_of_the_peers_are_read() {
     let Some(shared) = shared() else { return };
     let dir = shared.join("corpus/peers/browsers/firefox-json");
-    let doc = markport_conformance::read_sample(
+    let doc = markport_tests::read_sample(
         "firefox",
         &dir.join("firefox86-2021-keyword-postdata.edwelker.json"),
     );
@@ -130,10 +130,8 @@ fn tags_keywords_and_descriptions_of_the_peers_are_read() {
     ] {
         assert!(census.has(f), "{f}");
     }
-    let old = markport_conformance::read_sample(
-        "firefox",
-        &dir.join("firefox11-2012-livemarks.eddy.json"),
-    );
+    let old =
+        markport_tests::read_sample("firefox", &dir.join("firefox11-2012-livemarks.eddy.json"));
     assert!(old.census().has(markport::Field::BookmarkFeedUrl));
     assert!(old.census().has(markport::Field::BookmarkDesc));
 }

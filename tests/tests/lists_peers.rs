@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use markport::{Format, ReadOptions, FORMATS};
-use markport_conformance::{corpus_samples, shared, tool, walk};
+use markport_tests::{corpus_samples, shared, tool, walk};
 
 /// What detection chose before csv and urls were registered: the most
 /// confident of the other formats, the earlier one on a tie.

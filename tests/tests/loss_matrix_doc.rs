@@ -2,7 +2,7 @@
 
 #[test]
 fn the_loss_matrix_doc_is_current() {
-    let path = markport_conformance::root().join("docs/loss-matrix.md");
+    let path = markport_tests::root().join("docs/loss-matrix.md");
     let doc = std::fs::read_to_string(&path).unwrap_or_default();
     let now = markport::matrix::markdown();
     assert!(

@@ -10,7 +10,7 @@ use markport::model::Scope;
 use markport::model::Timestamp;
 use markport::ops::{apply, Operation};
 use markport::{diff, Document, Field, ReadOptions, WriteOptions};
-use markport_conformance::{corpus_samples, peer_inputs, read_sample, shared};
+use markport_tests::{corpus_samples, peer_inputs, read_sample, shared};
 
 fn check(files: &[(String, PathBuf)], opts: &WriteOptions) -> Vec<String> {
     let mut failures = Vec::new();
@@ -20,7 +20,7 @@ fn check(files: &[(String, PathBuf)], opts: &WriteOptions) -> Vec<String> {
             continue;
         }
         // A directory sample (a favorites tree) is read by its path.
-        let doc = match markport_conformance::read_parsed(format, path) {
+        let doc = match markport_tests::read_parsed(format, path) {
             Ok(r) => r.document,
             Err(e) => {
                 failures.push(format!("{}: does not read: {e}", path.display()));
@@ -194,7 +194,7 @@ fn netscape_files_round_trip_through_netscape_losing_only_sub_second_dates() {
             .filter(|f| !one_line(f))
             .collect();
         // Only Google's microsecond dates lose anything: dates are written in seconds.
-        let own_sample = path.starts_with(markport_conformance::root().join("corpus"));
+        let own_sample = path.starts_with(markport_tests::root().join("corpus"));
         assert!(
             (lost.is_empty() || !own_sample) && lost.iter().all(|f| dates.contains(f)),
             "{}: {lost:?} ({loss:?})",
@@ -214,7 +214,7 @@ fn glib_probes_go_through_every_writer_with_exactly_the_reported_loss() {
     let Some(shared) = shared() else { return };
     let desktop = markport::format("desktop").unwrap();
     let files: Vec<(String, PathBuf)> =
-        markport_conformance::walk(&shared.join("corpus/peers/desktop/glib-probes"))
+        markport_tests::walk(&shared.join("corpus/peers/desktop/glib-probes"))
             .into_iter()
             .filter(|f| f.extension().is_some_and(|e| e == "xbel"))
             .filter(|f| {
@@ -267,7 +267,7 @@ fn dropped_folders_and_separators_count_as_many_in_diff_as_in_the_report() {
 /// report and the diff both say so, on the same nodes.
 #[test]
 fn a_date_written_at_another_precision_or_offset_is_reported_and_diffed() {
-    let path = markport_conformance::root().join("corpus/xbel/dates.xbel");
+    let path = markport_tests::root().join("corpus/xbel/dates.xbel");
     let bytes = std::fs::read(path).unwrap();
     let xbel = markport::format("xbel").unwrap();
     let doc = markport::read(&bytes, xbel, &ReadOptions::default())
@@ -465,7 +465,7 @@ fn every_loss_is_counted_once_per_node() {
 /// it once per bookmark, not once per key.
 #[test]
 fn a_bookmark_with_several_extras_counts_once() {
-    let path = markport_conformance::root().join("corpus/pinboard/pinboard.json");
+    let path = markport_tests::root().join("corpus/pinboard/pinboard.json");
     let doc = read_sample("pinboard", &path);
     let lowercase = |b: &markport::Bookmark| {
         b.details()

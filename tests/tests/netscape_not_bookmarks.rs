@@ -2,7 +2,7 @@
 //! reader with `WrongFormat` and a position, never read as an empty collection.
 
 use markport::{ErrorKind, ReadOptions};
-use markport_conformance::{shared, NOT_BOOKMARK_FILES};
+use markport_tests::{shared, NOT_BOOKMARK_FILES};
 
 #[test]
 fn peer_files_without_bookmark_structure_are_refused() {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use markport::model::{Attribute, DateValue, Document, Node, NodeId, Role};
 use markport::ReadOptions;
-use markport_conformance::{shared, walk, NOT_BOOKMARK_FILES};
+use markport_tests::{shared, walk, NOT_BOOKMARK_FILES};
 use serde_json::Value;
 
 fn read(path: &Path) -> Result<markport::Parsed, markport::Error> {

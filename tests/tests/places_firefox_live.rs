@@ -12,7 +12,7 @@ use std::path::Path;
 
 use markport::model::{DateValue, Document, Node};
 use markport::ReadOptions;
-use markport_conformance::root;
+use markport_tests::root;
 use serde_json::Value;
 
 /// What both sides say of one item, keyed by guid.

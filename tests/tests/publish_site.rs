@@ -12,8 +12,8 @@ use std::process::Command;
 
 use markport::model::{Bookmark, DateValue, Document, Folder, Node, Timestamp};
 use markport::ReadOptions;
-use markport_conformance::{mf2py_entries, root, tool, walk, xfolk_peer_entries};
-use markport_site::{build, publish, stage, Options, MANIFEST};
+use markport_publish::{build, publish, stage, Options, MANIFEST};
+use markport_tests::{mf2py_entries, root, tool, walk, xfolk_peer_entries};
 use serde_json::Value;
 
 const SECRET: &str = "private-secret.example";
@@ -332,7 +332,7 @@ fn a_directory_markport_did_not_write_is_refused() {
     std::fs::create_dir(&dir).unwrap();
     std::fs::write(dir.join("notes.txt"), "mine").unwrap();
     let e = publish(&files, &dir).unwrap_err();
-    assert!(e.message.contains("no .markport-site.json"), "{e}");
+    assert!(e.message.contains("no .markport-publish.json"), "{e}");
     assert_eq!(std::fs::read(dir.join("notes.txt")).unwrap(), b"mine");
     // A published site with a file added later is refused too.
     std::fs::remove_file(dir.join("notes.txt")).unwrap();
@@ -366,7 +366,7 @@ fn each_step_of_the_swap_leaves_a_whole_site() {
     let old = build(&old_doc, &Options::default()).files;
     let new = build(&generated(), &Options::default()).files;
     publish(&old, &dir).unwrap();
-    let whole = |files: &[markport_site::File]| {
+    let whole = |files: &[markport_publish::File]| {
         files
             .iter()
             .all(|f| std::fs::read(dir.join(&f.path)).ok().as_deref() == Some(&f.bytes[..]))

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use markport::model::Document;
 use markport::ReadOptions;
-use markport_conformance::{root, shared, tool, walk};
+use markport_tests::{root, shared, tool, walk};
 use serde_json::Value;
 
 /// plistlib's walk of the store, with an explicit stack: every leaf as

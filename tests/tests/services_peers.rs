@@ -8,7 +8,7 @@ use std::process::Command;
 
 use markport::model::Document;
 use markport::ReadOptions;
-use markport_conformance::{shared, tool, walk};
+use markport_tests::{shared, tool, walk};
 use serde_json::Value;
 
 /// Python's count of the file: bookmarks, folders (distinct sections) and

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use markport::model::{Bookmark, Document, Node};
 use markport::{ReadOptions, WriteOptions};
-use markport_conformance::{mf2py_entries, root, xfolk_peer_entries};
+use markport_tests::{mf2py_entries, root, xfolk_peer_entries};
 use serde_json::Value;
 
 /// A collection worth publishing: the project's Firefox and Pinboard samples.

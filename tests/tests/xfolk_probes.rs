@@ -7,7 +7,7 @@
 
 use markport::model::Node;
 use markport::ReadOptions;
-use markport_conformance::shared;
+use markport_tests::shared;
 use serde_json::Value;
 
 fn strings(v: &Value) -> Vec<String> {

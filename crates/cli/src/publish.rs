@@ -1,4 +1,4 @@
-//! `markport publish`: a collection as a static site (crate `markport-site`;
+//! `markport publish`: a collection as a static site (crate `markport-publish`;
 //! docs/publishing.md). Several inputs are merged as `markport merge` merges them.
 
 use std::path::PathBuf;
@@ -32,7 +32,7 @@ pub(crate) struct PublishArgs {
     title: Option<String>,
     /// The address the site is served from: the feed links to itself and
     /// to the site, and relative bookmark links become absolute.
-    #[arg(long, value_name = "URL", value_parser = markport_site::site_url)]
+    #[arg(long, value_name = "URL", value_parser = markport_publish::site_url)]
     site_url: Option<url::Url>,
     #[command(flatten)]
     xfolk: crate::commands::XfolkFlags,
@@ -61,7 +61,7 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
     };
     let requested =
         markport::ops::apply(&mut doc, &operations).map_err(|e| Failure::new(e.message))?;
-    let mut opts = markport_site::Options {
+    let mut opts = markport_publish::Options {
         recent: a.recent,
         page_size: a.page_size as usize,
         tag_base: a.tag_base.clone(),
@@ -70,8 +70,8 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
     };
     a.xfolk.apply(&mut opts.xfolk);
     opts.site_url = a.site_url.clone();
-    let site = markport_site::build(&doc, &opts);
-    markport_site::publish(&site.files, &a.output)
+    let site = markport_publish::build(&doc, &opts);
+    markport_publish::publish(&site.files, &a.output)
         .map_err(|e| Failure::in_file(e.path.display(), e.message))?;
     let from = froms.join("+");
     let mut s = format!(

@@ -82,7 +82,7 @@ fn the_identity_adapter_keeps_everything_in_every_format() {
     ] {
         let (code, report) = conformance("cp {in} {out}", format, format, &[]);
         assert_eq!(code, 0, "{format}: {report:#}");
-        assert_eq!(report["markport_conformance"], 1);
+        assert_eq!(report["markport_tests"], 1);
         assert_eq!(report["mode"], "round-trip");
         assert_eq!(report["passed"], true);
         assert!(not_kept(&report).is_empty(), "{format}: {report:#}");

@@ -131,7 +131,7 @@ fn two_publishes_at_once_leave_a_whole_site() {
             assert!(r.wait().unwrap().success(), "round {round}");
         }
         let manifest: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(site.join(".markport-site.json")).unwrap())
+            serde_json::from_slice(&std::fs::read(site.join(".markport-publish.json")).unwrap())
                 .unwrap();
         assert!(site.join("index.html").is_file(), "round {round}");
         for f in manifest["files"].as_array().unwrap() {

@@ -49,7 +49,7 @@ impl Report {
     pub fn to_json(&self) -> serde_json::Value {
         let mut v = serde_json::to_value(self).expect("a report serialises");
         if let Some(o) = v.as_object_mut() {
-            o.insert("markport_conformance".into(), JSON_VERSION.into());
+            o.insert("markport_tests".into(), JSON_VERSION.into());
         }
         v
     }

@@ -13,7 +13,7 @@ use markport_model::{
     Timestamp, WriteOptions,
 };
 
-use markport_markup::output::{destination, OutputFile};
+use markport_files::output::{destination, OutputFile};
 
 use crate::mime::mime_for;
 pub use crate::shell::{exec_command_line, shell_quote, shell_unquote};

@@ -66,7 +66,7 @@ mod write;
 
 use std::path::Path;
 
-pub use markport_markup::tree::Staged;
+pub use markport_files::tree::Staged;
 use markport_model::{
     Document, Error, ErrorKind, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
@@ -81,7 +81,7 @@ pub const MAX_LINK_FILE: usize = 1 << 20;
 /// The list of files markport wrote, at the top of a tree it wrote (the
 /// same marker `markport publish` keeps): a later write replaces only a
 /// tree that holds nothing else, and the reader passes over it.
-pub const MARKER: &str = markport_markup::tree::MANIFEST;
+pub const MARKER: &str = markport_files::tree::MANIFEST;
 
 /// The list of every directory and file of a tree markport wrote, in the
 /// collection's order, at its top: the tree reads back in that order

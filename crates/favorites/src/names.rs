@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn names_equal_on_a_case_insensitive_normalising_system_are_told_apart() {
         let mut names = Names::default();
-        names.reserve(".markport-site.json");
+        names.reserve(".markport-publish.json");
         assert_eq!(names.unique("Rust", ".url"), "Rust");
         assert_eq!(names.unique("rust", ".url"), "rust (2)");
         assert_eq!(names.unique("RUST", ".url"), "RUST (3)");

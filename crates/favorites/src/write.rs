@@ -3,14 +3,14 @@
 //! ([`crate::names`]).
 //!
 //! The tree is written whole or not at all, the way `markport publish`
-//! writes a site (markport-site's `stage`): into a sibling directory first,
+//! writes a site (markport-publish's `stage`): into a sibling directory first,
 //! with a list of the files written ([`crate::MARKER`]), then swapped in.
 //! A directory that is not empty and not a tree markport wrote is refused,
 //! so no file markport did not write is ever deleted.
 
 use std::path::Path;
 
-use markport_markup::tree::{File, Staged};
+use markport_files::tree::{File, Staged};
 use markport_model::{
     bookmark_fields, document_fields, folder_fields, Bookmark, DateValue, Document, Error,
     ErrorKind, Field, LossReport, Node, NodeId, Step,
@@ -33,7 +33,7 @@ const MAX_PATH: usize = 4_095;
 /// staging directory is removed by [`abandon`]).
 pub fn stage(doc: &Document, dir: &Path) -> Result<(LossReport, Staged), Error> {
     let (files, dirs, loss) = plan(doc)?;
-    let staged = markport_markup::tree::stage(&files, dir).map_err(|e| {
+    let staged = markport_files::tree::stage(&files, dir).map_err(|e| {
         // The marker is the one `markport publish` keeps: say what it
         // means for a tree.
         let message = e.message.replace(

@@ -27,8 +27,8 @@ fn run(input: &str, folder: &str, dir: &str) -> Result<(), Box<dyn std::error::E
     // The folder becomes the site's top level; private bookmarks stay out.
     markport::ops::only_folder(&mut doc, folder)?;
     markport::ops::public_only(&mut doc);
-    let site = markport_site::build(&doc, &markport_site::Options::default());
-    markport_site::publish(&site.files, dir.as_ref())?;
+    let site = markport_publish::build(&doc, &markport_publish::Options::default());
+    markport_publish::publish(&site.files, dir.as_ref())?;
     eprintln!(
         "{dir}: {} files, {} bookmarks",
         site.files.len(),

@@ -97,6 +97,10 @@ pub use markport_desktop as desktop;
 #[cfg(feature = "favorites")]
 /// The favorites-tree format's own API (directories of link files).
 pub use markport_favorites as favorites;
+/// The file layer: atomic output files, private copies, archives, trees.
+pub use markport_files as files;
+/// Writing an output file without harming what is there (see `docs/output.md`).
+pub use markport_files::output;
 /// Firefox's bookmark backups' own API (JSON, `.jsonlz4`).
 #[cfg(feature = "firefox")]
 pub use markport_firefox as firefox;
@@ -104,8 +108,6 @@ pub use markport_firefox as firefox;
 /// Generic CSV and plain URL lists.
 pub use markport_lists as lists;
 pub use markport_markup as markup;
-/// Writing an output file without harming what is there (see `docs/output.md`).
-pub use markport_markup::output;
 pub use markport_model as model;
 pub use markport_model::{
     diff, diff_listing, Bookmark, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field,
@@ -196,11 +198,11 @@ pub fn read_file(
 /// Remove every temporary file and directory this process has made and
 /// not yet finished with: unfinished outputs ([`output::remove_unfinished`])
 /// and the private copies of user data a reader made
-/// ([`markup::private::remove_all`]), after which no new copy is made.
+/// ([`files::private::remove_all`]), after which no new copy is made.
 /// Meant for a SIGINT, SIGTERM or SIGHUP handler running in a normal thread
 /// just before the process exits, as the `markport` command's does.
 pub fn remove_temporaries() {
-    markport_markup::private::remove_all();
+    markport_files::private::remove_all();
     output::remove_unfinished();
 }
 
@@ -288,7 +290,7 @@ pub fn roundtrip(doc: &Document, via: &Format, opts: &WriteOptions) -> Result<Ro
     let (loss, back) = match via.directory() {
         // A tree goes out into a private directory and is read back by path.
         Some(tree) => {
-            let private = markup::private::PrivateDir::new().map_err(Error::io)?;
+            let private = files::private::PrivateDir::new().map_err(Error::io)?;
             let dir = private.path().join("tree");
             let (loss, staged) = (tree.stage)(doc, opts, &dir)?;
             staged

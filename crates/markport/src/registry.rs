@@ -19,7 +19,7 @@ pub type StageDirFn = fn(
     &Document,
     &WriteOptions,
     &std::path::Path,
-) -> Result<(LossReport, markport_markup::tree::Staged), Error>;
+) -> Result<(LossReport, markport_files::tree::Staged), Error>;
 /// A writer: document in, bytes out, and what could not be carried.
 pub type WriteFn = fn(&Document, &WriteOptions, &mut dyn Write) -> Result<LossReport, Error>;
 

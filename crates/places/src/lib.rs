@@ -19,11 +19,11 @@
 //!   read and nothing of the user's is touched. A path that is not a regular
 //!   file (a pipe, as `<(cat places.sqlite)` gives) is copied as it is read.
 //!
-//! Every copy is made in a [`markport_markup::private::PrivateDir`]: the
+//! Every copy is made in a [`markport_files::private::PrivateDir`]: the
 //! directory is the owner's alone (0700, its files 0600), and it is removed
 //! when the read ends, however it ends; a program that handles SIGINT,
 //! SIGTERM or SIGHUP removes it with
-//! [`remove_all`](markport_markup::private::remove_all) before exiting.
+//! [`remove_all`](markport_files::private::remove_all) before exiting.
 //!
 //! ```no_run
 //! let parsed = markport_places::read_path(

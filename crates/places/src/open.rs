@@ -19,7 +19,7 @@ use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-use markport_markup::private::PrivateDir;
+use markport_files::private::PrivateDir;
 use markport_model::{Error, ErrorKind};
 use rusqlite::{Connection, OpenFlags};
 
@@ -119,7 +119,7 @@ pub fn sqlite_error(e: rusqlite::Error) -> Error {
 
 /// A private directory for a copy of the user's database: owner-only,
 /// removed when the connection is done or the process is interrupted
-/// ([`markport_markup::private`]).
+/// ([`markport_files::private`]).
 fn private_dir() -> Result<PrivateDir, Error> {
     PrivateDir::new().map_err(|e| io("cannot make a private temporary copy", e))
 }

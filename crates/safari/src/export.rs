@@ -1,11 +1,11 @@
 //! Safari's newer export (File > Export > Browsing Data): a ZIP holding
 //! `Bookmarks.html` in Netscape form beside the history and the list of
 //! extensions. The archive is read in memory through
-//! `markport_markup::archive` (limits on entries, sizes and ratio; names
+//! `markport_files::archive` (limits on entries, sizes and ratio; names
 //! with `..` refused), the HTML by the Netscape reader, whose folder with
 //! `id="com.apple.ReadingList"` is the Reading List.
 
-use markport_markup::archive::{self, Archive, ArchiveError, Limits};
+use markport_files::archive::{self, Archive, ArchiveError, Limits};
 use markport_model::{Error, ErrorKind, Parsed, ReadOptions, Role};
 use memchr::memmem;
 

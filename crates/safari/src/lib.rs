@@ -26,7 +26,7 @@
 //! * Safari's newer export, a ZIP with `Bookmarks.html` in Netscape form,
 //!   reads through the Netscape reader; its `com.apple.ReadingList` folder
 //!   is the Reading List. The archive is read in memory within limits
-//!   (`markport_markup::archive`).
+//!   (`markport_files::archive`).
 //!
 //! The plist is read as a stream of events with an explicit stack: a file
 //! nested 100,000 deep reads, a binary plist whose container contains
@@ -91,7 +91,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 /// Read a `Bookmarks.plist`, binary or XML, or Safari's exported ZIP. See
 /// the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    if markport_markup::archive::is_zip(input) {
+    if markport_files::archive::is_zip(input) {
         return export::read(input, opts);
     }
     read::read(input)?.enforce(opts)

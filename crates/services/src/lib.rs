@@ -27,7 +27,7 @@ pub mod wallabag;
 
 use std::borrow::Cow;
 
-use markport_markup::archive::ArchiveError;
+use markport_files::archive::ArchiveError;
 use markport_model::{DateValue, Diagnostic, Error, ErrorKind, Location, Timestamp};
 
 /// The outcome of reading the archive entry `entry`: its diagnostics

@@ -8,7 +8,7 @@
 //! (strings), `savedAt`, `updatedAt` and `publishedAt` (ISO 8601)
 //! (`docs/formats/omnivore.md`).
 //!
-//! The ZIP is read in place through [`markport_markup::archive`]: every
+//! The ZIP is read in place through [`markport_files::archive`]: every
 //! metadata file in numeric order as one collection, and each item's
 //! highlights file, found by the item's slug, appended to its description.
 //! The saved pages are not carried (a note counts them). One metadata file
@@ -18,7 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use markport_markup::archive::{self, Archive, Limits};
+use markport_files::archive::{self, Archive, Limits};
 use markport_model::{
     Bookmark, Diagnostic, Document, Error, ErrorKind, LineIndex, NodeId, Parsed, ReadOptions,
 };

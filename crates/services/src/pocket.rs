@@ -9,7 +9,7 @@
 //!   tags;
 //! - the ZIP mailed since 2024-10 (`part_000000.csv`, `part_000001.csv`, ...
 //!   with `annotations/part_000000.json` beside them), read in place through
-//!   [`markport_markup::archive`]: every part in numeric order as one
+//!   [`markport_files::archive`]: every part in numeric order as one
 //!   collection, and the annotations' highlights as the descriptions of the
 //!   bookmarks they belong to.
 //!
@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use markport_markup::archive::{self, Archive, Limits};
+use markport_files::archive::{self, Archive, Limits};
 use markport_markup::entities::{self, Context};
 use markport_markup::html::RawAttr;
 use markport_markup::walk::{attr, Event, Walker};

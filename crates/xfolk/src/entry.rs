@@ -1,6 +1,6 @@
 //! One xFolk entry, the unit every markport page is made of: the one-page
 //! writer (`--to xfolk`) and the site publisher (`markport publish`, crate
-//! `markport-site`) write bookmarks through [`Entries`], once per entry, so
+//! `markport-publish`) write bookmarks through [`Entries`], once per entry, so
 //! both publish the same markup, withhold the same links and report the
 //! same losses.
 //!

@@ -23,7 +23,7 @@
 //!   `javascript:`/`data:`/`vbscript:` links are withheld unless asked for;
 //!   everything is escaped; what a page cannot carry is reported.
 //! * [`entry`]: one entry, as the page writer and the site publisher
-//!   (`markport publish`, crate `markport-site`) both write it.
+//!   (`markport publish`, crate `markport-publish`) both write it.
 //!
 //! ```
 //! use markport_model::{Bookmark, Document, Folder, ReadOptions, WriteOptions};

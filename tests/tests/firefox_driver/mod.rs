@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use markport_conformance::{peer_driver, tool};
+use markport_tests::{peer_driver, tool};
 
 /// Whether Firefox and Python can run here; when not, the test skips with
 /// the reason printed (never under `CI=true`, where that panics).

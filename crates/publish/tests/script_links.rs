@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use markport_model::{Bookmark, DateValue, Document, Folder, Timestamp, WriteOptions};
-use markport_site::{build, publish, Options};
+use markport_publish::{build, publish, Options};
 use url::Url;
 
 /// Links that a check on the raw value misses, or that the writers change.

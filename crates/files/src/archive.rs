@@ -22,7 +22,7 @@
 //!
 //! ```
 //! use std::io::Write;
-//! use markport_markup::archive::{Archive, Limits};
+//! use markport_files::archive::{Archive, Limits};
 //!
 //! // An archive as an export would have it.
 //! let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -31,7 +31,7 @@
 //! zip.write_all(b"title,url\nA,https://a.example/\n").unwrap();
 //! let bytes = zip.finish().unwrap().into_inner();
 //!
-//! assert!(markport_markup::archive::is_zip(&bytes));
+//! assert!(markport_files::archive::is_zip(&bytes));
 //! let mut archive = Archive::open(&bytes, Limits::default()).unwrap();
 //! assert_eq!(archive.names(), ["part_000000.csv"]);
 //! let part = archive.read("part_000000.csv").unwrap();

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use icu_normalizer::DecomposingNormalizerBorrowed;
 use markport_model::{Bookmark, Document, Field, Folder, NodeId, ReadOptions};
-use markport_site::{build, publish, Options};
+use markport_publish::{build, publish, Options};
 use url::Url;
 
 const PORTABLE: &[&str] = &[

@@ -2,7 +2,7 @@
 //! relative bookmark link becomes absolute; without it, both stay relative.
 
 use markport_model::{Bookmark, DateValue, Document, Timestamp};
-use markport_site::{build, site_url, Options};
+use markport_publish::{build, site_url, Options};
 
 fn feed(site: Option<&str>) -> String {
     let mut doc = Document::new();

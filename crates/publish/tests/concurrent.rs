@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use markport_model::{Bookmark, Document, Folder};
-use markport_site::{build, publish, File, Options, MANIFEST};
+use markport_publish::{build, publish, File, Options, MANIFEST};
 
 fn site(title: &str, folders: usize) -> Vec<File> {
     let mut doc = Document::new();

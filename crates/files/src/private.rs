@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use std::io::Write;
-//! use markport_markup::private::PrivateDir;
+//! use markport_files::private::PrivateDir;
 //!
 //! let dir = PrivateDir::new().unwrap();
 //! let mut copy = dir.create_file("places.sqlite").unwrap();

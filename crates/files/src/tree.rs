@@ -40,11 +40,11 @@ pub struct File {
 }
 
 /// The manifest's file name inside a published directory.
-pub const MANIFEST: &str = ".markport-site.json";
+pub const MANIFEST: &str = ".markport-publish.json";
 
 #[derive(Serialize, Deserialize)]
 struct Manifest {
-    markport_site: u32,
+    markport_publish: u32,
     files: Vec<String>,
 }
 
@@ -281,7 +281,7 @@ pub fn stage(files: &[File], dir: &Path) -> Result<Staged, PublishError> {
     }
     // The manifest first: a leftover of a killed publish is then provably ours.
     let manifest = Manifest {
-        markport_site: 1,
+        markport_publish: 1,
         files: files.iter().map(|f| f.path.clone()).collect(),
     };
     let text = serde_json::to_vec_pretty(&manifest).expect("a manifest serialises");

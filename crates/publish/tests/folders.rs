@@ -3,9 +3,9 @@
 //! (and what that page would have shown reported).
 
 use markport_model::{Bookmark, Document, Field, Folder, Role};
-use markport_site::{build, Options};
+use markport_publish::{build, Options};
 
-fn page<'a>(site: &'a markport_site::Site, path: &str) -> Option<&'a str> {
+fn page<'a>(site: &'a markport_publish::Site, path: &str) -> Option<&'a str> {
     site.files
         .iter()
         .find(|f| f.path == path)

@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use std::io::Write;
-//! use markport_markup::output::OutputFile;
+//! use markport_files::output::OutputFile;
 //!
 //! let dir = tempfile::tempdir().unwrap();
 //! let target = dir.path().join("bookmarks.xbel");

@@ -1,4 +1,4 @@
-//! # markport-site
+//! # markport-publish
 //!
 //! Publish a bookmark collection as a static site (`markport publish`):
 //! an index, one page per folder (split into numbered pages), one page per
@@ -20,7 +20,7 @@
 //! let mut b = Bookmark::new("https://www.rust-lang.org/").with_title("Rust");
 //! b.tags = vec!["lang".into()];
 //! doc.push(Some(rust), b);
-//! let site = markport_site::build(&doc, &markport_site::Options::default());
+//! let site = markport_publish::build(&doc, &markport_publish::Options::default());
 //! let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
 //! assert!(paths.contains(&"f/rust.html") && paths.contains(&"tags/lang/lang/index.html"));
 //! ```
@@ -33,8 +33,8 @@ mod slug;
 use markport_model::{DateValue, Document, LossReport, Node, NodeId, XfolkWriteOptions};
 use markport_xfolk::entry::{shown_title, Entries};
 
-/// The site is written whole, as markup's [`tree`](markport_markup::tree) writes a directory.
-pub use markport_markup::tree::{publish, stage, File, PublishError, Replaced, Staged, MANIFEST};
+/// The site is written whole, as markup's [`tree`](markport_files::tree) writes a directory.
+pub use markport_files::tree::{publish, stage, File, PublishError, Replaced, Staged, MANIFEST};
 
 /// How to publish.
 #[derive(Clone, Debug)]
@@ -61,9 +61,9 @@ pub struct Options {
 /// that pages resolve under it.
 ///
 /// ```
-/// let u = markport_site::site_url("https://example.org/links").unwrap();
+/// let u = markport_publish::site_url("https://example.org/links").unwrap();
 /// assert_eq!(u.as_str(), "https://example.org/links/");
-/// assert!(markport_site::site_url("links/").is_err());
+/// assert!(markport_publish::site_url("links/").is_err());
 /// ```
 pub fn site_url(text: &str) -> Result<url::Url, String> {
     let mut u = url::Url::parse(text).map_err(|e| format!("--site-url {text:?}: {e}"))?;

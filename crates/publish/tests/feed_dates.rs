@@ -3,7 +3,7 @@
 //! reported; the feed stays valid Atom (every entry has one `updated`).
 
 use markport_model::{Bookmark, DateValue, Document, Field, Folder, Timestamp};
-use markport_site::{build, Options};
+use markport_publish::{build, Options};
 
 /// RFC 3339 section 5.6, strictly: `YYYY-MM-DDThh:mm:ss[.f+](Z|±hh:mm)`,
 /// every field in range, the day within its month, `60` seconds only at
