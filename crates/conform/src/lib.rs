@@ -52,7 +52,7 @@ pub mod tool;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use markport::{read_loaded, write_to_vec, Format};
+use markport::{write_to_vec, Format};
 use markport_model::{Document, Error, ErrorKind, ReadOptions, WriteOptions};
 use serde::Serialize;
 
@@ -249,7 +249,7 @@ impl Report {
 /// and its reader, with what the writer made up told apart.
 pub fn reference(expected: Document, to: &Format) -> Result<Reference, Error> {
     let (bytes, _) = write_to_vec(&expected, to, &WriteOptions::default())?;
-    let doc = markport::read(&bytes, to, &ReadOptions::default())?.document;
+    let doc = markport::read_bytes(&bytes, to, &ReadOptions::default())?.document;
     Ok(Reference::new(doc, expected))
 }
 
@@ -471,8 +471,15 @@ fn run_case<T>(
     } else {
         match std::fs::read(&output) {
             Ok(bytes) if !bytes.is_empty() => {
-                match read_loaded(&bytes, Some(&output), &config.to, &ReadOptions::default()) {
-                    Ok(parsed) => Ok(parsed.document),
+                drop(bytes);
+                match markport::read(
+                    output.as_path(),
+                    markport::format(config.to.name),
+                    &ReadOptions::default(),
+                )
+                .map_err(|e| e.error)
+                {
+                    Ok(read) => Ok(read.document),
                     Err(e) => {
                         let at = e
                             .location
