@@ -1,7 +1,8 @@
 //! Running the tool under test: its command line with the placeholders
 //! replaced by shell-quoted values, under `sh -c`, in its own process group,
-//! ended with everything it started when it exits or outlives the timeout
-//! (see [`process`](crate::process)).
+//! ended with everything it started when it exits or outlives the timeout,
+//! what left its process group included (on Linux: its processes carry
+//! [`MARK`](crate::MARK) and are found in `/proc`; `docs/conformance.md`).
 
 use std::io::Read;
 use std::process::{Command, ExitStatus, Stdio};
