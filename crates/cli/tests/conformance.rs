@@ -611,6 +611,32 @@ fn a_huge_output_fails_its_file_unread_in_modest_memory() {
         "peak {} KiB",
         done.max_rss_kib
     );
+
+    // A FIFO at {out} is refused, not opened for ever.
+    let done = bounded(
+        &[
+            "conformance",
+            "--json",
+            "--cmd",
+            "mkfifo {out}",
+            "--from",
+            "xbel",
+            "--to",
+            "xbel",
+            "--corpus",
+            corpus.path().to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+        |_| (),
+    );
+    assert_eq!(done.code, Some(1), "{}{}", done.stdout, done.stderr);
+    let report: Value = serde_json::from_str(&done.stdout).unwrap();
+    let failure = &report["files"][0]["failure"];
+    assert_eq!(failure["kind"], "unreadable", "{report:#}");
+    assert!(failure["message"]
+        .as_str()
+        .unwrap()
+        .contains("not a regular file"));
 }
 
 #[cfg(target_os = "linux")]

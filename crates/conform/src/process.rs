@@ -257,8 +257,8 @@ mod linux {
 
     /// Every descendant of this process: through the `children` files
     /// (cheap, only the tree below), or a scan of all of `/proc` where the
-    /// kernel has none.
-    fn descendants(me: i32) -> Vec<Proc> {
+    /// kernel has none; `None` without `/proc`.
+    fn descendants(me: i32) -> Option<Vec<Proc>> {
         let mut found = Vec::new();
         let mut stack = Vec::new();
         if children_of(me, &mut stack) {
@@ -272,17 +272,17 @@ mod linux {
                     children_of(pid, &mut stack);
                 }
             }
-            return found;
+            return Some(found);
         }
         let all: Vec<Proc> = std::fs::read_dir("/proc")
-            .into_iter()
-            .flatten()
+            .ok()?
             .flatten()
             .filter_map(|e| e.file_name().to_str()?.parse().ok())
             .filter_map(stat)
             .collect();
         let parent: HashMap<i32, i32> = all.iter().map(|p| (p.pid, p.ppid)).collect();
-        all.into_iter()
+        let below = all
+            .into_iter()
             .filter(|p| {
                 let mut at = p.ppid;
                 // A chain longer than the table is a loop read mid-change.
@@ -297,7 +297,8 @@ mod linux {
                 }
                 false
             })
-            .collect()
+            .collect();
+        Some(below)
     }
 
     /// Whether `pid`'s environment holds `MARK=mark`.
@@ -314,7 +315,13 @@ mod linux {
     /// one in `known` (signalled before; a zombie's mark cannot be read) on
     /// its way up to markport.
     fn belonging(me: i32, tracked: &Tracked, known: &HashMap<i32, Proc>) -> Vec<Proc> {
-        let all = descendants(me);
+        let Some(all) = descendants(me) else {
+            // No /proc to walk (a sandbox without it): the process group
+            // is all that can be found.
+            // SAFETY: kill takes no pointer; a negative pid names the group.
+            unsafe { libc::kill(-tracked.root, libc::SIGKILL) };
+            return Vec::new();
+        };
         let by_pid: HashMap<i32, Proc> = all.iter().map(|p| (p.pid, *p)).collect();
         let mut verdict: HashMap<i32, bool> = HashMap::new();
         let is_root =
