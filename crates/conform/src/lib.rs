@@ -10,11 +10,12 @@
 //! removed afterwards, on a signal too (the handler's
 //! [`markport::remove_temporaries`] also ends every tool still running,
 //! with everything it started). What the tool wrote (at most
-//! [`output_limit`] bytes) is read as the target format and compared with the file's expected model (`NAME.expected.json`)
-//! carried through what the target can hold: markport's own writer for that
-//! format writes the expected model and reads it back, which is what a
-//! perfect tool yields, and fields the target cannot hold at all (its
-//! `support()` says `None`) are not held against the tool.
+//! [`output_limit`] bytes) is read as the target format and compared with
+//! the file's expected model (`NAME.expected.json`) carried through what
+//! the target can hold: markport's own writer for that format writes the
+//! expected model and reads it back, which is what a perfect tool yields,
+//! and fields the target cannot hold at all (its `support()` says `None`)
+//! are not held against the tool.
 //!
 //! Each value of the reference is [kept, changed or lost](Tally); the checks
 //! have [levels](Level) (`must`: links, titles, folder structure, order;
@@ -102,7 +103,7 @@ pub struct Config {
 /// The default time a tool may take on one file.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The least a tool's output may be before it is refused unread: 64 MiB.
+/// The size up to which a tool's output is read whatever its input: 64 MiB.
 pub const MAX_OUTPUT: u64 = 64 << 20;
 
 /// How many times its input a tool's output may be, where that is more
@@ -280,6 +281,11 @@ pub fn reference(expected: Document, to: &Format) -> Result<Reference, Error> {
 }
 
 /// Run the tool over every case and compare.
+///
+/// When [`markport::remove_temporaries`] runs meanwhile (a signal handler),
+/// the tool is ended and the run returns an I/O error of kind
+/// [`Interrupted`](std::io::ErrorKind::Interrupted) instead of a report:
+/// what the tool did after it was killed is not its failure.
 pub fn run(config: &Config) -> Result<Report, Error> {
     let started = Instant::now();
     config.to.writer()?;
