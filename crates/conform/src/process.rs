@@ -12,17 +12,18 @@
 //!   markport, not to init, so it stays below markport where `/proc` shows
 //!   it;
 //! - each tool gets a mark, an environment variable ([`MARK`]) whose value
-//!   is unique to that tool, which its descendants inherit;
+//!   is unique to that tool, which its descendants inherit, as they inherit
+//!   its standard error, a pipe of its own;
 //! - to end a tool, markport walks its own descendants in `/proc` and takes
 //!   those below the tool's shell, in its process group, or below a process
-//!   that carries its mark; stops them (SIGSTOP, so that none forks while the
+//!   that carries its mark or holds its standard error; stops them (SIGSTOP, so that none forks while the
 //!   walk goes on) until a walk finds no new one, then kills them through a
 //!   pidfd (a pid reused in the meantime is never hit), and reaps those that
 //!   were re-parented to markport.
 //!
-//! A descendant that leaves the process group, clears its environment and
-//! loses its parent is the one it cannot tell from another run's (or
-//! another thread's) child; a cgroup would, and is not writable for an
+//! A descendant that leaves the process group, clears its environment,
+//! lets go of standard error and loses its parent is the one it cannot tell
+//! from another run's (or another thread's) child; a cgroup would, and is not writable for an
 //! ordinary user on most systems. Elsewhere than Linux the process group is
 //! killed.
 //!
@@ -55,6 +56,8 @@ struct Tracked {
     root_start: Option<u64>,
     /// The value of [`MARK`] in its environment.
     mark: String,
+    /// The inode of its standard error's pipe.
+    pipe: Option<u64>,
 }
 
 static STATE: Mutex<State> = Mutex::new(State {
@@ -120,6 +123,7 @@ pub(crate) fn spawn(command: &mut Command) -> io::Result<(Child, Tool)> {
         root,
         root_start: linux::start_time(root),
         mark,
+        pipe: child.stderr.as_ref().and_then(linux::inode),
     };
     state.running.push(tracked.clone());
     Ok((child, Tool { tracked }))
@@ -301,6 +305,27 @@ mod linux {
         Some(below)
     }
 
+    /// The inode of what `fd` is open on.
+    pub(super) fn inode(fd: &impl std::os::fd::AsRawFd) -> Option<u64> {
+        let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+        // SAFETY: fstat fills the buffer given on success.
+        if unsafe { libc::fstat(fd.as_raw_fd(), st.as_mut_ptr()) } != 0 {
+            return None;
+        }
+        // SAFETY: fstat returned 0, so it filled the buffer.
+        Some(unsafe { st.assume_init() }.st_ino)
+    }
+
+    /// Whether `pid` holds the pipe `inode` open.
+    fn holds(pid: i32, inode: u64) -> bool {
+        let wanted = format!("pipe:[{inode}]");
+        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+            return false;
+        };
+        fds.flatten()
+            .any(|fd| std::fs::read_link(fd.path()).is_ok_and(|l| l.as_os_str() == wanted.as_str()))
+    }
+
     /// Whether `pid`'s environment holds `MARK=mark`.
     fn marked(pid: i32, mark: &str) -> bool {
         let Ok(env) = std::fs::read(format!("/proc/{pid}/environ")) else {
@@ -342,6 +367,7 @@ mod linux {
                     || q.pgid == tracked.root
                     || known.get(&q.pid).is_some_and(|k| k.start == q.start)
                     || (!q.zombie && marked(q.pid, &tracked.mark))
+                    || (!q.zombie && tracked.pipe.is_some_and(|i| holds(q.pid, i)))
                 {
                     break true;
                 }
@@ -446,6 +472,10 @@ mod linux {
 #[cfg(not(target_os = "linux"))]
 mod linux {
     pub(super) fn start_time(_pid: i32) -> Option<u64> {
+        None
+    }
+
+    pub(super) fn inode<T>(_fd: &T) -> Option<u64> {
         None
     }
 }

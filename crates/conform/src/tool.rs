@@ -310,7 +310,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn children_that_escape_the_group_and_the_tree_are_killed_too() {
-        let (a, b, c, d) = (marker(1), marker(2), marker(3), marker(4));
+        let (a, b, c, d, e) = (marker(1), marker(2), marker(3), marker(4), marker(5));
         let cases = [
             // The case: a new session holding standard error, the
             // tool exits at once.
@@ -319,6 +319,13 @@ mod tests {
             (
                 b.clone(),
                 format!("sh -c 'setsid sleep {b} >/dev/null & echo $! >&2'"),
+                false,
+            ),
+            // A new session, an empty environment, the parent gone: found
+            // by the standard error it holds.
+            (
+                e.clone(),
+                format!("env -i setsid sleep {e} & echo $! >&2"),
                 false,
             ),
             // A new session under a tool that outlives the timeout.
