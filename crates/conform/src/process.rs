@@ -16,16 +16,16 @@
 //!   its standard error, a pipe of its own;
 //! - to end a tool, markport walks its own descendants in `/proc` and takes
 //!   those below the tool's shell, in its process group, or below a process
-//!   that carries its mark or holds its standard error; stops them (SIGSTOP, so that none forks while the
-//!   walk goes on) until a walk finds no new one, then kills them through a
-//!   pidfd (a pid reused in the meantime is never hit), and reaps those that
-//!   were re-parented to markport.
+//!   that carries its mark or holds its standard error; stops them
+//!   (SIGSTOP, so that none forks while the walk goes on) until a walk finds
+//!   no new one, then kills them through a pidfd (a pid reused in the
+//!   meantime is never hit), and reaps those re-parented to markport.
 //!
 //! A descendant that leaves the process group, clears its environment,
 //! lets go of standard error and loses its parent is the one it cannot tell
-//! from another run's (or another thread's) child; a cgroup would, and is not writable for an
-//! ordinary user on most systems. Elsewhere than Linux the process group is
-//! killed.
+//! from another run's (or another thread's) child; a cgroup could, and is
+//! not writable for an ordinary user on most systems. Elsewhere than Linux
+//! the process group is killed.
 //!
 //! The signal handler's [`markport::remove_temporaries`] reaches this
 //! module through [`markport::files::private::before_remove_all`]: every
