@@ -116,6 +116,10 @@ fn main() -> ExitCode {
 /// SIGINT, SIGTERM or SIGHUP remove the temporary file of an unfinished
 /// output and every private copy of user data (a places.sqlite being read)
 /// before exiting with 128 + the signal's number.
+///
+/// The main thread may see the cleanup's effects (a tool killed, a
+/// directory gone) before the exit: it calls [`hold_if_exiting`] before
+/// printing a result, so that none is printed of an interrupted run.
 fn handle_signals() {
     #[cfg(unix)]
     {
@@ -128,11 +132,24 @@ fn handle_signals() {
         if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
             std::thread::spawn(move || {
                 if let Some(signal) = signals.forever().next() {
+                    EXITING.store(true, std::sync::atomic::Ordering::SeqCst);
                     markport::remove_temporaries();
-                    markport_conform::remove_temporaries();
                     std::process::exit(128 + signal);
                 }
             });
+        }
+    }
+}
+
+/// Set by the signal handler before it cleans up and exits.
+static EXITING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Wait for the exit when a signal is being handled: what this thread was
+/// about to print is the result of the interruption, not of the command.
+pub(crate) fn hold_if_exiting() {
+    if EXITING.load(std::sync::atomic::Ordering::SeqCst) {
+        loop {
+            std::thread::park();
         }
     }
 }
