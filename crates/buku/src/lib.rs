@@ -73,3 +73,15 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Parsed, Error> {
     let opened = open::from_path(path)?;
     rows::read(&opened.conn)?.enforce(opts)
 }
+
+/// This format as the registry lists it (`markport::format("buku")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "buku",
+    "buku's bookmarks.db (SQLite), read in place without touching it",
+    &["db"],
+    detect,
+    read,
+)
+.reads_paths(read_path);

@@ -73,6 +73,8 @@
 //! ```
 #![warn(missing_docs)]
 
+#[macro_use]
+mod formats;
 mod job;
 pub mod json;
 pub mod matrix;
@@ -89,28 +91,10 @@ pub use job::{
     choose_output, convert, run, ConvertOptions, Converted, Done, InputRead, Job, JobError,
     Refusal, SiteCounts, Stage, To,
 };
-#[cfg(feature = "buku")]
-/// buku's bookmarks.db: its own API.
-pub use markport_buku as buku;
-/// Chromium's Bookmarks file's own API (Chrome, Edge, Brave, Vivaldi, Opera).
-#[cfg(feature = "chromium")]
-pub use markport_chromium as chromium;
-#[cfg(feature = "desktop")]
-/// The desktop-bookmark format's own API (and the spec's operations).
-pub use markport_desktop as desktop;
-#[cfg(feature = "favorites")]
-/// The favorites-tree format's own API (directories of link files).
-pub use markport_favorites as favorites;
 /// The file layer: atomic output files, private copies, archives, trees.
 pub use markport_files as files;
 /// Writing an output file without harming what is there (see `docs/output.md`).
 pub use markport_files::output;
-/// Firefox's bookmark backups' own API (JSON, `.jsonlz4`).
-#[cfg(feature = "firefox")]
-pub use markport_firefox as firefox;
-#[cfg(feature = "lists")]
-/// Generic CSV and plain URL lists.
-pub use markport_lists as lists;
 pub use markport_markup as markup;
 pub use markport_model as model;
 pub use markport_model::{
@@ -118,31 +102,54 @@ pub use markport_model::{
     Folder, Header, LossReport, Node, NodeId, Parsed, ReadOptions, Separator, Severity, Support,
     WriteOptions,
 };
-#[cfg(feature = "netscape")]
-/// The Netscape bookmark HTML format's own API.
-pub use markport_netscape as netscape;
-#[cfg(feature = "places")]
-/// The places.sqlite format's own API.
-pub use markport_places as places;
-#[cfg(feature = "safari")]
-/// Safari's Bookmarks.plist and exported ZIP: its own API.
-pub use markport_safari as safari;
-#[cfg(feature = "services")]
-/// The service exports' own API (Pocket, Pinboard, Instapaper, Raindrop).
-pub use markport_services as services;
-#[cfg(feature = "xbel")]
-/// The XBEL format's own API.
-pub use markport_xbel as xbel;
-#[cfg(feature = "xfolk")]
-/// The xFolk format's own API.
-pub use markport_xfolk as xfolk;
+pub use markport_model::{FormatDef, PathReadFn, ReadFn, WriteFn};
 pub use paths::write_path;
 pub use read::{read, read_bytes, Input, Reading};
 pub use registry::{
-    aliases_of, detect, format, formats_for_extension, names, no_write_options, read_only,
-    text_output, writable, writable_names, DirectoryFormat, Format, PathReadFn, ReadFn, StageDirFn,
-    WriteFn, ALIASES, DIRECTORY_FORMATS, FORMATS,
+    aliases_of, detect, format, formats_for_extension, names, writable, writable_names,
+    DirectoryFormat, Format, StageDirFn, ALIASES, DIRECTORY_FORMATS,
 };
+
+// The one list of formats: each format crate with the feature that builds
+// it and the formats it declares, in detection order (on a tie the earlier
+// wins: dialects before their base). The re-exports (`markport::xbel`),
+// their `cfg`s and `FORMATS` follow from it; `FEATURES` lets a test hold
+// the Cargo features to it.
+formats! {
+    "desktop" => markport_desktop as desktop [markport_desktop::FORMAT]
+        "The desktop-bookmark format's own API (and the spec's operations).";
+    "xbel" => markport_xbel as xbel [markport_xbel::FORMAT]
+        "The XBEL format's own API.";
+    "netscape" => markport_netscape as netscape [markport_netscape::FORMAT]
+        "The Netscape bookmark HTML format's own API.";
+    "xfolk" => markport_xfolk as xfolk [markport_xfolk::FORMAT]
+        "The xFolk format's own API.";
+    "firefox" => markport_firefox as firefox [markport_firefox::FORMAT]
+        "Firefox's bookmark backups' own API (JSON, `.jsonlz4`).";
+    "chromium" => markport_chromium as chromium [markport_chromium::FORMAT]
+        "Chromium's Bookmarks file's own API (Chrome, Edge, Brave, Vivaldi, Opera).";
+    always [json::FORMAT];
+    "places" => markport_places as places [markport_places::FORMAT]
+        "The places.sqlite format's own API.";
+    "buku" => markport_buku as buku [markport_buku::FORMAT]
+        "buku's bookmarks.db: its own API.";
+    "services" => markport_services as services [
+        markport_services::pocket::FORMAT,
+        markport_services::pinboard::FORMAT,
+        markport_services::instapaper::FORMAT,
+        markport_services::raindrop::FORMAT,
+        markport_services::linkwarden::FORMAT,
+        markport_services::karakeep::FORMAT,
+        markport_services::wallabag::FORMAT,
+        markport_services::omnivore::FORMAT
+    ] "The service exports' own API (Pocket, Pinboard, Instapaper, Raindrop, Linkwarden, Karakeep, wallabag, Omnivore).";
+    "safari" => markport_safari as safari [markport_safari::FORMAT]
+        "Safari's Bookmarks.plist and exported ZIP: its own API.";
+    "lists" => markport_lists as lists [markport_lists::csv::FORMAT, markport_lists::urls::FORMAT]
+        "Generic CSV and plain URL lists.";
+    "favorites" => markport_favorites as favorites [markport_favorites::FORMAT]
+        "The favorites-tree format's own API (directories of link files).";
+}
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use target::Target;
 pub use values::{values, Values};

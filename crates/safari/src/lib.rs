@@ -96,3 +96,14 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     }
     read::read(input)?.enforce(opts)
 }
+
+/// This format as the registry lists it (`markport::format("safari")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "safari",
+    "Safari's Bookmarks.plist (binary or XML) or exported ZIP; the Reading List as a folder",
+    &["plist"],
+    detect,
+    read,
+);
