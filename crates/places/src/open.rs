@@ -52,8 +52,9 @@ pub const TIME_LIMIT: Duration = Duration::from_secs(5);
 pub const TIME_LIMIT_BYTES_PER_SECOND: u64 = 16 << 20;
 
 /// How many of SQLite's virtual-machine steps run between two looks at
-/// the clock: a look costs tens of nanoseconds, these steps some
-/// microseconds, so the limit is kept to within a millisecond or so.
+/// the clock: a look costs tens of nanoseconds, these steps a millisecond
+/// at most, so the limit is kept to within about that (a single long step,
+/// such as sorting what a query gathered, runs to its end first).
 const STEPS_BETWEEN_CHECKS: i32 = 10_000;
 
 /// The time limit of a database of `bytes` bytes (with its `-wal`):

@@ -189,3 +189,69 @@ fn a_view_a_virtual_table_or_a_computed_column_is_refused_by_name() {
         "table `real` has no `title` column (it has id, url, twice, kept)"
     );
 }
+
+/// Read a places database's bytes in a thread bounded by [`BOUND`].
+fn read_places(path: &Path) -> Result<markport_model::Parsed, markport_model::Error> {
+    let bytes = std::fs::read(path).unwrap();
+    bounded(move || markport_places::read(&bytes, &Default::default()))
+}
+
+const ENDLESS: &str = "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c)";
+
+#[test]
+fn a_places_table_that_is_a_view_or_lacks_a_column_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    // moz_bookmarks itself a view that never ends.
+    let path = db(
+        dir.path(),
+        "view.sqlite",
+        &format!(
+            "CREATE VIEW moz_bookmarks AS {ENDLESS}
+               SELECT n AS id, 1 AS type, n AS fk, 0 AS parent FROM c;"
+        ),
+    );
+    let err = read_places(&path).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unsafe);
+    assert!(
+        err.message
+            .starts_with("`moz_bookmarks` is a view, not a table"),
+        "{}",
+        err.message
+    );
+
+    // A real moz_bookmarks, the places it joins a view (once ignored, so
+    // its bookmarks read without links).
+    let path = db(
+        dir.path(),
+        "places.sqlite",
+        &format!(
+            "CREATE TABLE moz_bookmarks (id INTEGER PRIMARY KEY, type INTEGER, fk INTEGER,
+               parent INTEGER, position INTEGER, title TEXT);
+             INSERT INTO moz_bookmarks VALUES (1, 2, NULL, 0, 0, 'root');
+             INSERT INTO moz_bookmarks VALUES (2, 1, 1, 1, 0, 'b');
+             CREATE VIEW moz_places AS {ENDLESS} SELECT n AS id, 'https://e.example/' AS url FROM c;"
+        ),
+    );
+    let err = read_places(&path).unwrap_err();
+    assert!(
+        err.message
+            .starts_with("`moz_places` is a view, not a table"),
+        "{}",
+        err.message
+    );
+
+    // A side table without the column its query needs.
+    let path = db(
+        dir.path(),
+        "roots.sqlite",
+        "CREATE TABLE moz_bookmarks (id INTEGER PRIMARY KEY, type INTEGER, parent INTEGER);
+         INSERT INTO moz_bookmarks VALUES (1, 2, 0);
+         CREATE TABLE moz_bookmarks_roots (folder_id INTEGER, name TEXT);",
+    );
+    let err = read_places(&path).unwrap_err();
+    assert_eq!(err.kind, ErrorKind::WrongFormat);
+    assert_eq!(
+        err.message,
+        "table `moz_bookmarks_roots` has no `root_name` column (it has folder_id, name)"
+    );
+}
