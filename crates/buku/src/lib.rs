@@ -22,6 +22,12 @@
 //! copy of them. SQLite is the bundled one (`rusqlite`), so a program that
 //! does not want SQLite leaves this crate out.
 //!
+//! Only a real table is read: a `bookmarks` that is a view (which would run
+//! its own query, endless or not), a virtual table, or a column computed
+//! when read is refused before any query runs; the connection cannot write
+//! (no trigger fires), keeps SQLite's temporary data in memory, and stops
+//! at a time limit ([`markport_places::open::time_limit`]).
+//!
 //! ```
 //! use rusqlite::Connection;
 //!
