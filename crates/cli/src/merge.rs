@@ -91,7 +91,7 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     let to = markport::To::Format { format, options };
     let mut job = a.job.job(pipeline::inputs(&a.inputs)?, to.clone())?;
     job.keep_duplicates = a.keep_duplicates;
-    let out = Out::open(&to, a.output.as_deref(), &a.inputs)?;
+    let out = Out::open(&to, a.output.as_deref(), &a.inputs, a.job.gates.dry_run)?;
     let report_out = ReportOut::open(
         a.job.report.report_file.as_deref(),
         a.output.as_deref(),
@@ -125,7 +125,8 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     let mut text = if a.job.report.json {
         serde_json::to_string_pretty(&report).expect("a report serialises") + "\n"
     } else {
-        text(&report, loss)
+        pipeline::summary(&done, &a.inputs, &output_name, a.job.gates.dry_run)
+            + &text(&report, loss)
     };
     if let (Some(line), false) = (
         pipeline::refusal_line(&done, &a.job.gates.allow_loss),
