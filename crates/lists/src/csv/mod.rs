@@ -37,7 +37,7 @@ mod write;
 
 use markport_model::{Field, Support};
 
-pub use read::{read, FOLDERS, FOLDER_BYTES, PAST_HEADER};
+pub use read::{read, FOLDERS, FOLDER_BYTES, PAST_BYTES, PAST_HEADER, PAST_ROWS};
 pub use write::{write, HEADER};
 
 /// How sure it is that `input` is a bookmark CSV: low (30), and only when

@@ -2,6 +2,7 @@
 //! then one record at a time becomes one bookmark.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 
 use markport_model::{
     Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, Location,
@@ -25,6 +26,20 @@ pub const FOLDERS: usize = 4096;
 
 /// See [`FOLDERS`].
 pub const FOLDER_BYTES: usize = 256;
+
+/// Rows whose cells past the header are kept ([`PAST_HEADER`]): at most
+/// this many, plus one per [`PAST_BYTES`] bytes of the file; the cells
+/// past the header of the rows after them are dropped and counted. A
+/// kept value costs the bookmark its details (some 500 bytes), and a
+/// row of 20 one-letter cells past the header is 40 bytes.
+pub const PAST_ROWS: usize = 4096;
+
+/// See [`PAST_ROWS`].
+pub const PAST_BYTES: usize = 1024;
+
+/// Folder cells longer than this are not remembered whole (a remembered
+/// cell is a copy of it): a long path is walked part by part each time.
+const REMEMBERED_PATH: usize = 1024;
 
 /// Read a generic CSV file.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
@@ -63,6 +78,8 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut rows = Rows {
         doc: Document::new(),
         folders: HashMap::new(),
+        clashes: HashMap::new(),
+        hasher: RandomState::new(),
         paths: HashMap::new(),
         tags: Vec::new(),
         vote: SeparatorVote::default(),
@@ -70,6 +87,8 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         made: 0,
         cut: Counted::default(),
         past: Counted::default(),
+        past_budget: PAST_ROWS.saturating_add(src.len() / PAST_BYTES),
+        dropped: 0,
     };
     while scanner.next_record(&mut cells).map_err(unclosed)? {
         if cells.len() == 1 && cells[0].value.is_empty() {
@@ -78,10 +97,20 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         rows.row(&src, &cells, &header, &columns, &index, &mut diags);
     }
     if let Some(at) = rows.past.first {
+        let kept = rows.past.count - rows.dropped;
+        let dropped = match rows.dropped {
+            0 => String::new(),
+            n => format!(
+                "; those of the {n} row(s) after the first {kept} are dropped \
+                 (a file of {} bytes keeps them for {} rows: {PAST_ROWS} and one per {PAST_BYTES} bytes)",
+                src.len(),
+                rows.past_budget
+            ),
+        };
         diags.push(Diagnostic::warning(
             format!(
                 "{} row(s) have fields past the header's {} columns: each row's are kept, \
-                 as written, in one value named {PAST_HEADER:?} (the first here)",
+                 as written, in one value named {PAST_HEADER:?}{dropped} (the first here)",
                 rows.past.count,
                 header.len()
             ),
@@ -122,8 +151,14 @@ impl Counted {
 /// What the records build up.
 struct Rows {
     doc: Document,
-    /// Folders by (parent, title): a path is made once, then found.
-    folders: HashMap<(Option<NodeId>, String), NodeId>,
+    /// Folders by parent and a hash of their title (the title itself is
+    /// the folder's: a copy in the key doubled what a long path cost); a
+    /// path is made once, then found.
+    folders: HashMap<(Option<NodeId>, u64), NodeId>,
+    /// The folders whose key another folder had first (in practice none:
+    /// the hash is keyed at random, so a file cannot aim at it).
+    clashes: HashMap<(Option<NodeId>, String), NodeId>,
+    hasher: RandomState,
     /// Each folder cell met and where it led: a row's folder is one
     /// lookup, without a copy of the cell.
     paths: HashMap<String, Option<NodeId>>,
@@ -135,8 +170,11 @@ struct Rows {
     made: usize,
     /// Paths cut for the budget.
     cut: Counted,
-    /// Rows with cells past the header.
+    /// Rows with cells past the header; how many may keep them, and how
+    /// many did not.
     past: Counted,
+    past_budget: usize,
+    dropped: usize,
 }
 
 impl Rows {
@@ -164,9 +202,13 @@ impl Rows {
                 if let Some(last) = cells[i..].iter().rposition(|c| !c.value.is_empty()) {
                     let end = cells[i + last].end;
                     self.past.add(c.offset);
-                    b.details_mut()
-                        .extra
-                        .push(Attribute::new(PAST_HEADER, &src[c.offset..end]));
+                    if self.past.count <= self.past_budget {
+                        b.details_mut()
+                            .extra
+                            .push(Attribute::new(PAST_HEADER, &src[c.offset..end]));
+                    } else {
+                        self.dropped += 1;
+                    }
                 }
                 break;
             };
@@ -292,9 +334,8 @@ impl Rows {
                 from = next;
                 continue;
             }
-            let key = (parent, part.to_string());
-            if let Some(id) = self.folders.get(&key) {
-                parent = Some(*id);
+            if let Some(id) = self.find(parent, part) {
+                parent = Some(id);
                 from = next;
                 continue;
             }
@@ -304,13 +345,18 @@ impl Rows {
                 self.cut.add(at);
                 (cell[from..].trim(), true)
             };
-            let key = (parent, title.to_string());
-            parent = Some(match self.folders.get(&key) {
-                Some(id) => *id,
+            parent = Some(match self.find(parent, title) {
+                Some(id) => id,
                 None => {
                     self.made += 1;
                     let id = self.doc.push(parent, Folder::titled(title));
-                    self.folders.insert(key, id);
+                    let key = (parent, self.hasher.hash_one(title));
+                    if let Some(&first) = self.folders.get(&key) {
+                        self.clashes.insert((parent, title.to_string()), id);
+                        debug_assert_ne!(first, id);
+                    } else {
+                        self.folders.insert(key, id);
+                    }
                     id
                 }
             });
@@ -319,8 +365,20 @@ impl Rows {
             }
             from = next;
         }
-        self.paths.insert(cell.to_string(), parent);
+        if cell.len() <= REMEMBERED_PATH {
+            self.paths.insert(cell.to_string(), parent);
+        }
         parent
+    }
+
+    /// The folder titled `title` in `parent`, if paths made one.
+    fn find(&self, parent: Option<NodeId>, title: &str) -> Option<NodeId> {
+        let id = *self.folders.get(&(parent, self.hasher.hash_one(title)))?;
+        if self.doc.node(id).title() == Some(title) {
+            Some(id)
+        } else {
+            self.clashes.get(&(parent, title.to_string())).copied()
+        }
     }
 
     /// The document, with every tags cell split on the file's separator.
