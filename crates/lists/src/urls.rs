@@ -166,9 +166,11 @@ fn reason(field: Field) -> &'static str {
 pub fn support(field: Field) -> Support {
     match field {
         Field::Bookmark | Field::BookmarkHref => {
-            Support::Partial("a link with a space or line break is not one line's link")
+            Support::Partial("a space ends a link; a line break is written as a space")
         }
-        Field::BookmarkTitle => Support::Partial("one line; spaces at its ends are lost"),
+        Field::BookmarkTitle => Support::Partial(
+            "one line: a line break is written as a space; spaces at its ends are lost",
+        ),
         _ => Support::None,
     }
 }
