@@ -268,7 +268,16 @@ mod tests {
 
     #[test]
     fn cells_as_the_csv_crate_reads_them() {
-        let text = "a,\"b,\"\"c\"\"\",\"d\"e\"f,g\"h\r\n\r\n\n\"x\ny\",\nlast";
+        for text in [
+            "a,\"b,\"\"c\"\"\",\"d\"e\"f,g\"h\r\n\r\n\n\"x\ny\",\nlast",
+            "\"a\"b\"c\",d\r\"\"\r\n,\n a \"q\" ,\"\"\"\"\n\"é\"ü,\u{1F600}\r",
+            ",,\n\n\r\r\n\",\",\"\n\"",
+        ] {
+            same_as_the_csv_crate(text);
+        }
+    }
+
+    fn same_as_the_csv_crate(text: &str) {
         let mut ours = values(text);
         let mut theirs = Vec::new();
         let mut r = ::csv::ReaderBuilder::new()
