@@ -101,8 +101,19 @@ fn main() -> ExitCode {
         }),
         Command::Man(a) => manual::run(a, Cli::command()),
     };
+    if SIGNALLED.load(std::sync::atomic::Ordering::SeqCst) {
+        // A command that stopped because its temporaries were removed
+        // under it does not exit first: the signal's thread exits, with
+        // 128 + the signal.
+        loop {
+            std::thread::park();
+        }
+    }
     ExitCode::from(code)
 }
+
+/// Set when a signal is being handled: the process ends from that thread.
+static SIGNALLED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Behave as `cat` and the other Unix tools do when a reader goes away or
 /// the user interrupts: a closed pipe ends the process quietly (Rust ignores
@@ -140,24 +151,17 @@ fn handle_signals() {
         };
         // A closed pipe with nothing to clean ends the process at once, by
         // the signal, as before: the thread that wrote never sees EPIPE (and
-        // prints no error). With something to clean, that thread waits here
-        // while the cleaning thread, woken first (actions run in the order
-        // they were registered), removes it and exits.
-        // SAFETY: the action only loads an atomic, sleeps and restores the
-        // default action and raises, all async-signal-safe.
+        // prints no error). With something to clean, the cleaning thread,
+        // woken first (actions run in the order they were registered),
+        // removes it and exits 141; the thread that wrote, if it sees EPIPE
+        // first, fails, and the temporaries go with it all the same.
+        // SAFETY: the action only loads an atomic and restores the default
+        // action and raises, all async-signal-safe.
         let _ = unsafe {
             signal_hook::low_level::register(SIGPIPE, || {
-                if markport::temporaries_exist() {
-                    let pause = libc::timespec {
-                        tv_sec: 0,
-                        tv_nsec: 10_000_000,
-                    };
-                    // At most 10 s: the cleaning thread exits long before.
-                    for _ in 0..1000 {
-                        libc::nanosleep(&pause, std::ptr::null_mut());
-                    }
+                if !markport::temporaries_exist() {
+                    let _ = signal_hook::low_level::emulate_default_handler(SIGPIPE);
                 }
-                let _ = signal_hook::low_level::emulate_default_handler(SIGPIPE);
             })
         };
         std::thread::spawn(move || {
@@ -166,6 +170,7 @@ fn handle_signals() {
                     // The raw action above ends the process.
                     continue;
                 }
+                SIGNALLED.store(true, std::sync::atomic::Ordering::SeqCst);
                 markport::remove_temporaries();
                 markport_conform::remove_temporaries();
                 std::process::exit(128 + signal);
