@@ -260,7 +260,9 @@ fn open_below(root: &Dir, rel: &Path) -> std::io::Result<Opened> {
         })
         .collect();
     let Some((last, above)) = names.split_last() else {
-        return Ok(Opened::Other("the top of the tree itself"));
+        // The top itself (a link to `..` from a first-level directory):
+        // opened again, it is a directory the walk is inside of.
+        return root.open_at(OsStr::new("."));
     };
     let mut held: Option<Dir> = None;
     for name in above {
