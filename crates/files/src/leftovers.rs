@@ -173,10 +173,17 @@ pub(crate) fn clean_private(tmp: &Path) {
 }
 
 /// Remove what dead runs left in `dir`, the directory an output or a tree
-/// is being written into: outputs' temporary files, trees' staging and old
-/// directories (only those holding nothing but their manifest's files), and
-/// lock files of trees that do not exist that no process holds.
-pub(crate) fn clean_beside(dir: &Path) {
+/// is being written into: outputs' temporary files, lock files of trees
+/// that do not exist that no process holds, and, with `tree` (the name of
+/// the tree being written, whose lock this process holds), that tree's
+/// staging and old directories (only those holding nothing but their
+/// manifest's files).
+///
+/// Another tree's staging directories are left to the run that writes that
+/// tree, under its lock: a process id alone may belong to another PID
+/// namespace (a container writing into the same directory), the lock does
+/// not.
+pub(crate) fn clean_beside(dir: &Path, tree: Option<&str>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -197,7 +204,11 @@ pub(crate) fn clean_beside(dir: &Path) {
                 let _ = fs::remove_file(&path);
             }
         } else if let Some(pid) = staging_pid(name) {
-            if meta.is_dir() && abandoned(&meta, pid) && crate::tree::only_ours(&path) {
+            let of_tree = tree.is_some_and(|t| {
+                name.strip_prefix(t)
+                    .is_some_and(|rest| rest.starts_with(".markport-"))
+            });
+            if of_tree && meta.is_dir() && abandoned(&meta, pid) && crate::tree::only_ours(&path) {
                 let _ = fs::remove_dir_all(&path);
             }
         } else if let Some(tree) = name.strip_suffix(".markport-lock") {
@@ -370,7 +381,7 @@ mod cleaning {
         held.lock().unwrap();
         fs::create_dir(d.join("here")).unwrap();
         fs::write(d.join("here.markport-lock"), b"").unwrap();
-        clean_beside(d);
+        clean_beside(d, Some("site"));
         assert_eq!(
             names(d),
             sorted([
@@ -400,7 +411,7 @@ mod cleaning {
         assert_ne!(fs::metadata(&path).unwrap().uid(), unsafe {
             libc::geteuid()
         });
-        clean_beside(dir.path());
+        clean_beside(dir.path(), None);
         assert!(path.exists(), "another user's file was removed");
     }
 }

@@ -404,7 +404,8 @@ pub fn stage_with_dirs(
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    crate::leftovers::clean_beside(parent);
+    let name = dir.file_name().and_then(|n| n.to_str());
+    crate::leftovers::clean_beside(parent, name);
     let tmp = sibling(&dir, "tmp")?;
     // Owner-only until it has the old directory's permissions.
     let mut builder = fs::DirBuilder::new();
