@@ -11,8 +11,8 @@
 //! process's temporaries: [`remove_unfinished`] (called by a program's
 //! signal handler) removes them, and so does dropping a [`Staged`] that was
 //! not swapped in or a [`Replaced`] that was not cleaned. What a run that
-//! could not clean up left (`kill -9`) is removed by the next run that
-//! writes beside it: only when its name carries the id of a process that is
+//! could not clean up left (`kill -9`) is removed by the next write of the same
+//! tree, under its lock: only when its name carries the id of a process that is
 //! gone, it is this user's, and it holds nothing but its manifest's files.
 //!
 //! Every site holds a manifest, [`MANIFEST`], listing its files. A
