@@ -1,7 +1,8 @@
 //! The private copy of a places database: owner-only while it exists, and
 //! gone when `markport` ends, however it ends (done, failed, or interrupted
-//! by SIGINT, SIGTERM or SIGHUP). `TMPDIR` points at a directory the test
-//! owns, so whatever is left behind is seen.
+//! by SIGINT, SIGTERM, SIGHUP or another signal that would end it), and
+//! what `kill -9` left is removed by the next run. `TMPDIR` points at a
+//! directory the test owns, so whatever is left behind is seen.
 #![cfg(unix)]
 
 #[path = "../../places/tests/schema.rs"]
@@ -65,7 +66,14 @@ fn mkfifo(path: &Path) {
 #[test]
 fn an_interrupted_convert_leaves_no_copy_and_the_copy_is_owner_only() {
     let bytes = database();
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    for signal in [
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGUSR2,
+        libc::SIGALRM,
+    ] {
         let tmp = tempfile::tempdir().unwrap();
         let work = tempfile::tempdir().unwrap();
         // The database arrives through a pipe, half of it now and the rest
