@@ -37,6 +37,7 @@ pub mod json;
 pub mod output;
 pub mod private;
 mod replace;
+pub mod sniff;
 pub mod tree;
 pub mod walk;
 pub mod xml;
