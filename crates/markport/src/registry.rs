@@ -45,6 +45,12 @@ pub struct Format {
     pub extensions: &'static [&'static str],
     /// How sure (0..=100) the format is that the bytes are its own; `None` if not.
     pub detect: fn(&[u8]) -> Option<u8>,
+    /// Whether its reader takes a ZIP archive and reads its entries (the
+    /// exports of Pocket, Omnivore, Safari): a ZIP is offered to these
+    /// formats only, so that its entries decide what it is. An entry
+    /// stored without compression lies in the archive as plain text, which
+    /// a text format would otherwise take for its own.
+    pub reads_zip: bool,
     /// The reader.
     pub read: ReadFn,
     /// The path reader: reads the file at a path, used instead of `read`
@@ -179,6 +185,7 @@ pub static FORMATS: &[Format] = &[
         description: "freedesktop desktop bookmarks (recently-used.xbel), GLib's layout",
         extensions: &[],
         detect: markport_desktop::detect,
+        reads_zip: false,
         read: markport_desktop::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -192,6 +199,7 @@ pub static FORMATS: &[Format] = &[
         description: "XBEL 1.0, the XML Bookmark Exchange Language (lossless hub)",
         extensions: &["xbel"],
         detect: markport_xbel::detect,
+        reads_zip: false,
         read: markport_xbel::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -206,6 +214,7 @@ pub static FORMATS: &[Format] = &[
             "Netscape bookmark HTML, every browser's export (Pinboard/Delicious extensions)",
         extensions: &["html", "htm"],
         detect: markport_netscape::detect,
+        reads_zip: false,
         read: markport_netscape::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -219,6 +228,7 @@ pub static FORMATS: &[Format] = &[
         description: "xFolk microformat pages: read from any page, publish a page people use",
         extensions: &["html", "htm"],
         detect: markport_xfolk::detect,
+        reads_zip: false,
         read: markport_xfolk::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -232,6 +242,7 @@ pub static FORMATS: &[Format] = &[
         description: "Firefox bookmark backups: JSON (bookmarks-*.json) and .jsonlz4/.baklz4",
         extensions: &["jsonlz4", "baklz4", "mozlz4"],
         detect: markport_firefox::detect,
+        reads_zip: false,
         read: markport_firefox::read,
         path_reader: None,
         write_options_for_extension: markport_firefox::write_options_for_extension,
@@ -245,6 +256,7 @@ pub static FORMATS: &[Format] = &[
         description: "Chromium's Bookmarks file (Chrome, Edge, Brave, Vivaldi, Opera)",
         extensions: &[],
         detect: markport_chromium::detect,
+        reads_zip: false,
         read: markport_chromium::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -257,6 +269,7 @@ pub static FORMATS: &[Format] = &[
         description: "markport's JSON form of the model (lossless, for scripts)",
         extensions: &["json"],
         detect: crate::json::detect,
+        reads_zip: false,
         read: crate::json::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -270,6 +283,7 @@ pub static FORMATS: &[Format] = &[
         description: "Firefox's places.sqlite, read in place without touching the profile",
         extensions: &["sqlite"],
         detect: markport_places::detect,
+        reads_zip: false,
         read: markport_places::read,
         path_reader: Some(markport_places::read_path),
         write_options_for_extension: no_write_options,
@@ -284,6 +298,7 @@ pub static FORMATS: &[Format] = &[
         description: "buku's bookmarks.db (SQLite), read in place without touching it",
         extensions: &["db"],
         detect: markport_buku::detect,
+        reads_zip: false,
         read: markport_buku::read,
         path_reader: Some(markport_buku::read_path),
         write_options_for_extension: no_write_options,
@@ -298,6 +313,7 @@ pub static FORMATS: &[Format] = &[
             "Pocket's export: its ZIP of part_*.csv, one CSV part, or ril_export.html; statuses as folders",
         extensions: &[],
         detect: markport_services::pocket::detect,
+        reads_zip: true,
         read: markport_services::pocket::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -311,6 +327,7 @@ pub static FORMATS: &[Format] = &[
         description: "Pinboard's JSON export (posts/all)",
         extensions: &[],
         detect: markport_services::pinboard::detect,
+        reads_zip: false,
         read: markport_services::pinboard::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -324,6 +341,7 @@ pub static FORMATS: &[Format] = &[
         description: "Instapaper's CSV export, every generation; folder paths as folders",
         extensions: &[],
         detect: markport_services::instapaper::detect,
+        reads_zip: false,
         read: markport_services::instapaper::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -337,6 +355,7 @@ pub static FORMATS: &[Format] = &[
         description: "Raindrop.io's CSV export; collection paths as folders (its HTML is netscape)",
         extensions: &[],
         detect: markport_services::raindrop::detect,
+        reads_zip: false,
         read: markport_services::raindrop::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -351,6 +370,7 @@ pub static FORMATS: &[Format] = &[
             "Safari's Bookmarks.plist (binary or XML) or exported ZIP; the Reading List as a folder",
         extensions: &["plist"],
         detect: markport_safari::detect,
+        reads_zip: true,
         read: markport_safari::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -364,6 +384,7 @@ pub static FORMATS: &[Format] = &[
         description: "Linkwarden's JSON export; collections as folders",
         extensions: &[],
         detect: markport_services::linkwarden::detect,
+        reads_zip: false,
         read: markport_services::linkwarden::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -377,6 +398,7 @@ pub static FORMATS: &[Format] = &[
         description: "Karakeep's (Hoarder's) JSON export; lists as folders",
         extensions: &[],
         detect: markport_services::karakeep::detect,
+        reads_zip: false,
         read: markport_services::karakeep::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -390,6 +412,7 @@ pub static FORMATS: &[Format] = &[
         description: "wallabag's JSON export of entries",
         extensions: &[],
         detect: markport_services::wallabag::detect,
+        reads_zip: false,
         read: markport_services::wallabag::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -403,6 +426,7 @@ pub static FORMATS: &[Format] = &[
         description: "Omnivore's export: its ZIP (highlights as descriptions), or one metadata_*.json file",
         extensions: &[],
         detect: markport_services::omnivore::detect,
+        reads_zip: true,
         read: markport_services::omnivore::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -416,6 +440,7 @@ pub static FORMATS: &[Format] = &[
         description: "any CSV of bookmarks: columns found by header name; one row per bookmark",
         extensions: &["csv"],
         detect: markport_lists::csv::detect,
+        reads_zip: false,
         read: markport_lists::csv::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -429,6 +454,7 @@ pub static FORMATS: &[Format] = &[
         description: "a plain list of URLs, one per line with an optional title (OneTab too)",
         extensions: &["txt", "urls"],
         detect: markport_lists::urls::detect,
+        reads_zip: false,
         read: markport_lists::urls::read,
         path_reader: None,
         write_options_for_extension: no_write_options,
@@ -442,6 +468,7 @@ pub static FORMATS: &[Format] = &[
         description: "Favorites trees: a directory of link files (.url, .webloc, .desktop); written as .url files",
         extensions: &["url", "webloc", "desktop"],
         detect: markport_favorites::detect,
+        reads_zip: false,
         read: markport_favorites::read,
         path_reader: Some(markport_favorites::read_path),
         write_options_for_extension: no_write_options,
@@ -499,8 +526,9 @@ pub fn formats_for_extension(ext: &str) -> Vec<&'static Format> {
 /// assert!(markport::detect(b"plain words").is_none());
 /// ```
 pub fn detect(input: &[u8]) -> Option<&'static Format> {
+    let zip = markport_files::archive::is_zip(input);
     let mut best: Option<(&'static Format, u8)> = None;
-    for f in FORMATS {
+    for f in FORMATS.iter().filter(|f| f.reads_zip || !zip) {
         if let Some(score) = (f.detect)(input) {
             if best.is_none_or(|(_, s)| score > s) {
                 best = Some((f, score));
@@ -569,6 +597,41 @@ mod tests {
         );
     }
 
+    /// A ZIP is opened as a ZIP whatever the compression of its entries:
+    /// Safari's export stored without compression holds a Netscape page as
+    /// plain text, which must not make the archive a Netscape page, and an
+    /// archive of no export is no format, never HTML.
+    #[cfg(all(feature = "safari", feature = "netscape"))]
+    #[test]
+    fn a_zip_is_detected_by_its_entries_whatever_their_compression() {
+        use std::io::Write;
+        let page =
+            b"<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p><DT><A HREF=\"https://e/\">e</A></DL>\n";
+        let history = br#"{"history": "<DT><A HREF=\"https://history.example/\">h</A>"}"#;
+        for method in [
+            zip::CompressionMethod::Stored,
+            zip::CompressionMethod::Deflated,
+        ] {
+            let build = |entries: &[(&str, &[u8])]| {
+                let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+                let options = zip::write::SimpleFileOptions::default().compression_method(method);
+                for (name, data) in entries {
+                    zip.start_file(*name, options).unwrap();
+                    zip.write_all(data).unwrap();
+                }
+                zip.finish().unwrap().into_inner()
+            };
+            let export = build(&[("History.json", history), ("Bookmarks.html", page)]);
+            assert_eq!(
+                detect(&export).map(|f| f.name),
+                Some("safari"),
+                "{method:?}"
+            );
+            let other = build(&[("notes/page.html", page)]);
+            assert_eq!(detect(&other).map(|f| f.name), None, "{method:?}");
+        }
+    }
+
     #[test]
     fn a_read_only_format_has_no_writer_and_says_which_formats_write() {
         let store = Format {
@@ -576,6 +639,7 @@ mod tests {
             description: "a read-only test format",
             extensions: &[],
             detect: |_| None,
+            reads_zip: false,
             read: no_read,
             path_reader: None,
             write_options_for_extension: no_write_options,
