@@ -40,7 +40,7 @@ pub(crate) struct ReadFlags {
     #[arg(long, value_name = "FIELD=COLUMN,...", value_parser = csv_map)]
     csv_map: Option<CsvMap>,
     /// The most memory the collection read may take (`512M`, `4G`, bytes,
-    /// or `none`); by default twice the bytes read plus 256 MB. A file
+    /// or `none`); by default twice the bytes read plus 128 MiB. A file
     /// shaped to cost more (rows of a few bytes, one value copied to many
     /// bookmarks) is refused past it.
     #[arg(long, value_name = "SIZE", value_parser = memory_size)]

@@ -57,7 +57,7 @@ fn a_string_referenced_by_many_leaves_is_refused_past_the_budget() {
     assert!(error.message.contains("--memory-budget"), "{error}");
     // Sharing is no fault in itself (Apple's writer shares every equal
     // string): a shorter link shared as widely reads within the default
-    // budget, twice the file plus 256 MB.
+    // budget, twice the file plus 128 MiB.
     let doc = markport_safari::read(&shared_url(1000, 4000), &ReadOptions::default())
         .unwrap()
         .document;

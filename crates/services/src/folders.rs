@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use markport_model::budget::NODE_COST;
+use markport_model::budget::FOLDER_COST;
 use markport_model::{Budget, Document, Error, Folder, NodeId};
 
 /// What a map entry of a path or a part costs besides its text (its key,
@@ -84,7 +84,7 @@ impl Paths {
                 Some(id) => *id,
                 None => {
                     // The folder, its title, and its key in the map.
-                    budget.charge(NODE_COST as usize + PATH_COST + 2 * part.len())?;
+                    budget.charge(FOLDER_COST as usize + PATH_COST + 2 * part.len())?;
                     let id = doc.push(parent, Folder::titled(part));
                     self.by_name.insert(key, id);
                     id

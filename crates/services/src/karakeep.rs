@@ -62,7 +62,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         each_object(input, at, "list", &lines, &mut diags, |i, rec, diags| {
             // Each list is a folder, and its id a key in the map of them.
             budget
-                .node(2 * rec.get("id").map_or(0, |v| v.text().len()) + 64)
+                .folder(2 * rec.get("id").map_or(0, |v| v.text().len()) + 64)
                 .map_err(crate::placed_at(&lines, rec.at))?;
             let Some(id) = rec.get("id").map(|v| v.text().into_owned()) else {
                 warn(

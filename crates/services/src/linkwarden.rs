@@ -84,7 +84,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                 _ => true,
             };
             budget
-                .node(f.title.as_ref().map_or(0, String::len))
+                .folder(f.title.as_ref().map_or(0, String::len))
                 .map_err(crate::placed_at(&lines, c.at))?;
             let folder = doc.push(None, f);
             let Some(links) = c.nested("links") else {

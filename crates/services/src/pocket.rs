@@ -144,7 +144,7 @@ impl Sections {
             return Ok(*id);
         }
         // The folder, its title and its key in the map.
-        budget.node(2 * title.len() + 64)?;
+        budget.folder(2 * title.len() + 64)?;
         let id = doc.push(None, Folder::titled(title));
         self.folders.insert(title.to_string(), id);
         Ok(id)

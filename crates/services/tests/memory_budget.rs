@@ -103,7 +103,7 @@ fn pocket_tiny_rows_are_refused_past_the_budget_at_their_row() {
     // The same rows as a plain CSV file: refused the same way.
     let error = pocket::read(csv.as_bytes(), &budget(16 << 20)).unwrap_err();
     assert!(error.location.is_some_and(|l| l.line > 40_000), "{error}");
-    // With the default budget (twice what was read, plus 256 MB) they read.
+    // With the default budget (twice what was read, plus 128 MiB) they read.
     let doc = pocket::read(&bytes, &ReadOptions::default())
         .unwrap()
         .document;
