@@ -450,8 +450,9 @@ if shape == "pocket-highlights":  # one article's 1 MB of highlights, listed in 
     data = zip_of([("part_000000.csv", rows(1000)),
                    ("annotations/part_000000.json",
                     '[{"url": "https://e.example/article", "title": "t", "highlights": [{"quote": "%s"}]}]' % quote)])
-elif shape == "pocket-tiny-rows":  # one part inflating to 64 MB of rows of about 8 bytes
-    part = "title,url,time_added\n" + "".join(",%x,\n" % i for i in range(64 << 20 >> 3))
+elif shape == "pocket-tiny-rows":  # one part inflating to 64 MB of 8-byte rows (a bit of entropy each: 40-fold)
+    random.seed(3)
+    part = "title,url,time_added\n" + "".join(random.choice((",aaaa,\n", ",bbbb,\n")) for _ in range(64 << 20 >> 3))
     data = zip_of([("part_000000.csv", part)])
 elif shape == "pocket-shared-entries":  # 2,000 directory records over one stored part
     part = ("title,url,time_added\n" + "".join("t%d,https://e/%d,1700000000\n" % (i, i) for i in range(3))).encode()
@@ -467,7 +468,7 @@ elif shape == "omnivore-tiny-items":  # one metadata file inflating to 64 MB of 
     items = ",".join('{"url":"%x"}' % i for i in range(64 << 20 >> 4))
     data = zip_of([("metadata_0_to_1.json", "[%s]" % items)])
 elif shape == "pinboard-tiny-posts":  # 64 MB of 16-byte posts
-    data = ("[%s]" % ",".join('{"href":"%x"}' % i for i in range(64 << 20 >> 4))).encode()
+    data = ('[{"href":"h","hash":"h"},%s]' % ",".join('{"href":"%x"}' % i for i in range(64 << 20 >> 4))).encode()
 elif shape == "instapaper-deep-path":  # one folder path of 400,000 parts
     data = ("URL,Title,Selection,Folder\nhttps://e/,t,,%s\n" % "/".join(["f"] * 400000)).encode()
 elif shape == "safari-shared-url":  # a 1 MB URLString referenced by 40,000 leaves
@@ -496,7 +497,7 @@ elif shape == "safari-shared-url":  # a 1 MB URLString referenced by 40,000 leav
 elif shape == "safari-stored-export":  # Safari's export, entries stored: History.json's text must not be read
     page = "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n" + "".join('<DT><A HREF="https://e/%d">t</A>\n' % i for i in range(1000)) + "</DL><p>\n"
     history = '{"history": [%s]}' % ",".join('{"title": "<DT><A HREF=\\"https://history.example/%d\\">h</A>"}' % i for i in range(100000))
-    data = zip_of([("History.json", history), ("Bookmarks.html", page)], zipfile.ZIP_STORED)
+    data = zip_of([("Bookmarks.html", page), ("History.json", history)], zipfile.ZIP_STORED)
 if read == 0:
     read = len(data)
 open(path, "wb").write(data)
@@ -504,7 +505,7 @@ open(path + ".read", "w").write(str(read))
 EOF3
 }
 
-printf '\n%-22s %9s %9s %-24s %8s %7s\n' "hostile shape" "file KB" "read KB" outcome "peak MB" "x read"
+printf '\n%-22s %9s %9s %-36s %8s %7s\n' "hostile shape" "file KB" "read KB" outcome "peak MB" "x read"
 for shape in ${MEMORY-pocket-highlights pocket-tiny-rows pocket-shared-entries omnivore-tiny-items pinboard-tiny-posts instapaper-deep-path safari-shared-url safari-stored-export}; do
     f="$work/memory-$shape"
     gen_memory "$shape" "$f"
@@ -520,5 +521,5 @@ for shape in ${MEMORY-pocket-highlights pocket-tiny-rows pocket-shared-entries o
         *) outcome="aborted (exit $code)" ;;
     esac
     per=$(awk -v m="$peak" -v s="$read_bytes" 'BEGIN{ printf "%.1f", m * 1048576 / s }')
-    printf '%-22s %9s %9s %-24s %8s %7s\n' "$shape" "$(($(stat -c %s "$f") / 1024))" "$((read_bytes / 1024))" "$outcome" "$peak" "$per"
+    printf '%-22s %9s %9s %-36s %8s %7s\n' "$shape" "$(($(stat -c %s "$f") / 1024))" "$((read_bytes / 1024))" "$outcome" "$peak" "$per"
 done

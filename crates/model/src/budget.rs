@@ -32,23 +32,28 @@ use crate::{Bookmark, Error, ErrorKind, ReadOptions};
 
 /// What a document may take beyond twice the bytes read, when no budget is
 /// given: room for any real export's small rows (a Pocket row of 40 bytes
-/// costs about 300 in the model, so about 500,000 such rows fit in it
-/// whatever their size).
+/// costs about 450 in the model, 370 more than twice its bytes, so about
+/// 360,000 such rows fit in it, and a million rows of 150 bytes).
 pub const DEFAULT_ALLOWANCE: u64 = 128 << 20;
 
 /// What one node costs in the document besides its text: its arena entry
-/// (192 bytes, pinned by a model test) and its share of the arena's spare
-/// capacity.
-pub const NODE_COST: u64 = 256;
+/// (192 bytes, pinned by a model test) and as much again of spare capacity,
+/// as the arena doubles (measured: a million bookmarks of a few bytes each
+/// peak at about 410 bytes a bookmark).
+pub const NODE_COST: u64 = 384;
 
 /// What one folder costs besides its title: a node, its boxed `Folder` and
 /// its list of children (measured: a path of 400,000 folders peaks at about
 /// 650 bytes a folder, its map of names included).
 pub const FOLDER_COST: u64 = 512;
 
-/// What one string costs besides its bytes: the allocator's rounding and
-/// its header in a `Vec` (a tag, an extra attribute's name and value).
+/// What one string in a `Vec` costs besides its bytes: its header and the
+/// allocator's rounding (a tag, an extra attribute's name and value).
 const STRING_COST: u64 = 32;
+
+/// What the allocator adds to a string's bytes (its header and rounding:
+/// a string of 4 bytes takes a 32-byte chunk).
+const HEAP_COST: usize = 16;
 
 /// The memory a reader may still give its document.
 #[derive(Clone, Debug)]
@@ -133,9 +138,10 @@ impl Budget {
 /// About what `b` costs in the document: its arena entry, its strings and
 /// its details when allocated.
 pub fn bookmark_cost(b: &Bookmark) -> usize {
-    let text = |s: &Option<String>| s.as_ref().map_or(0, |s| s.len());
+    let heap = |s: &str| if s.is_empty() { 0 } else { s.len() + HEAP_COST };
+    let text = |s: &Option<String>| s.as_deref().map_or(0, heap);
     let mut cost = NODE_COST as usize
-        + b.href.len()
+        + heap(&b.href)
         + text(&b.title)
         + text(&b.desc)
         + text(&b.favicon)
@@ -198,12 +204,12 @@ mod tests {
     #[test]
     fn a_bookmark_costs_its_entry_and_its_text() {
         let mut b = Bookmark::new("https://e/");
-        assert_eq!(bookmark_cost(&b), NODE_COST as usize + 10);
+        assert_eq!(bookmark_cost(&b), NODE_COST as usize + 10 + 16);
         b.tags = vec!["ab".into()];
         b.desc = Some("x".repeat(1000));
-        assert_eq!(bookmark_cost(&b), NODE_COST as usize + 10 + 1000 + 34);
+        assert_eq!(bookmark_cost(&b), NODE_COST as usize + 26 + 1016 + 34);
         b.details_mut().extra.push(crate::Attribute::new("k", "v"));
-        assert!(bookmark_cost(&b) > NODE_COST as usize + 1044 + 208);
+        assert!(bookmark_cost(&b) > NODE_COST as usize + 1076 + 208);
     }
 
     #[test]

@@ -170,6 +170,9 @@ impl Items {
                 .map_err(crate::placed_at(&lines, rec.at))?;
             let node = self.doc.push(None, b);
             if let (Some(slugs), Some(slug)) = (self.slugs.as_mut(), slug) {
+                self.budget
+                    .charge(slug.len() + 64)
+                    .map_err(crate::placed_at(&lines, rec.at))?;
                 slugs.entry(slug).or_default().push(node);
             }
             Ok(())

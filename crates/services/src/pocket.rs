@@ -332,6 +332,9 @@ fn read_zip(input: &[u8], budget: Budget) -> Result<Parsed, Error> {
         let mut by_url: HashMap<String, Vec<NodeId>> = HashMap::new();
         for id in collection.doc.preorder() {
             if let Some(b) = collection.doc.node(id).as_bookmark() {
+                // The map holds a copy of every link while the highlights
+                // are matched.
+                collection.budget.charge(b.href.len() + 64)?;
                 by_url.entry(b.href.clone()).or_default().push(id);
             }
         }
