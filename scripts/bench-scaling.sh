@@ -276,6 +276,7 @@ elif fmt == "safari":
                 + "".join('<key>k%d</key><integer>%d</integer>' % (i, i) for i in range(n))
                 + '</dict></array></dict></plist>').encode()
     open(path, "wb").write(data)
+    sys.exit(0)  # written: the text fallthrough below would empty it
 elif fmt == "favorites":  # a directory of link files, not one file
     import os
     os.makedirs(path)
