@@ -208,19 +208,14 @@ pub fn read_sample(format: &str, path: &Path) -> markport::Document {
         .document
 }
 
-/// Read a sample as `format`: a file by its bytes, a directory (a
-/// favorites tree) by its format's path reader.
+/// Read a sample as `format` through the library's one door
+/// ([`markport::read`]): a file by its path, a directory (a favorites tree)
+/// by its format's path reader.
 pub fn read_parsed(format: &str, path: &Path) -> Result<markport::Parsed, markport::Error> {
     let reader = markport::format(format).unwrap_or_else(|| panic!("no format {format}"));
-    let opts = markport::ReadOptions::default();
-    if path.is_dir() {
-        let read_path = reader
-            .path_reader
-            .unwrap_or_else(|| panic!("{format} does not read a directory"));
-        return read_path(path, &opts);
-    }
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    markport::read(&bytes, reader, &opts)
+    markport::read(path, Some(reader), &markport::ReadOptions::default())
+        .map(|read| markport::Parsed::new(read.document, read.diagnostics))
+        .map_err(|e| e.error)
 }
 
 /// The h-entry items mf2py finds on `page` (read as if published at

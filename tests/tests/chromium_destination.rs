@@ -125,7 +125,7 @@ fn resave(driver: &Path, input: &Path, output: &Path) {
 fn saved_without_marker(case: &Case, written: &Document) -> Document {
     let bytes = std::fs::read(&case.saved).unwrap();
     let chromium = markport::format("chromium").unwrap();
-    let mut doc = markport::read(&bytes, chromium, &ReadOptions::default())
+    let mut doc = markport::read_bytes(&bytes, chromium, &ReadOptions::default())
         .unwrap_or_else(|e| panic!("{}: Chromium's file: {e}", case.name))
         .document;
     let marker = doc
@@ -194,7 +194,7 @@ fn every_field_chromium_changes_on_its_next_save_is_in_the_report() {
     let mut totals: BTreeMap<Field, usize> = BTreeMap::new();
     for case in &cases {
         let bytes = std::fs::read(&case.written).unwrap();
-        let written = markport::read(&bytes, chromium, &ReadOptions::default())
+        let written = markport::read_bytes(&bytes, chromium, &ReadOptions::default())
             .unwrap()
             .document;
         let saved = saved_without_marker(case, &written);

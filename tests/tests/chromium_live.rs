@@ -252,7 +252,7 @@ fn converted(dir: &Path) -> Vec<(String, PathBuf, Document)> {
             .to_string();
         let file = dir.join(name.replace('/', "_"));
         std::fs::write(&file, &bytes).unwrap();
-        let ours = markport::read(&bytes, chromium, &ReadOptions::default())
+        let ours = markport::read_bytes(&bytes, chromium, &ReadOptions::default())
             .unwrap_or_else(|e| panic!("{name} as written: {e}"))
             .document;
         out.push((name, file, ours));
@@ -391,7 +391,7 @@ fn markport_reads_what_chromium_writes_and_computes_its_checksum() {
     let mut failures = Vec::new();
     for (((name, _, doc), (_, written)), answer) in files.iter().zip(&jobs).zip(&answers) {
         let bytes = std::fs::read(written).unwrap();
-        let back = markport::read(&bytes, chromium, &ReadOptions::default())
+        let back = markport::read_bytes(&bytes, chromium, &ReadOptions::default())
             .unwrap_or_else(|e| panic!("{name}: Chromium's file: {e}"))
             .document;
         // Everything Chromium holds, markport reads: ids and dates too.

@@ -13,7 +13,7 @@ fn a_hundred_thousand_folders_deep_converts_through_every_format() {
     xbel.push_str("<bookmark href=\"https://deep.example/\"><title>bottom</title></bookmark>\n");
     xbel.push_str(&"</folder>\n".repeat(DEPTH));
     xbel.push_str("</xbel>\n");
-    let doc = markport::read(
+    let doc = markport::read_bytes(
         xbel.as_bytes(),
         markport::format("xbel").unwrap(),
         &ReadOptions::default(),
@@ -34,7 +34,7 @@ fn a_hundred_thousand_folders_deep_converts_through_every_format() {
         }
         let (out, loss) = markport::write_to_vec(&doc, w, &WriteOptions::default())
             .unwrap_or_else(|e| panic!("{} cannot write it: {e}", w.name));
-        match markport::read(&out, w, &ReadOptions::default()) {
+        match markport::read_bytes(&out, w, &ReadOptions::default()) {
             Ok(back) => {
                 let d = markport::diff(&doc, &back.document);
                 assert_eq!(d.fields(), loss.fields(), "{}: report vs diff", w.name);

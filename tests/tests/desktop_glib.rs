@@ -129,7 +129,7 @@ fn compare(b: &Bookmark, g: &Value, window: &Value) -> Result<(), String> {
 }
 
 fn check(input: &Path, dump: &Value) -> Result<(), String> {
-    let read = markport::read(
+    let read = markport::read_bytes(
         &std::fs::read(input).unwrap(),
         desktop(),
         &ReadOptions::default(),
@@ -213,7 +213,7 @@ fn glib_written_files_come_back_byte_identical() {
             continue;
         }
         let bytes = std::fs::read(f).unwrap();
-        let doc = match markport::read(&bytes, desktop(), &ReadOptions::default()) {
+        let doc = match markport::read_bytes(&bytes, desktop(), &ReadOptions::default()) {
             Ok(r) => r.document,
             Err(e) => {
                 failures.push(format!("{}: {e}", f.display()));
@@ -261,7 +261,7 @@ fn every_file_glib_rejects_is_an_error_with_a_position_or_a_said_recovery() {
             continue;
         }
         checked += 1;
-        match markport::read(
+        match markport::read_bytes(
             &std::fs::read(&f).unwrap(),
             desktop(),
             &ReadOptions::default(),

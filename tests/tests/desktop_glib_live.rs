@@ -61,7 +61,7 @@ fn glib_loads_what_markport_writes_with_the_same_values() {
             ));
             continue;
         }
-        let ours = markport::read(&out, desktop, &ReadOptions::default())
+        let ours = markport::read_bytes(&out, desktop, &ReadOptions::default())
             .unwrap()
             .document;
         let items: Vec<_> = ours

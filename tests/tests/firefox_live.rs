@@ -176,8 +176,9 @@ fn firefox_restores_markport_backups_and_markport_reads_firefox_backups() {
             failures.push(format!("{name} restored: {d}"));
         }
         for out in [&json, &lz4] {
-            let back = markport::read(&std::fs::read(out).unwrap(), ff, &ReadOptions::default())
-                .unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+            let back =
+                markport::read_bytes(&std::fs::read(out).unwrap(), ff, &ReadOptions::default())
+                    .unwrap_or_else(|e| panic!("{}: {e}", out.display()));
             let mut back = from_doc(&back.document);
             for e in &mut back {
                 if undated.contains(&e.0) {

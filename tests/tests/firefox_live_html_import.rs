@@ -88,7 +88,7 @@ fn firefoxs_html_import_of_markports_netscape_output_is_as_documented() {
     let mut jobs = Vec::new();
     for (i, (format, src)) in sources.iter().enumerate() {
         let doc = if format == "places" {
-            markport::read_path(src, None, &ReadOptions::default())
+            markport::read(src, None, &ReadOptions::default())
                 .unwrap()
                 .document
         } else {
@@ -97,7 +97,7 @@ fn firefoxs_html_import_of_markports_netscape_output_is_as_documented() {
         let (html, _) = markport::write_to_vec(&doc, netscape, &WriteOptions::default()).unwrap();
         // What Firefox is given is what the HTML says.
         ours.push(
-            markport::read(&html, netscape, &ReadOptions::default())
+            markport::read_bytes(&html, netscape, &ReadOptions::default())
                 .unwrap_or_else(|e| panic!("{}: markport's HTML reads back: {e}", src.display()))
                 .document,
         );
@@ -123,9 +123,10 @@ fn firefoxs_html_import_of_markports_netscape_output_is_as_documented() {
             continue;
         }
         let json = job.json.as_ref().unwrap();
-        let theirs = markport::read(&std::fs::read(json).unwrap(), ff, &ReadOptions::default())
-            .unwrap_or_else(|e| panic!("{}: {e}", json.display()))
-            .document;
+        let theirs =
+            markport::read_bytes(&std::fs::read(json).unwrap(), ff, &ReadOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", json.display()))
+                .document;
         for (field, (n, first)) in changes(ours, &theirs) {
             let row = table.entry(field).or_default();
             row.0 += n;

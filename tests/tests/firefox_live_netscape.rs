@@ -112,15 +112,16 @@ fn firefox_keeps_of_markports_netscape_output_what_the_docs_say() {
         let doc = markport_tests::read_sample(format, &root().join("corpus").join(sample));
         let (html, _) = markport::write_to_vec(&doc, netscape, &WriteOptions::default()).unwrap();
         // What Firefox sees is what markport's HTML says.
-        let ours = markport::read(&html, netscape, &ReadOptions::default())
+        let ours = markport::read_bytes(&html, netscape, &ReadOptions::default())
             .unwrap()
             .document;
         let (input, json) = (dir.join("in.html"), dir.join("out.json"));
         std::fs::write(&input, &html).unwrap();
         firefox_driver::drive(&[input.as_os_str(), "--json".as_ref(), json.as_os_str()]);
-        let theirs = markport::read(&std::fs::read(&json).unwrap(), ff, &ReadOptions::default())
-            .unwrap()
-            .document;
+        let theirs =
+            markport::read_bytes(&std::fs::read(&json).unwrap(), ff, &ReadOptions::default())
+                .unwrap()
+                .document;
         let mut by_href: HashMap<&str, Vec<&Bookmark>> = HashMap::new();
         for b in bookmarks(&theirs) {
             by_href.entry(b.href.as_str()).or_default().push(b);

@@ -152,7 +152,7 @@ fn the_report_names_every_field_firefox_changes_on_restore() {
     for (format, src) in &sources {
         if format == "places" {
             // Read through its path (the facade's path reader), as convert does.
-            let parsed = markport::read_path(src, None, &ReadOptions::default()).unwrap();
+            let parsed = markport::read(src, None, &ReadOptions::default()).unwrap();
             written.push((src, parsed.document));
         } else {
             written.push((src, markport_tests::read_sample(format, src)));
@@ -183,7 +183,7 @@ fn the_report_names_every_field_firefox_changes_on_restore() {
             continue;
         }
         let read = |p: &PathBuf| {
-            markport::read(&std::fs::read(p).unwrap(), ff, &ReadOptions::default())
+            markport::read_bytes(&std::fs::read(p).unwrap(), ff, &ReadOptions::default())
                 .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
                 .document
         };

@@ -78,7 +78,7 @@ fn every_public_firefox_backup_reads_with_the_counts_python_finds() {
             "{}",
             f.display()
         );
-        let parsed = markport::read(&bytes, ff, &ReadOptions::default())
+        let parsed = markport::read_bytes(&bytes, ff, &ReadOptions::default())
             .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let c = parsed.document.census();
         let got = (c.bookmarks, c.folders, c.separators);
@@ -139,7 +139,7 @@ fn tags_keywords_and_descriptions_of_the_peers_are_read() {
 #[test]
 fn broken_backups_fail_with_where() {
     let ff = markport::format("firefox").unwrap();
-    let read = |b: &[u8]| markport::read(b, ff, &ReadOptions::default());
+    let read = |b: &[u8]| markport::read_bytes(b, ff, &ReadOptions::default());
     let good = br#"{"title":"","type":"text/x-moz-place-container","root":"placesRoot","children":[{"title":"a","type":"text/x-moz-place","uri":"https://a.example/"}]}"#;
     assert_eq!(read(good).unwrap().document.len(), 1);
     // Truncated anywhere: a syntax error at the end, never a panic.
@@ -170,7 +170,7 @@ fn a_hundred_thousand_deep_backup_reads_without_recursion() {
     s.push_str(&r#"{"type":"text/x-moz-place-container","title":"f","children":["#.repeat(depth));
     s.push_str(&"]}".repeat(depth));
     s.push_str("]}");
-    let doc = markport::read(
+    let doc = markport::read_bytes(
         s.as_bytes(),
         markport::format("firefox").unwrap(),
         &ReadOptions::default(),

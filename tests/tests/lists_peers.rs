@@ -94,9 +94,10 @@ fn from_csv_reads_the_service_csv_exports_row_for_row_as_python_does() {
             String::from_utf8_lossy(&out.stderr)
         );
         let want: Vec<String> = serde_json::from_slice(&out.stdout).unwrap();
-        let doc = markport::read(&std::fs::read(&path).unwrap(), csv, &ReadOptions::default())
-            .unwrap()
-            .document;
+        let doc =
+            markport::read_bytes(&std::fs::read(&path).unwrap(), csv, &ReadOptions::default())
+                .unwrap()
+                .document;
         let got: Vec<String> = doc
             .preorder()
             .filter_map(|id| doc.node(id).as_bookmark())

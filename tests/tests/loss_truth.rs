@@ -169,11 +169,11 @@ fn netscape_files_round_trip_through_netscape_losing_only_sub_second_dates() {
             continue;
         }
         let bytes = std::fs::read(&path).unwrap();
-        let doc = markport::read(&bytes, netscape, &ReadOptions::default())
+        let doc = markport::read_bytes(&bytes, netscape, &ReadOptions::default())
             .unwrap()
             .document;
         let (out, loss) = markport::write_to_vec(&doc, netscape, &WriteOptions::default()).unwrap();
-        let back = markport::read(&out, netscape, &ReadOptions::default())
+        let back = markport::read_bytes(&out, netscape, &ReadOptions::default())
             .unwrap()
             .document;
         // Titles with line breaks are written on one line (Chromium's
@@ -219,7 +219,7 @@ fn glib_probes_go_through_every_writer_with_exactly_the_reported_loss() {
             .filter(|f| f.extension().is_some_and(|e| e == "xbel"))
             .filter(|f| {
                 let bytes = std::fs::read(f).unwrap();
-                markport::read(&bytes, desktop, &ReadOptions::default()).is_ok()
+                markport::read_bytes(&bytes, desktop, &ReadOptions::default()).is_ok()
             })
             .map(|f| ("desktop".to_string(), f))
             .collect();
@@ -270,13 +270,13 @@ fn a_date_written_at_another_precision_or_offset_is_reported_and_diffed() {
     let path = markport_tests::root().join("corpus/xbel/dates.xbel");
     let bytes = std::fs::read(path).unwrap();
     let xbel = markport::format("xbel").unwrap();
-    let doc = markport::read(&bytes, xbel, &ReadOptions::default())
+    let doc = markport::read_bytes(&bytes, xbel, &ReadOptions::default())
         .unwrap()
         .document;
     for name in ["netscape", "desktop"] {
         let w = markport::format(name).unwrap();
         let (out, loss) = markport::write_to_vec(&doc, w, &WriteOptions::default()).unwrap();
-        let back = markport::read(&out, w, &ReadOptions::default())
+        let back = markport::read_bytes(&out, w, &ReadOptions::default())
             .unwrap()
             .document;
         let d = diff(&doc, &back);

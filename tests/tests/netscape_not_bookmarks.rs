@@ -10,7 +10,7 @@ fn peer_files_without_bookmark_structure_are_refused() {
     let netscape = markport::format("netscape").unwrap();
     for name in NOT_BOOKMARK_FILES {
         let bytes = std::fs::read(shared.join("corpus/peers").join(name)).unwrap();
-        let err = markport::read(&bytes, netscape, &ReadOptions::default()).unwrap_err();
+        let err = markport::read_bytes(&bytes, netscape, &ReadOptions::default()).unwrap_err();
         assert_eq!(err.kind, ErrorKind::WrongFormat, "{name}");
         assert!(err.location.is_some(), "{name}");
     }

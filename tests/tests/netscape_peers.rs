@@ -14,7 +14,7 @@ use serde_json::Value;
 
 fn read(path: &Path) -> Result<markport::Parsed, markport::Error> {
     let bytes = std::fs::read(path).expect("readable peer file");
-    markport::read(
+    markport::read_bytes(
         &bytes,
         markport::format("netscape").unwrap(),
         &ReadOptions::default(),
@@ -366,7 +366,7 @@ fn a_pocket_export_is_not_taken_for_a_bookmark_file() {
 <ul>
 <li><a href="https://example.com/a" time_added="1600000000" tags="x,y z">A</a></li>
 </ul></body></html>"#;
-    let err = markport::read(
+    let err = markport::read_bytes(
         pocket,
         markport::format("netscape").unwrap(),
         &ReadOptions::default(),

@@ -157,7 +157,7 @@ fn places_databases_firefox_writes_read_back_with_firefox_s_own_values() {
         let input = root().join("corpus/netscape").join(sample);
         let db = dir.path().join(format!("{sample}.sqlite"));
         let tree = firefox_places(&input, &db);
-        let parsed = markport::read_path(&db, None, &ReadOptions::default())
+        let parsed = markport::read(&db, None, &ReadOptions::default())
             .unwrap_or_else(|e| panic!("{sample}: {e}"));
         assert!(
             parsed.diagnostics.is_empty(),

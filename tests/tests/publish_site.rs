@@ -67,7 +67,7 @@ fn generated() -> Document {
 
 fn corpus(name: &str) -> Document {
     let bytes = std::fs::read(root().join("corpus").join(name)).unwrap();
-    markport::read(
+    markport::read_bytes(
         &bytes,
         markport::format("netscape").unwrap(),
         &ReadOptions::default(),
@@ -90,7 +90,7 @@ fn rel(dir: &Path, p: &Path) -> String {
 }
 
 fn entries_of(page: &[u8]) -> Vec<Bookmark> {
-    let doc = markport::read(
+    let doc = markport::read_bytes(
         page,
         markport::format("xfolk").unwrap(),
         &ReadOptions::default(),

@@ -79,7 +79,7 @@ fn check(path: &Path) {
         Some("safari"),
         "{name} is detected"
     );
-    let parsed = markport::read(
+    let parsed = markport::read_bytes(
         &bytes,
         markport::format("safari").unwrap(),
         &ReadOptions::default(),

@@ -103,7 +103,7 @@ fn service_exports_read_with_the_counts_python_finds() {
             Some(format),
             "{name} is detected"
         );
-        let parsed = markport::read(
+        let parsed = markport::read_bytes(
             &bytes,
             markport::format(format).unwrap(),
             &ReadOptions::default(),

@@ -22,7 +22,7 @@ fn collection() -> Document {
         "netscape/chrome.html",
     ] {
         let bytes = std::fs::read(root().join("corpus").join(sample)).unwrap();
-        let read = markport::read(
+        let read = markport::read_bytes(
             &bytes,
             markport::format("netscape").unwrap(),
             &ReadOptions::default(),
@@ -54,7 +54,7 @@ fn publish_with(dir: &Path, opts: &WriteOptions) -> (PathBuf, Vec<Bookmark>) {
     let (page, _) = markport::write_to_vec(&doc, markport::format("xfolk").unwrap(), opts).unwrap();
     let path = dir.join("published.html");
     std::fs::write(&path, &page).unwrap();
-    let back = markport::read(
+    let back = markport::read_bytes(
         &page,
         markport::format("xfolk").unwrap(),
         &ReadOptions::default(),

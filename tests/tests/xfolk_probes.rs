@@ -47,7 +47,7 @@ fn every_probe_reads_as_the_peers_do() {
         .unwrap();
         let mut opts = ReadOptions::default();
         opts.xfolk.base_url = op["document_url"].as_str().map(str::to_string);
-        let read = markport::read(
+        let read = markport::read_bytes(
             &std::fs::read(&probe).unwrap(),
             markport::format("xfolk").unwrap(),
             &opts,

@@ -34,7 +34,7 @@ fn control_characters_are_left_out_and_reported_exactly() {
         !page.contains(|c: char| matches!(c, '\0'..='\x08' | '\x0B' | '\x0E'..='\x1F' | '\u{FFFE}' | '\u{FFFF}')),
         "the page carries a control character"
     );
-    let back = markport::read(&out, xfolk, &ReadOptions::default())
+    let back = markport::read_bytes(&out, xfolk, &ReadOptions::default())
         .unwrap()
         .document;
     let found: BTreeSet<Field> = diff(&doc, &back).fields().into_iter().collect();

@@ -22,6 +22,12 @@
 //! copy of them. SQLite is the bundled one (`rusqlite`), so a program that
 //! does not want SQLite leaves this crate out.
 //!
+//! Only a real table is read: a `bookmarks` that is a view (which would run
+//! its own query, endless or not), a virtual table, or a column computed
+//! when read is refused before any query runs; the connection cannot write
+//! (no trigger fires), keeps SQLite's temporary data in memory, and stops
+//! at a time limit ([`markport_places::open::time_limit`]).
+//!
 //! ```
 //! use rusqlite::Connection;
 //!
@@ -73,3 +79,15 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Parsed, Error> {
     let opened = open::from_path(path)?;
     rows::read(&opened.conn)?.enforce(opts)
 }
+
+/// This format as the registry lists it (`markport::format("buku")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "buku",
+    "buku's bookmarks.db (SQLite), read in place without touching it",
+    &["db"],
+    detect,
+    read,
+)
+.reads_paths(read_path);

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use markport_model::{Error, ErrorKind};
-use markport_places::open::{sqlite_error, SQLITE_MAGIC};
+use markport_places::open::{self, SQLITE_MAGIC};
 use rusqlite::Connection;
 
 /// The columns buku's `bookmarks` table has, in buku's order.
@@ -16,8 +16,9 @@ pub(crate) const COLUMNS: [&str; 6] = ["id", "URL", "metadata", "tags", "desc", 
 const STATEMENT_WINDOW: usize = 512;
 
 /// How sure markport is that `input` is a buku database: 100 for an SQLite
-/// file whose first page holds `CREATE TABLE bookmarks (` followed by buku's
-/// column names; `None` otherwise (Firefox's places.sqlite, whose table is
+/// file whose first page holds, as a schema entry (not as text inside
+/// another), `CREATE TABLE bookmarks (` followed by buku's column names;
+/// `None` otherwise (Firefox's places.sqlite, whose table is
 /// `moz_bookmarks`, included; any other SQLite file is claimed, weakly, by
 /// the places reader, which says what it is).
 ///
@@ -39,8 +40,25 @@ pub fn detect(input: &[u8]) -> Option<u8> {
     let finder = memchr::memmem::Finder::new(b"CREATE TABLE ");
     finder
         .find_iter(first)
-        .any(|at| is_buku_table(&first[at + 13..]))
+        .any(|at| is_schema_entry(&first[..at]) && is_buku_table(&first[at + 13..]))
         .then_some(100)
+}
+
+/// Whether the bytes before a `CREATE TABLE` end as a schema entry's do
+/// before its statement: SQLite keeps a table's entry as its type
+/// (`table`), name and table name, then its root page (an integer of one to
+/// four bytes, never 0 or 1), then the statement. Text that only quotes
+/// buku's statement (another table's default value, say) is not preceded
+/// so. This is a cheap look at bytes, not a proof: a file made to pass it
+/// is still refused by the read, which asks SQLite what `bookmarks` is.
+fn is_schema_entry(before: &[u8]) -> bool {
+    const ENTRY: &[u8] = b"tablebookmarksbookmarks";
+    (1..=4).any(|root_page_len| {
+        before
+            .len()
+            .checked_sub(root_page_len + ENTRY.len())
+            .is_some_and(|start| before[start..start + ENTRY.len()].eq_ignore_ascii_case(ENTRY))
+    })
 }
 
 /// Whether `rest` (what follows `CREATE TABLE `) names the table
@@ -68,39 +86,42 @@ fn is_buku_table(rest: &[u8]) -> bool {
 }
 
 /// The columns of `bookmarks` that buku's reader uses, checked against
-/// SQLite's own description of the table: no `bookmarks` table, or one
-/// without `URL`, is not buku's database ([`ErrorKind::WrongFormat`]).
-/// The others may be missing (a database from an old buku, or made by
+/// SQLite's own description of the table ([`open::table`]): no `bookmarks`
+/// table, or one without `URL`, is not buku's database
+/// ([`ErrorKind::WrongFormat`]); a view or a virtual table in its place, or
+/// a column computed when read, is refused ([`ErrorKind::Unsafe`]). The
+/// other columns may be missing (a database from an old buku, or made by
 /// hand); each missing one reads as empty.
 pub(crate) fn columns(conn: &Connection) -> Result<HashSet<String>, Error> {
-    let mut stmt = conn
-        .prepare("SELECT name FROM pragma_table_info('bookmarks')")
-        .map_err(sqlite_error)?;
-    let present = stmt
-        .query_map([], |r| r.get::<_, String>(0))
-        .map_err(sqlite_error)?
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(sqlite_error)?;
-    if present.is_empty() {
+    let Some(table) = open::table(conn, "bookmarks")? else {
         return Err(Error::new(
             ErrorKind::WrongFormat,
             "not a buku database: it has no `bookmarks` table",
             None,
         ));
+    };
+    if table.columns().next().is_none() {
+        return Err(Error::new(
+            ErrorKind::WrongFormat,
+            "not a buku database: its `bookmarks` table has no columns",
+            None,
+        ));
     }
-    // SQLite's column names are case-insensitive: match them so, but keep
-    // buku's spelling for the query.
-    let found: HashSet<String> = COLUMNS
-        .iter()
-        .filter(|c| present.iter().any(|p| p.eq_ignore_ascii_case(c)))
-        .map(|c| c.to_string())
-        .collect();
+    let mut found = HashSet::new();
+    for c in COLUMNS {
+        // SQLite's column names are case-insensitive: matched so, but
+        // buku's spelling is kept for the query.
+        if table.has(c)? {
+            found.insert(c.to_string());
+        }
+    }
     if !found.contains("URL") {
+        let has: Vec<&str> = table.columns().collect();
         return Err(Error::new(
             ErrorKind::WrongFormat,
             format!(
                 "not a buku database: its `bookmarks` table has no `URL` column (it has {})",
-                present.join(", ")
+                has.join(", ")
             ),
             None,
         ));

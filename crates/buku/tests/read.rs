@@ -47,15 +47,25 @@ fn detection_tells_buku_from_places_and_other_sqlite_files() {
     // The most confident wins: places claims any SQLite file at 20.
     assert!(markport_places::detect(&buku) < markport_buku::detect(&buku));
     // Only the first page is searched: the statement past it is not seen.
-    let mut far = vec![0u8; 8192];
-    far[..100].copy_from_slice(&buku[..100]);
-    far[16..18].copy_from_slice(&4096u16.to_be_bytes());
-    let at = 5000;
     let statement = BUKU.replace("if not exists ", "");
-    far[at..at + statement.len()].copy_from_slice(statement.as_bytes());
-    assert_eq!(markport_buku::detect(&far), None);
-    far[16..18].copy_from_slice(&8192u16.to_be_bytes());
-    assert_eq!(markport_buku::detect(&far), Some(100));
+    let page = |page_size: u16, entry: &str| {
+        let mut far = vec![0u8; 8192];
+        far[..100].copy_from_slice(&buku[..100]);
+        far[16..18].copy_from_slice(&page_size.to_be_bytes());
+        far[5000..5000 + entry.len()].copy_from_slice(entry.as_bytes());
+        far
+    };
+    // As a schema entry keeps it: type, name, table name, root page (2).
+    let entry = format!("tablebookmarksbookmarks\x02{statement}");
+    assert_eq!(markport_buku::detect(&page(4096, &entry)), None);
+    assert_eq!(markport_buku::detect(&page(8192, &entry)), Some(100));
+    // A root page of two bytes (256 and over), a name in capitals.
+    let entry = format!("tablebookmarksBOOKMARKS\x01\x00{statement}");
+    assert_eq!(markport_buku::detect(&page(8192, &entry)), Some(100));
+    // The statement alone, as text inside another (a default value, a
+    // comment), is not a schema entry.
+    let entry = format!("x TEXT DEFAULT '{statement}'");
+    assert_eq!(markport_buku::detect(&page(8192, &entry)), None);
 }
 
 #[test]

@@ -113,3 +113,15 @@ pub fn support(field: Field) -> Support {
         _ => Support::None,
     }
 }
+
+/// This format as the registry lists it (`markport::format("chromium")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "chromium",
+    "Chromium's Bookmarks file (Chrome, Edge, Brave, Vivaldi, Opera)",
+    &[],
+    detect,
+    read,
+)
+.writes(write, support);

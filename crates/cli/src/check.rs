@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
-use crate::commands::format_names;
 use crate::failure::Failure;
 use crate::files::{display_name, input_format, read_input};
+use crate::flags::format_names;
 use crate::{exit, files};
 
 #[derive(Args)]
@@ -85,14 +85,15 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
 
 /// The problems of a directory collection: its reading's error or warnings.
 fn tree(path: &Path, from: Option<&str>) -> Result<Vec<markport_check::Problem>, Failure> {
-    let read = markport::read_input(
-        markport::Input::Path(path.to_path_buf()),
+    let read = markport::read(
+        path,
         files::named_format(from)?,
         &markport::ReadOptions::default(),
     );
     match read {
-        Ok((from, parsed)) => {
-            files::said_read(path, &from);
+        Ok(read) => {
+            files::said_read(path, &read.from);
+            let parsed = markport::Parsed::new(read.document, read.diagnostics);
             Ok(markport_check::reading(&Ok(parsed)))
         }
         // A tree that is not read at all (a symbolic link loop) is a

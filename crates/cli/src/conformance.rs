@@ -133,6 +133,7 @@ fn conformance(a: ConformanceArgs) -> Result<u8, Failure> {
     crate::progress::start_running(0, "checking");
     let report = run(&config);
     crate::progress::stop_running();
+    crate::hold_if_exiting();
     let report = report.map_err(|e| Failure::new(e.message))?;
     if let Some(path) = &a.html {
         let mut out = markport::output::OutputFile::create(path)?;

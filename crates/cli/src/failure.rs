@@ -129,7 +129,8 @@ mod tests {
             "a.xbel: error: bad"
         );
         let xbel = markport::format("xbel").unwrap();
-        let e = markport::read(b"<xbel>\n\n  <folder>", xbel, &Default::default()).unwrap_err();
+        let e =
+            markport::read_bytes(b"<xbel>\n\n  <folder>", xbel, &Default::default()).unwrap_err();
         let at = e.location.expect("an XML error has a position");
         assert_eq!(
             Failure::located("a.xbel", &e).to_string(),

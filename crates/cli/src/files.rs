@@ -41,7 +41,7 @@ pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
             .map_err(|e| Failure::in_file("<stdin>", format_args!("cannot read: {e}")))?;
         return Ok(buf);
     }
-    markport::read_bytes(path)
+    std::fs::read(path)
         .map_err(|e| Failure::in_file(path.display(), format_args!("cannot read: {e}")))
 }
 
@@ -64,15 +64,21 @@ pub(crate) fn input_format(
     Ok(resolved.format)
 }
 
-/// The format to write: `--to`, else the output's extension; an extension
-/// several formats write gets the usual one, said on standard error.
+/// The format to write and its options: `--to`, else the output's
+/// extension, as the library chooses ([`markport::choose_output`]); an
+/// extension several formats write gets the usual one, said on standard error.
 pub(crate) fn output_format(
     to: Option<&str>,
     output: Option<&Path>,
-) -> Result<&'static Format, Failure> {
-    let path = output.filter(|o| !is_std(o));
-    let resolved = markport::resolve_format(to, path, None)
-        .map_err(|e| Failure::new(format_args!("{} (--to FORMAT)", e.message)))?;
+    options: markport::WriteOptions,
+) -> Result<(&'static Format, markport::WriteOptions), Failure> {
+    let (resolved, options) = markport::choose_output(to, output, options).map_err(|e| {
+        if e.kind == markport::ErrorKind::Unwritable {
+            Failure::new(e.message)
+        } else {
+            Failure::new(format_args!("{} (--to FORMAT)", e.message))
+        }
+    })?;
     if let Some(note) = resolved.note() {
         crate::say::info(format_args!("markport: {note}\n"));
     }
@@ -81,7 +87,7 @@ pub(crate) fn output_format(
         resolved.format.name,
         how(&resolved.chosen)
     ));
-    Ok(resolved.format)
+    Ok((resolved.format, options))
 }
 
 /// Why a format was chosen, for `--verbose`.
@@ -95,12 +101,17 @@ pub(crate) fn how(chosen: &markport::Chosen) -> &'static str {
 
 /// What to read for `path`: standard input's bytes for `-`, else the file
 /// by its path (so a format whose file has companions reads them).
-pub(crate) fn input(path: &Path) -> Result<markport::Input, Failure> {
-    Ok(if is_std(path) {
-        markport::Input::Bytes(read_input(path)?)
+pub(crate) fn input(path: &Path) -> markport::Input {
+    if is_std(path) {
+        if io::IsTerminal::is_terminal(&io::stdin()) {
+            crate::say::err(format_args!(
+                "markport: reading bookmarks from the terminal; end with Ctrl-D (or name a file)\n"
+            ));
+        }
+        markport::Input::Stdin
     } else {
         markport::Input::Path(path.to_path_buf())
-    })
+    }
 }
 
 /// The format `--from` names (clap has checked the name; an unknown one is
@@ -116,7 +127,7 @@ pub(crate) fn named_format(from: Option<&str>) -> Result<Option<&'static Format>
 
 /// A failure of the library's reading, in the command's words: located in
 /// the input as `FILE:LINE:COL`, naming the format it was read as.
-pub(crate) fn read_failure(path: &Path, e: &markport::ConvertError) -> Failure {
+pub(crate) fn read_failure(path: &Path, e: &markport::JobError) -> Failure {
     match e.from {
         Some(from) if e.stage == markport::Stage::Read => located(path, from, &e.error),
         _ => Failure::in_file(display_name(path), &e.error.message),
@@ -133,41 +144,17 @@ pub(crate) fn said_read(path: &Path, from: &markport::Resolved) {
     ));
 }
 
-/// Read and parse `path` as a document the way `convert` does (the
-/// library's [`markport::read_input`]), with errors located as
-/// `FILE:LINE:COL`.
+/// Read `path` through the library's one door ([`markport::read`]), as
+/// every subcommand reads, with errors located as `FILE:LINE:COL`.
 pub(crate) fn load(
     path: &Path,
     from: Option<&str>,
     opts: &ReadOptions,
-) -> Result<(&'static Format, markport::Parsed), Failure> {
-    let (from, read) = markport::read_input(input(path)?, named_format(from)?, opts)
+) -> Result<markport::Reading, Failure> {
+    let read = markport::read(input(path), named_format(from)?, opts)
         .map_err(|e| read_failure(path, &e))?;
-    said_read(path, &from);
-    Ok((from.format, read))
-}
-
-/// Load every input (`merge`, `publish`), each format detected, each
-/// reader's warnings said as they come; the documents and their formats' names.
-pub(crate) fn load_all(
-    inputs: &[std::path::PathBuf],
-) -> Result<(Vec<markport::Document>, Vec<&'static str>), Failure> {
-    let mut docs = Vec::with_capacity(inputs.len());
-    let mut formats = Vec::with_capacity(inputs.len());
-    let progress = crate::progress::Progress::new(inputs.len(), "reading");
-    for path in inputs {
-        progress.step(&display_name(path));
-        let (format, read) = load(path, None, &ReadOptions::default())?;
-        for d in &read.diagnostics {
-            crate::say::info(format_args!(
-                "{}",
-                crate::failure::diagnostic_line(display_name(path), d)
-            ));
-        }
-        formats.push(format.name);
-        docs.push(read.document);
-    }
-    Ok((docs, formats))
+    said_read(path, &read.from);
+    Ok(read)
 }
 
 /// `FILE:LINE:COL: error: message (reading as FORMAT)`.
@@ -229,8 +216,9 @@ pub(crate) fn never_dropped<T>(value: T) -> std::mem::ManuallyDrop<T> {
     std::mem::ManuallyDrop::new(value)
 }
 
-/// Where output goes: standard output or a file, made visible or abandoned
-/// by [`Output::finish`].
+/// Where a report or a generated text goes: standard output or a file,
+/// made visible or abandoned by [`Output::finish`]. (A job's output goes
+/// through the library's [`markport::Target`]: `crate::pipeline`.)
 pub(crate) struct Output {
     sink: Sink,
     name: String,
@@ -239,9 +227,6 @@ pub(crate) struct Output {
 enum Sink {
     Stdout(io::BufWriter<io::StdoutLock<'static>>),
     File(OutputFile),
-    /// A directory a tree of files is written into (favorites), as a whole
-    /// by the library's convert.
-    Directory(std::path::PathBuf),
 }
 
 impl Output {
@@ -270,56 +255,6 @@ impl Output {
         })
     }
 
-    /// The destination of `to`: a directory for a format whose collection
-    /// is a tree of files (`-o DIR` is required), else as [`Output::open`].
-    pub(crate) fn open_for(
-        to: &Format,
-        path: Option<&Path>,
-        inputs: &[&Path],
-    ) -> Result<Output, Failure> {
-        if to.directory().is_none() {
-            return Output::open(path, inputs);
-        }
-        let Some(path) = path.filter(|p| !is_std(p)) else {
-            return Err(Failure::new(format_args!(
-                "{} is a directory of files: name one with -o DIR",
-                to.name
-            )));
-        };
-        for input in inputs.iter().filter(|i| !is_std(i)) {
-            let same = match (std::fs::canonicalize(input), std::fs::canonicalize(path)) {
-                (Ok(a), Ok(b)) => a == b,
-                _ => false,
-            };
-            if same {
-                return Err(Failure::in_file(
-                    path.display(),
-                    "refusing to write over the input directory; choose another output",
-                ));
-            }
-        }
-        Ok(Output {
-            sink: Sink::Directory(path.to_path_buf()),
-            name: path.display().to_string(),
-        })
-    }
-
-    /// Hand the destination to the library's convert, which decides
-    /// whether the output can go there as it is made or must be held until
-    /// the `fail-on` decisions, and commits or abandons it.
-    pub(crate) fn convert_into<R>(self, convert: impl FnOnce(markport::Target<'_>) -> R) -> R {
-        match self.sink {
-            Sink::File(file) => convert(markport::Target::File(file)),
-            Sink::Stdout(mut w) => convert(markport::Target::Stream(&mut w)),
-            Sink::Directory(dir) => convert(markport::Target::Directory(dir)),
-        }
-    }
-
-    /// The name the output goes by in messages.
-    pub(crate) fn name(&self) -> &str {
-        &self.name
-    }
-
     /// Write `bytes`. What reaches standard output or a device cannot be
     /// taken back, so a caller that may abandon the output writes only once
     /// it has decided.
@@ -327,10 +262,6 @@ impl Output {
         match &mut self.sink {
             Sink::Stdout(w) => w.write_all(bytes),
             Sink::File(f) => f.write_all(bytes),
-            Sink::Directory(_) => Err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                "a directory takes a tree of files, not bytes",
-            )),
         }
         .map_err(|e| Failure::in_file(&self.name, format_args!("cannot write: {e}")))
     }
@@ -347,8 +278,6 @@ impl Output {
         match self.sink {
             Sink::Stdout(mut w) => w.flush().map_err(fail),
             Sink::File(f) => f.commit().map_err(fail),
-            // The library's convert swaps a tree in itself.
-            Sink::Directory(_) => Ok(()),
         }
     }
 }

@@ -3,20 +3,26 @@
 //! parses arguments, reads and writes files, and prints.
 
 mod check;
-mod commands;
 mod conformance;
+mod convert;
 #[cfg(feature = "desktop")]
 mod desktop;
+mod diff;
 mod exit;
 mod failure;
 mod files;
+mod flags;
+mod formats;
+mod info;
 mod manual;
 mod merge;
 mod operations;
+mod pipeline;
 mod profiles;
 mod progress;
 mod publish;
 mod report;
+mod roundtrip;
 mod say;
 
 use std::process::ExitCode;
@@ -46,11 +52,11 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Convert a bookmark file to another format and report what was lost.
-    Convert(commands::ConvertArgs),
+    Convert(convert::ConvertArgs),
     /// Show a file's format, counts, the fields it holds and what the reader noticed.
-    Info(commands::InfoArgs),
+    Info(info::InfoArgs),
     /// Compare two bookmark files (any formats) field by field.
-    Diff(commands::DiffArgs),
+    Diff(diff::DiffArgs),
     /// Merge several bookmark files (any formats) into one collection, without duplicates.
     Merge(merge::MergeArgs),
     /// Publish bookmark files as a static site: folder and tag pages, a feed (docs/publishing.md).
@@ -58,11 +64,11 @@ enum Command {
     /// Check bookmark files against their formats' rules: every problem, with line and column (docs/check.md).
     Check(check::CheckArgs),
     /// Show what survives FILE -> FORMAT -> back.
-    Roundtrip(commands::RoundtripArgs),
+    Roundtrip(roundtrip::RoundtripArgs),
     /// Run another tool over the corpus and report what it keeps, changes and loses (docs/conformance.md).
     Conformance(conformance::ConformanceArgs),
     /// The formats and which fields each can carry.
-    Formats(commands::FormatsArgs),
+    Formats(formats::FormatsArgs),
     /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
     #[cfg(feature = "desktop")]
     Desktop(desktop::DesktopArgs),
@@ -83,15 +89,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     say::set_verbosity(if cli.quiet { -1 } else { i8::from(cli.verbose) });
     let code = match cli.command {
-        Command::Convert(a) => commands::convert(a),
-        Command::Info(a) => commands::info(a),
-        Command::Diff(a) => commands::diff(a),
+        Command::Convert(a) => convert::run(a),
+        Command::Info(a) => info::run(a),
+        Command::Diff(a) => diff::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Publish(a) => publish::run(a),
         Command::Check(a) => check::run(a),
-        Command::Roundtrip(a) => commands::roundtrip(a),
+        Command::Roundtrip(a) => roundtrip::run(a),
         Command::Conformance(a) => conformance::run_conformance(a),
-        Command::Formats(a) => commands::formats(a),
+        Command::Formats(a) => formats::run(a),
         #[cfg(feature = "desktop")]
         Command::Desktop(a) => desktop::run(a),
         Command::Profiles(a) => profiles::run(a),
@@ -110,6 +116,10 @@ fn main() -> ExitCode {
 /// SIGINT, SIGTERM or SIGHUP remove the temporary file of an unfinished
 /// output and every private copy of user data (a places.sqlite being read)
 /// before exiting with 128 + the signal's number.
+///
+/// The main thread may see the cleanup's effects (a tool killed, a
+/// directory gone) before the exit: it calls [`hold_if_exiting`] before
+/// printing a result, so that none is printed of an interrupted run.
 fn handle_signals() {
     #[cfg(unix)]
     {
@@ -122,11 +132,24 @@ fn handle_signals() {
         if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
             std::thread::spawn(move || {
                 if let Some(signal) = signals.forever().next() {
+                    EXITING.store(true, std::sync::atomic::Ordering::SeqCst);
                     markport::remove_temporaries();
-                    markport_conform::remove_temporaries();
                     std::process::exit(128 + signal);
                 }
             });
+        }
+    }
+}
+
+/// Set by the signal handler before it cleans up and exits.
+static EXITING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Wait for the exit when a signal is being handled: what this thread was
+/// about to print is the result of the interruption, not of the command.
+pub(crate) fn hold_if_exiting() {
+    if EXITING.load(std::sync::atomic::Ordering::SeqCst) {
+        loop {
+            std::thread::park();
         }
     }
 }

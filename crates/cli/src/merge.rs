@@ -5,38 +5,29 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde::Serialize;
 
-use markport::ops::MergedInput;
-
 use crate::exit;
 use crate::failure::Failure;
-use crate::files::{self, display_name, Output};
+use crate::files::{self, display_name};
+use crate::pipeline::{self, Out, ReportOut};
 
 #[derive(Args)]
 pub(crate) struct MergeArgs {
     /// The files to merge, in order: the first wins a conflict.
     #[arg(required = true, value_name = "IN")]
     inputs: Vec<PathBuf>,
-    /// Where to write (`-`: standard output).
+    /// Where to write (`-`: standard output). A regular file is written to a
+    /// temporary file and renamed into place, never half-written; a link is
+    /// followed; a device or FIFO is written through (docs/output.md).
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
-    /// The output format (default: from the -o extension).
-    #[arg(short, long, value_name = "FORMAT", value_parser = crate::commands::WritableFormat)]
+    /// The output format (default: from the -o extension; `html` is netscape).
+    #[arg(short, long, value_name = "FORMAT", value_parser = crate::flags::WritableFormat)]
     to: Option<String>,
     /// Keep bookmarks whose link an earlier one has (default: merge them).
     #[arg(long)]
     keep_duplicates: bool,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
-    /// Exit 1 when the output format cannot carry something, and write nothing.
-    #[arg(long)]
-    fail_on_loss: bool,
-    /// With --fail-on-loss (which it turns on): these fields may be lost,
-    /// as the report names them (`bookmark.guid`; `folder` for placement).
-    #[arg(long, value_name = "FIELD,...", value_delimiter = ',', value_parser = crate::commands::field_name)]
-    allow_loss: Vec<markport::Field>,
     #[command(flatten)]
-    operations: crate::operations::OperationFlags,
+    job: crate::flags::JobFlags,
 }
 
 #[derive(Serialize)]
@@ -74,91 +65,85 @@ pub(crate) fn run(a: MergeArgs) -> u8 {
     try_merge(&a).unwrap_or_else(|f| f.report())
 }
 
+/// `merge` is the library's one pipeline with several inputs.
 fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     if a.inputs.len() < 2 {
         return Err(Failure::new(
             "merge needs at least two input files (to convert one, use `markport convert`)",
         ));
     }
-    if a.inputs.iter().filter(|p| files::is_std(p)).count() > 1 {
-        return Err(Failure::new(
-            "standard input (-) can be only one of the inputs",
-        ));
+    ReportOut::check(
+        a.job.report.report_file.as_deref(),
+        a.output.as_deref(),
+        &a.inputs,
+    )?;
+    let (format, options) =
+        files::output_format(a.to.as_deref(), a.output.as_deref(), a.job.write.options())?;
+    if a.output.as_deref().is_none_or(files::is_std)
+        && format.writes_binary(&options)
+        && std::io::IsTerminal::is_terminal(&std::io::stdout())
+    {
+        return Err(Failure::new(format_args!(
+            "refusing to write binary {} output to the terminal; say -o FILE or redirect it",
+            format.name
+        )));
     }
-    let to = files::output_format(a.to.as_deref(), a.output.as_deref())?;
-    let operations = a.operations.operations()?;
-    let (docs, formats) = files::load_all(&a.inputs)?;
-    let (mut doc, merged) =
-        markport::ops::merge_keeping(docs, a.keep_duplicates, a.operations.keep_empty())
-            .map_err(|e| Failure::new(e.message))?;
-    let requested =
-        markport::ops::apply(&mut doc, &operations).map_err(|e| Failure::new(e.message))?;
-    let (bytes, written) = markport::write_to_vec(&doc, to, &markport::WriteOptions::default())
-        .map_err(|e| Failure::new(format_args!("writing {}: {}", to.name, e)))?;
-    // What joining folders could not keep is lost as surely as what the
-    // format cannot carry: one report, which --fail-on-loss reads.
-    let mut loss = markport::LossReport::new();
-    for m in &merged {
-        loss.extend(m.report.clone());
-    }
-    loss.extend(requested);
-    loss.extend(written);
-    let failed =
-        (a.fail_on_loss || !a.allow_loss.is_empty()) && !loss.arrives_whole_but(&a.allow_loss);
-    let inputs: Vec<&Path> = a.inputs.iter().map(PathBuf::as_path).collect();
-    let mut out = Output::open(a.output.as_deref(), &inputs)?;
-    if !failed {
-        out.write(&bytes)?;
-    }
-    out.finish(!failed)?;
-    let output_name = match a.output.as_deref().filter(|o| !files::is_std(o)) {
-        Some(o) => o.to_string_lossy().into_owned(),
-        None => "<stdout>".into(),
-    };
+    let to = markport::To::Format { format, options };
+    let mut job = a.job.job(pipeline::inputs(&a.inputs)?, to.clone())?;
+    job.keep_duplicates = a.keep_duplicates;
+    let out = Out::open(&to, a.output.as_deref(), &a.inputs)?;
+    let report_out = ReportOut::open(
+        a.job.report.report_file.as_deref(),
+        a.output.as_deref(),
+        &a.inputs,
+    )?;
+    let output_name = pipeline::output_name(a.output.as_deref());
+    let (job, progress) = pipeline::with_progress(job);
+    let done = out.run(job);
+    drop(progress);
+    let done = done.map_err(|e| pipeline::failure(&e, &a.inputs, &output_name, to.name()))?;
+    let done = files::never_dropped(done);
+    pipeline::say_diagnostics(&done, &a.inputs);
+    let loss = &done.loss;
     let report = MergeReport {
         markport_report: crate::report::REPORT_VERSION,
         inputs: a
             .inputs
             .iter()
-            .zip(formats)
-            .zip(merged)
-            .map(|((path, from), m)| input_report(path, from, m))
+            .zip(&done.inputs)
+            .map(|(path, read)| input_report(path, read))
             .collect(),
         output: &output_name,
-        to: to.name,
+        to: to.name(),
         losses: &loss.losses,
         lost: !loss.is_empty(),
         extensions: &loss.extensions,
         extended: loss.has_extensions(),
         changes: &loss.changes,
     };
-    let mut text = if a.json {
+    let failed = done.refused.is_some();
+    let mut text = if a.job.report.json {
         serde_json::to_string_pretty(&report).expect("a report serialises") + "\n"
     } else {
-        text(&report, &loss)
+        text(&report, loss)
     };
-    if failed && !a.json {
-        let names: Vec<_> = loss
-            .not_allowed(&a.allow_loss)
-            .iter()
-            .map(|f| f.name())
-            .collect();
-        text.push_str(&format!(
-            "nothing written: --fail-on-loss ({} not allowed)\n",
-            names.join(", ")
-        ));
+    if let (Some(line), false) = (
+        pipeline::refusal_line(&done, &a.job.gates.allow_loss),
+        a.job.report.json,
+    ) {
+        text.push_str(&line);
     }
     // Quiet means quiet: the report only when it explains the exit code.
-    if a.json || !crate::say::quiet() || failed {
-        crate::say::err(format_args!("{text}"));
-    }
+    let quiet = crate::say::quiet() && !a.job.report.json && !failed;
+    report_out.print(&text, quiet)?;
     Ok(if failed { exit::DIFFERENT } else { exit::OK })
 }
 
-fn input_report(path: &Path, from: &'static str, m: MergedInput) -> InputReport {
+fn input_report(path: &Path, read: &markport::InputRead) -> InputReport {
+    let m = read.merged.clone().unwrap_or_default();
     InputReport {
         input: display_name(path).into_owned(),
-        from,
+        from: read.from.format.name,
         bookmarks: m.bookmarks,
         added: m.added,
         merged: m.merged,

@@ -1,5 +1,6 @@
-//! `markport publish`: a collection as a static site (crate `markport-publish`;
-//! docs/publishing.md). Several inputs are merged as `markport merge` merges them.
+//! `markport publish`: a collection as a static site (crate
+//! `markport-publish`; docs/publishing.md): the library's one pipeline
+//! making a site. Several inputs are merged as `markport merge` merges them.
 
 use std::path::PathBuf;
 
@@ -7,6 +8,8 @@ use clap::Args;
 
 use crate::exit;
 use crate::failure::Failure;
+use crate::flags::JobFlags;
+use crate::pipeline::{self, Out, ReportOut};
 
 #[derive(Args)]
 pub(crate) struct PublishArgs {
@@ -24,9 +27,6 @@ pub(crate) struct PublishArgs {
     /// At most this many entries on a folder or tag page (more make numbered pages).
     #[arg(long, value_name = "N", default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
     page_size: u32,
-    /// Link tags under this address instead of writing tag pages.
-    #[arg(long, value_name = "URL")]
-    tag_base: Option<String>,
     /// The site's title (default: the collection's).
     #[arg(long, value_name = "TITLE")]
     title: Option<String>,
@@ -35,9 +35,7 @@ pub(crate) struct PublishArgs {
     #[arg(long, value_name = "URL", value_parser = markport_publish::site_url)]
     site_url: Option<url::Url>,
     #[command(flatten)]
-    xfolk: crate::commands::XfolkFlags,
-    #[command(flatten)]
-    operations: crate::operations::OperationFlags,
+    job: JobFlags,
 }
 
 pub(crate) fn run(a: PublishArgs) -> u8 {
@@ -45,53 +43,86 @@ pub(crate) fn run(a: PublishArgs) -> u8 {
 }
 
 fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
-    if a.inputs.iter().filter(|p| crate::files::is_std(p)).count() > 1 {
-        return Err(Failure::new(
-            "standard input (-) can be only one of the inputs",
-        ));
-    }
-    let operations = a.operations.operations()?;
-    let (mut docs, froms) = crate::files::load_all(&a.inputs)?;
-    let mut doc = if docs.len() == 1 {
-        docs.pop().expect("one input")
-    } else {
-        markport::ops::merge_keeping(docs, false, a.operations.keep_empty())
-            .map_err(|e| Failure::new(e.message))?
-            .0
-    };
-    let requested =
-        markport::ops::apply(&mut doc, &operations).map_err(|e| Failure::new(e.message))?;
-    let mut opts = markport_publish::Options {
+    let report_out = ReportOut::open(
+        a.job.report.report_file.as_deref(),
+        Some(&a.output),
+        &a.inputs,
+    )?;
+    let write = a.job.write.options();
+    let opts = markport_publish::Options {
         recent: a.recent,
         page_size: a.page_size as usize,
-        tag_base: a.tag_base.clone(),
+        tag_base: write.xfolk.tag_base.clone(),
         title: a.title.clone(),
-        ..Default::default()
+        xfolk: write.xfolk,
+        site_url: a.site_url.clone(),
     };
-    a.xfolk.apply(&mut opts.xfolk);
-    opts.site_url = a.site_url.clone();
-    let site = markport_publish::build(&doc, &opts);
-    markport_publish::publish(&site.files, &a.output)
-        .map_err(|e| Failure::in_file(e.path.display(), e.message))?;
-    let from = froms.join("+");
-    let mut s = format!(
-        "published {}: {} bookmarks, {} folder pages, {} tags, {} files\n",
-        a.output.display(),
-        site.bookmarks,
-        site.folder_pages,
-        site.tags,
-        site.files.len() + 1
-    );
-    if site.loss.is_empty() {
-        s.push_str(&format!("{from} -> site: nothing lost\n"));
+    let to = markport::To::Site(opts);
+    let job = a.job.job(pipeline::inputs(&a.inputs)?, to.clone())?;
+    let out = Out::open(&to, Some(&a.output), &a.inputs)?;
+    let output_name = a.output.display().to_string();
+    let (job, progress) = pipeline::with_progress(job);
+    let done = out.run(job);
+    drop(progress);
+    let done = done.map_err(|e| pipeline::failure(&e, &a.inputs, &output_name, "site"))?;
+    pipeline::say_diagnostics(&done, &a.inputs);
+    let site = done.site.expect("a site job counts its site");
+    let from: Vec<_> = done.inputs.iter().map(|r| r.from.format.name).collect();
+    let from = from.join("+");
+    let loss = &done.loss;
+    let mut s = String::new();
+    if a.job.report.json {
+        s = serde_json::to_string_pretty(&serde_json::json!({
+            "markport_report": crate::report::REPORT_VERSION,
+            "inputs": a.inputs.iter().zip(&done.inputs).map(|(p, r)| serde_json::json!({
+                "input": crate::files::display_name(p),
+                "from": r.from.format.name,
+            })).collect::<Vec<_>>(),
+            "output": output_name,
+            "to": "site",
+            "bookmarks": site.bookmarks,
+            "folder_pages": site.folder_pages,
+            "tags": site.tags,
+            "files": site.files,
+            "losses": loss.losses,
+            "lost": !loss.is_empty(),
+            "changes": loss.changes,
+            "written": done.refused.is_none(),
+        }))
+        .expect("a report serialises")
+            + "\n";
     } else {
-        s.push_str(&format!(
-            "{from} -> site: {} field(s) could not be carried or were withheld\n",
-            site.loss.fields().len()
-        ));
+        if done.refused.is_none() {
+            s.push_str(&format!(
+                "published {}: {} bookmarks, {} folder pages, {} tags, {} files\n",
+                a.output.display(),
+                site.bookmarks,
+                site.folder_pages,
+                site.tags,
+                site.files
+            ));
+        }
+        if loss.losses.is_empty() {
+            s.push_str(&format!("{from} -> site: nothing lost\n"));
+        } else {
+            s.push_str(&format!(
+                "{from} -> site: {} field(s) could not be carried or were withheld\n",
+                loss.fields().len()
+            ));
+        }
+        let mut shown = loss.clone();
+        shown.changes.clear();
+        s.push_str(&shown.to_string());
+        s.push_str(&crate::report::changes_text(&loss.changes));
+        if let Some(line) = pipeline::refusal_line(&done, &a.job.gates.allow_loss) {
+            s.push_str(&line);
+        }
     }
-    s.push_str(&site.loss.to_string());
-    s.push_str(&crate::report::changes_text(&requested.changes));
-    crate::say::info(format_args!("{s}"));
-    Ok(exit::OK)
+    let quiet = crate::say::quiet() && done.refused.is_none() && !a.job.report.json;
+    report_out.print(&s, quiet)?;
+    Ok(if done.refused.is_some() {
+        exit::DIFFERENT
+    } else {
+        exit::OK
+    })
 }

@@ -223,3 +223,123 @@ fn a_damaged_or_foreign_database_is_exit_2_with_the_file_named() {
         "{err}"
     );
 }
+
+/// What a run of `markport` left behind and said: its exit code, its
+/// standard error, and every file it held open in `tmp` outside its own
+/// private directories (`.markport-…`), seen through `/proc` while it ran
+/// (SQLite removes its temporary files from the directory as soon as it
+/// makes them, so only the open descriptors show them).
+#[cfg(target_os = "linux")]
+fn watched(mut cmd: Command, tmp: &Path) -> (Option<i32>, String, Vec<String>) {
+    use std::time::{Duration, Instant};
+    let mut child = cmd
+        .env("TMPDIR", tmp)
+        .env("SQLITE_TMPDIR", tmp)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let fds = PathBuf::from(format!("/proc/{}/fd", child.id()));
+    let private = tmp.join(".markport-");
+    let start = Instant::now();
+    let mut outside = Vec::new();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("markport still runs after 60 s: {cmd:?}");
+        }
+        for fd in std::fs::read_dir(&fds).into_iter().flatten().flatten() {
+            if let Ok(target) = std::fs::read_link(fd.path()) {
+                let text = target.to_string_lossy();
+                if target.starts_with(tmp) && !text.starts_with(&*private.to_string_lossy()) {
+                    outside.push(text.into_owned());
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+    (status.code(), err, outside)
+}
+
+/// The database of issue 30: `bookmarks` a view over a query that never
+/// ends, buku's `CREATE TABLE` in another table's default on the first
+/// page. It hung `markport convert` (SQLite's temporary files growing
+/// without end); now it is refused at once, whichever way it is opened,
+/// and nothing is left in `$TMPDIR`.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_view_over_an_endless_query_is_refused_at_once_leaving_nothing_in_tmpdir() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hostile.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.execute_batch(
+        "CREATE TABLE decoy (x TEXT DEFAULT 'CREATE TABLE bookmarks (id integer PRIMARY KEY,
+           URL text NOT NULL UNIQUE, metadata text, tags text, desc text, flags integer)');
+         CREATE VIEW bookmarks AS
+           WITH RECURSIVE c(id, URL, metadata, tags, desc, flags) AS (
+             SELECT 1, 'https://e.example/', 't', ',a,', '', 0
+             UNION ALL SELECT id + 1, URL || id, metadata, tags, desc, flags FROM c)
+           SELECT * FROM c;",
+    )
+    .unwrap();
+    drop(conn);
+    let markport = || {
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("markport"));
+        cmd.args(["convert", "--to", "json"]);
+        cmd
+    };
+    let wal = dir.path().join("hostile.db-wal");
+    // Found by content: not buku's (its statement is no schema entry), so
+    // the places reader, which claims any SQLite file, says what it is not.
+    // Named buku: the view is refused, opened in place, as a private copy
+    // (a -wal beside it), and from a pipe (copied as it arrives).
+    let cases: [(&str, &[&str], bool, &str); 4] = [
+        (
+            "found",
+            &[],
+            false,
+            "no moz_bookmarks table (tables: decoy)",
+        ),
+        (
+            "in place",
+            &["--from", "buku"],
+            false,
+            "`bookmarks` is a view",
+        ),
+        ("copied", &["--from", "buku"], true, "`bookmarks` is a view"),
+        ("piped", &["--from", "buku"], false, "`bookmarks` is a view"),
+    ];
+    for (how, args, with_wal, says) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        if with_wal {
+            std::fs::write(&wal, b"").unwrap();
+        }
+        let mut cmd = markport();
+        cmd.args(args);
+        if how == "piped" {
+            cmd.arg("/dev/stdin")
+                .stdin(std::fs::File::open(&db).unwrap());
+        } else {
+            cmd.arg(&db);
+        }
+        let start = Instant::now();
+        let (code, err, outside) = watched(cmd, tmp.path());
+        let took = start.elapsed();
+        let _ = std::fs::remove_file(&wal);
+        assert_eq!(code, Some(2), "{how}: {err}");
+        assert!(err.contains(says), "{how}: {err}");
+        assert!(took < Duration::from_secs(20), "{how}: took {took:?}");
+        assert!(outside.is_empty(), "{how}: files in TMPDIR: {outside:?}");
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(left.is_empty(), "{how}: left in TMPDIR: {left:?}");
+    }
+}

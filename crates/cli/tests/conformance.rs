@@ -425,3 +425,308 @@ fn bad_usage_exits_2() {
         .code(2)
         .stderr(predicates::str::contains("expected.json"));
 }
+
+/// What a bounded run of `markport` gave: its exit code, its standard
+/// output and error, and its peak resident memory in KiB.
+#[cfg(target_os = "linux")]
+struct Bounded {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    max_rss_kib: i64,
+}
+
+/// Run `markport ARGS`, doing `meanwhile` with its pid while it runs; the
+/// test fails (and the process is killed) after `bound` rather than hang.
+#[cfg(target_os = "linux")]
+// The child is reaped by wait4, which also gives its peak memory.
+#[allow(clippy::zombie_processes)]
+fn bounded(args: &[&str], bound: Duration, meanwhile: impl FnOnce(i32)) -> Bounded {
+    use std::io::Read;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("markport"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as i32;
+    let read = |mut from: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = from.read_to_string(&mut s);
+            s
+        })
+    };
+    let out = read(Box::new(child.stdout.take().unwrap()));
+    let err = read(Box::new(child.stderr.take().unwrap()));
+    meanwhile(pid);
+    let started = Instant::now();
+    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
+    loop {
+        // SAFETY: status and usage are valid; WNOHANG never blocks.
+        let got = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if got == pid {
+            break;
+        }
+        if started.elapsed() > bound {
+            let _ = child.kill();
+            panic!("markport {args:?} ran for more than {bound:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let code = if libc::WIFEXITED(status) {
+        Some(libc::WEXITSTATUS(status))
+    } else {
+        None
+    };
+    Bounded {
+        code,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        max_rss_kib: usage.ru_maxrss,
+    }
+}
+
+/// A unique `sleep` argument for this test process and `n`, to find the
+/// process by.
+fn marker(n: u32) -> String {
+    format!("1000.{}{n:02}", std::process::id())
+}
+
+/// The processes whose command line holds `marker`.
+#[cfg(target_os = "linux")]
+fn with_marker(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) {
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            if cmdline.contains(marker) {
+                found.push(format!(
+                    "{}: {cmdline}",
+                    entry.file_name().to_string_lossy()
+                ));
+            }
+        }
+    }
+    found
+}
+
+/// A corpus of one xbel file, for runs where one file is enough.
+fn one_file_corpus() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["nested.xbel", "nested.expected.json"] {
+        std::fs::copy(
+            common::corpus(&format!("xbel/{name}")),
+            dir.path().join(name),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_child_escaped_with_setsid_is_killed_and_the_run_returns() {
+    let corpus = one_file_corpus();
+    let (left, hanging) = (marker(1), marker(2));
+    // The issue's command: the tool exits at once, its child holds standard
+    // error in a session of its own.
+    let cmd = format!("setsid sleep {left} & cp {{in}} {{out}}");
+    let done = bounded(
+        &[
+            "conformance",
+            "--cmd",
+            &cmd,
+            "--from",
+            "xbel",
+            "--to",
+            "xbel",
+        ],
+        Duration::from_secs(60),
+        |_| (),
+    );
+    let corpus_arg = ["--corpus", corpus.path().to_str().unwrap()];
+    assert_eq!(done.code, Some(0), "{}{}", done.stdout, done.stderr);
+    assert!(done.stdout.contains("passed"), "{}", done.stdout);
+    assert_eq!(with_marker(&left), Vec::<String>::new());
+    // One that outlives the timeout, with such a child.
+    let cmd = format!("setsid sleep {left} & sleep {hanging}; cp {{in}} {{out}}");
+    let started = Instant::now();
+    let done = bounded(
+        &[
+            &["conformance", "--json", "--cmd", &cmd][..],
+            &["--from", "xbel", "--to", "xbel", "--timeout", "1"],
+            &corpus_arg,
+        ]
+        .concat(),
+        Duration::from_secs(60),
+        |_| (),
+    );
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert_eq!(done.code, Some(1), "{}{}", done.stdout, done.stderr);
+    let report: Value = serde_json::from_str(&done.stdout).unwrap();
+    assert_eq!(failures(&report).len(), 1);
+    assert_eq!(failures(&report)[0].1, "timeout");
+    for m in [left, hanging] {
+        assert_eq!(
+            with_marker(&m),
+            Vec::<String>::new(),
+            "sleep {m} still runs"
+        );
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_huge_output_fails_its_file_unread_in_modest_memory() {
+    let corpus = one_file_corpus();
+    let done = bounded(
+        &[
+            "conformance",
+            "--json",
+            "--cmd",
+            "head -c 200M /dev/zero > {out}",
+            "--from",
+            "xbel",
+            "--to",
+            "xbel",
+            "--corpus",
+            corpus.path().to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+        |_| (),
+    );
+    assert_eq!(done.code, Some(1), "{}{}", done.stdout, done.stderr);
+    let report: Value = serde_json::from_str(&done.stdout).unwrap();
+    let failure = &report["files"][0]["failure"];
+    assert_eq!(failure["kind"], "too-large", "{report:#}");
+    let message = failure["message"].as_str().unwrap();
+    assert!(
+        message.contains("209715200 bytes, over the limit of 67108864"),
+        "{message}"
+    );
+    // Neither markport nor anything it waited for held the 200 MB.
+    assert!(
+        done.max_rss_kib < 100 * 1024,
+        "peak {} KiB",
+        done.max_rss_kib
+    );
+
+    // A FIFO at {out} is refused, not opened for ever.
+    let done = bounded(
+        &[
+            "conformance",
+            "--json",
+            "--cmd",
+            "mkfifo {out}",
+            "--from",
+            "xbel",
+            "--to",
+            "xbel",
+            "--corpus",
+            corpus.path().to_str().unwrap(),
+        ],
+        Duration::from_secs(60),
+        |_| (),
+    );
+    assert_eq!(done.code, Some(1), "{}{}", done.stdout, done.stderr);
+    let report: Value = serde_json::from_str(&done.stdout).unwrap();
+    let failure = &report["files"][0]["failure"];
+    assert_eq!(failure["kind"], "unreadable", "{report:#}");
+    assert!(failure["message"]
+        .as_str()
+        .unwrap()
+        .contains("not a regular file"));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_during_a_run_exits_130_with_no_report_and_nothing_left() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, delay_ms) in [(3, 0), (4, 50), (5, 300)] {
+        let log = dir.path().join(format!("log{n}"));
+        let sleeper = marker(n);
+        let cmd = format!(
+            "dirname {{out}} >> '{log}'; sleep {sleeper}; cp {{in}} {{out}}",
+            log = log.display()
+        );
+        let done = bounded(
+            &[
+                "conformance",
+                "--cmd",
+                &cmd,
+                "--from",
+                "netscape",
+                "--to",
+                "netscape",
+            ],
+            Duration::from_secs(60),
+            |pid| {
+                let started = Instant::now();
+                while std::fs::read(&log).map_or(true, |b| b.is_empty()) {
+                    assert!(started.elapsed() < Duration::from_secs(30), "no tool ran");
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                std::thread::sleep(Duration::from_millis(delay_ms));
+                // SAFETY: signalling our own child.
+                unsafe { libc::kill(pid, libc::SIGINT) };
+            },
+        );
+        assert_eq!(done.code, Some(130), "{}{}", done.stdout, done.stderr);
+        assert_eq!(done.stdout, "", "no report of an interrupted run");
+        assert!(!done.stderr.contains("FAILED"), "{}", done.stderr);
+        assert_eq!(with_marker(&sleeper), Vec::<String>::new());
+        let case_dir = PathBuf::from(std::fs::read_to_string(&log).unwrap().trim());
+        assert!(!case_dir.exists(), "{} left behind", case_dir.display());
+        assert!(!case_dir.parent().unwrap().exists());
+    }
+}
+
+#[test]
+fn a_tool_s_standard_error_is_shown_escaped_and_cut_with_a_count() {
+    let corpus = one_file_corpus();
+    let cmd = r#"head -c 5000 /dev/zero | tr '\0' x >&2; printf '\n\033[2J\033]0;pwned\007 failed\n' >&2; exit 3; : {out}"#;
+    let out = markport()
+        .args([
+            "conformance",
+            "--cmd",
+            cmd,
+            "--from",
+            "xbel",
+            "--to",
+            "xbel",
+        ])
+        .arg("--corpus")
+        .arg(corpus.path())
+        .timeout(Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "raw escapes: {text:?}"
+    );
+    assert!(
+        text.contains(r"    | \u{1b}[2J\u{1b}]0;pwned\u{7} failed"),
+        "{text}"
+    );
+    // 2000 bytes are kept of 5023: what came before is counted.
+    assert!(
+        text.contains("    | ... (3023 earlier bytes not shown)"),
+        "{text}"
+    );
+    // The JSON report keeps the bytes as written, and the count.
+    let (_, report) = conformance(
+        cmd,
+        "xbel",
+        "xbel",
+        &["--corpus", corpus.path().to_str().unwrap()],
+    );
+    let failure = &report["files"][0]["failure"];
+    assert!(failure["stderr"]
+        .as_str()
+        .unwrap()
+        .ends_with("\u{1b}[2J\u{1b}]0;pwned\u{7} failed"));
+    assert_eq!(failure["stderr_cut"], 3023);
+}

@@ -314,7 +314,7 @@ fn add_keeps_folders_separators_and_icons() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("places.xbel");
     std::fs::copy(corpus("kde-places.xbel"), &file).unwrap();
-    let before = markport::read(
+    let before = markport::read_bytes(
         &std::fs::read(&file).unwrap(),
         markport::format("xbel").unwrap(),
         &Default::default(),
@@ -333,7 +333,7 @@ fn add_keeps_folders_separators_and_icons() {
         .arg(&file)
         .assert()
         .success();
-    let after = markport::read(
+    let after = markport::read_bytes(
         &std::fs::read(&file).unwrap(),
         markport::format("xbel").unwrap(),
         &Default::default(),

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use markport::{format, read, write_to_vec, Bookmark, Document, Folder, Format};
+use markport::{format, read_bytes, write_to_vec, Bookmark, Document, Folder, Format};
 use markport_model::{DateValue, Error, ErrorKind, ReadOptions, Timestamp, WriteOptions};
 
 /// One input for the tool and the model a perfect reader finds in it.
@@ -29,7 +29,7 @@ fn read_expected(path: &Path) -> Result<Document, Error> {
     let bytes = std::fs::read(path)
         .map_err(|e| Error::new(ErrorKind::Io, format!("{}: {e}", path.display()), None))?;
     let json = format("json").expect("the json format is registered");
-    read(&bytes, json, &ReadOptions::default())
+    read_bytes(&bytes, json, &ReadOptions::default())
         .map(|p| p.document)
         .map_err(|e| {
             Error::new(
@@ -103,7 +103,7 @@ pub fn large(n: usize, from: &Format) -> Result<Case, Error> {
         doc.push(folder, b);
     }
     let (bytes, _) = write_to_vec(&doc, from, &WriteOptions::default())?;
-    let expected = read(&bytes, from, &ReadOptions::default())?.document;
+    let expected = read_bytes(&bytes, from, &ReadOptions::default())?.document;
     let ext = default_extension(from);
     Ok(Case {
         name: format!("large-{n}"),

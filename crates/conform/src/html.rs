@@ -6,7 +6,10 @@ use std::fmt::Write as _;
 
 use crate::Report;
 
+/// `s` for HTML text or an attribute, its control characters shown
+/// escaped as in the text report (line breaks kept for `<pre>`).
 fn esc(s: &str) -> String {
+    let s = crate::report::shown(s, true);
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -119,7 +122,7 @@ impl Report {
                         "<tr class=\"none\"><td><code>{}</code></td><td class=\"res\">{}</td><td><pre>{}</pre></td></tr>",
                         esc(&f.file),
                         esc(&fail.message),
-                        esc(&fail.stderr)
+                        stderr_html(fail)
                     );
                 }
             }
@@ -141,6 +144,16 @@ impl Report {
         s.push_str("</tbody></table><p>Levels and comparison rules: markport's docs/conformance.md.</p></body></html>\n");
         s
     }
+}
+
+/// The kept end of a failure's standard error, with a note of what was cut.
+fn stderr_html(fail: &crate::Failure) -> String {
+    let mut s = String::new();
+    if fail.stderr_cut > 0 {
+        let _ = writeln!(s, "&hellip; ({} bytes cut)", fail.stderr_cut);
+    }
+    s.push_str(&esc(&fail.stderr));
+    s
 }
 
 #[cfg(test)]

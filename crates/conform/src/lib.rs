@@ -6,13 +6,16 @@
 //!
 //! For each corpus file the tool's command line runs once, with `{in}` a
 //! private copy of the file and `{out}` a fresh path, both inside a
-//! directory only the user can read, removed afterwards (signals too, see
-//! [`remove_temporaries`]). What the tool wrote is read as the target
-//! format and compared with the file's expected model (`NAME.expected.json`)
-//! carried through what the target can hold: markport's own writer for that
-//! format writes the expected model and reads it back, which is what a
-//! perfect tool yields, and fields the target cannot hold at all (its
-//! `support()` says `None`) are not held against the tool.
+//! directory only the user can read ([`markport::files::private`]),
+//! removed afterwards, on a signal too (the handler's
+//! [`markport::remove_temporaries`] also ends every tool still running,
+//! with everything it started). What the tool wrote (at most
+//! [`output_limit`] bytes) is read as the target format and compared with
+//! the file's expected model (`NAME.expected.json`) carried through what
+//! the target can hold: markport's own writer for that format writes the
+//! expected model and reads it back, which is what a perfect tool yields,
+//! and fields the target cannot hold at all (its `support()` says `None`)
+//! are not held against the tool.
 //!
 //! Each value of the reference is [kept, changed or lost](Tally); the checks
 //! have [levels](Level) (`must`: links, titles, folder structure, order;
@@ -45,14 +48,15 @@ pub mod compare;
 pub mod corpus;
 mod html;
 pub mod level;
-mod private;
+mod process;
 mod report;
 pub mod tool;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use markport::{read_loaded, write_to_vec, Format};
+use markport::files::private::PrivateDir;
+use markport::{write_to_vec, Format};
 use markport_model::{Document, Error, ErrorKind, ReadOptions, WriteOptions};
 use serde::Serialize;
 
@@ -61,7 +65,7 @@ pub use compare::{
 };
 pub use corpus::Case;
 pub use level::{level_of, Level};
-pub use private::{remove_temporaries, PrivateDir};
+pub use process::MARK;
 
 /// Where the cases come from.
 #[derive(Clone, Debug)]
@@ -98,6 +102,23 @@ pub struct Config {
 
 /// The default time a tool may take on one file.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The size up to which a tool's output is read whatever its input: 64 MiB.
+pub const MAX_OUTPUT: u64 = 64 << 20;
+
+/// How many times its input a tool's output may be, where that is more
+/// than [`MAX_OUTPUT`]: a format that spells out what another abbreviates
+/// (JSON from a Netscape file) is a few times larger, not sixteen.
+pub const OUTPUT_PER_INPUT: u64 = 16;
+
+/// The most a tool's output may be, in bytes, for an input of `input_len`
+/// bytes: [`MAX_OUTPUT`], or [`OUTPUT_PER_INPUT`] times the input when that
+/// is more. A larger output fails its file ([`FailureKind::TooLarge`])
+/// without being read, so that a tool cannot make the run hold more memory
+/// than a few times its corpus.
+pub fn output_limit(input_len: u64) -> u64 {
+    MAX_OUTPUT.max(input_len.saturating_mul(OUTPUT_PER_INPUT))
+}
 
 /// The bookmark a modify-then-reload run asks the tool to add: a link and
 /// a title with characters that need quoting and more than ASCII.
@@ -157,6 +178,8 @@ pub enum FailureKind {
     NoOutput,
     /// What it wrote is not a file of the target format.
     Unreadable,
+    /// What it wrote is larger than [`output_limit`] allows; it is not read.
+    TooLarge,
 }
 
 /// A tool's failure on one file.
@@ -168,8 +191,12 @@ pub struct Failure {
     pub message: String,
     /// The exit status, when it exited.
     pub status: Option<i32>,
-    /// The end of what it wrote on standard error.
+    /// The end of what it wrote on standard error, as written (a report
+    /// for people shows its control characters escaped).
     pub stderr: String,
+    /// How many bytes of standard error came before [`stderr`](Self::stderr)
+    /// and were cut.
+    pub stderr_cut: u64,
 }
 
 /// One file of a run.
@@ -249,11 +276,16 @@ impl Report {
 /// and its reader, with what the writer made up told apart.
 pub fn reference(expected: Document, to: &Format) -> Result<Reference, Error> {
     let (bytes, _) = write_to_vec(&expected, to, &WriteOptions::default())?;
-    let doc = markport::read(&bytes, to, &ReadOptions::default())?.document;
+    let doc = markport::read_bytes(&bytes, to, &ReadOptions::default())?.document;
     Ok(Reference::new(doc, expected))
 }
 
 /// Run the tool over every case and compare.
+///
+/// When [`markport::remove_temporaries`] runs meanwhile (a signal handler),
+/// the tool is ended and the run returns an I/O error of kind
+/// [`Interrupted`](std::io::ErrorKind::Interrupted) instead of a report:
+/// what the tool did after it was killed is not its failure.
 pub fn run(config: &Config) -> Result<Report, Error> {
     let started = Instant::now();
     config.to.writer()?;
@@ -273,6 +305,7 @@ pub fn run(config: &Config) -> Result<Report, Error> {
     }
     let dir = PrivateDir::new()
         .map_err(|e| Error::new(ErrorKind::Io, format!("a private directory: {e}"), None))?;
+    let interrupted = || Error::io(process::stopping_error());
     let mode = config.mode();
     let opts = CompareOptions {
         ordered_tags: config.ordered_tags,
@@ -292,7 +325,7 @@ pub fn run(config: &Config) -> Result<Report, Error> {
     let mut skipped = Vec::new();
     let mut tool_time = Duration::ZERO;
     let mut next = match cases.first() {
-        Some(first) => Some(prepare(config, dir.path(), 0, first)?),
+        Some(first) => Some(prepare(config, &dir, 0, first)?),
         None => None,
     };
     for i in 0..cases.len() {
@@ -305,9 +338,14 @@ pub fn run(config: &Config) -> Result<Report, Error> {
         // While the tool runs: this file's reference, the next file's copy.
         let (outcome, seconds, (reference, prepared_next)) =
             run_case(config, &opts, prepared, &to_remove, || {
-                let next = following.map(|c| prepare(config, dir.path(), i + 1, c));
+                let next = following.map(|c| prepare(config, &dir, i + 1, c));
                 (reference(expected, &config.to), next)
             })?;
+        // A signal ended the tool: what it did is not the tool's failure,
+        // and no report is made of it.
+        if process::stopping() {
+            return Err(interrupted());
+        }
         next = prepared_next.transpose()?;
         let reference = match reference {
             Ok(r) => r,
@@ -395,6 +433,7 @@ type CaseRun<T> = (Result<Document, Failure>, Duration, T);
 struct Prepared {
     case_dir: PathBuf,
     input: PathBuf,
+    input_len: u64,
     output: PathBuf,
 }
 
@@ -403,12 +442,13 @@ struct Prepared {
 /// beside it (a tool's own database) go together.
 fn prepare(
     config: &Config,
-    dir: &std::path::Path,
+    dir: &PrivateDir,
     index: usize,
     case: &Case,
 ) -> Result<Prepared, Error> {
-    let case_dir = dir.join(format!("case-{index}"));
-    private::create_dir(&case_dir).map_err(|e| io_error("the private directory", e))?;
+    let case_dir = dir
+        .create_dir(&format!("case-{index}"))
+        .map_err(|e| io_error("the private directory", e))?;
     let input = case_dir.join(&case.file_name);
     std::fs::write(&input, &case.bytes).map_err(|e| io_error("the input's copy", e))?;
     let stem = std::path::Path::new(&case.file_name)
@@ -420,6 +460,7 @@ fn prepare(
     Ok(Prepared {
         case_dir,
         input,
+        input_len: case.bytes.len() as u64,
         output,
     })
 }
@@ -436,6 +477,7 @@ fn run_case<T>(
     let Prepared {
         case_dir,
         input,
+        input_len,
         output,
     } = prepared;
     let (in_s, out_s) = (input.to_string_lossy(), output.to_string_lossy());
@@ -452,6 +494,7 @@ fn run_case<T>(
         message,
         status: done.status.and_then(|s| s.code()),
         stderr: done.stderr_tail.clone(),
+        stderr_cut: done.stderr_cut,
     };
     let result = if done.timed_out {
         Err(fail(
@@ -469,10 +512,18 @@ fn run_case<T>(
         };
         Err(fail(FailureKind::Exit, message))
     } else {
-        match std::fs::read(&output) {
+        match read_output(&output, output_limit(input_len)) {
             Ok(bytes) if !bytes.is_empty() => {
-                match read_loaded(&bytes, Some(&output), &config.to, &ReadOptions::default()) {
-                    Ok(parsed) => Ok(parsed.document),
+                // The bytes read under the size limit are what is parsed:
+                // the file is not opened again.
+                match markport::read(
+                    bytes,
+                    markport::format(config.to.name),
+                    &ReadOptions::default(),
+                )
+                .map_err(|e| e.error)
+                {
+                    Ok(read) => Ok(read.document),
                     Err(e) => {
                         let at = e
                             .location
@@ -485,6 +536,17 @@ fn run_case<T>(
                     }
                 }
             }
+            Err(Refused::TooLarge { size, limit }) => Err(fail(
+                FailureKind::TooLarge,
+                format!(
+                    "{{out}} is {size} bytes, over the limit of {limit} ({} MiB, or {OUTPUT_PER_INPUT} times the input when that is more): not read",
+                    MAX_OUTPUT >> 20
+                ),
+            )),
+            Err(Refused::NotAFile(what)) => Err(fail(
+                FailureKind::Unreadable,
+                format!("{{out}} is {what}, not a regular file: not read"),
+            )),
             _ => Err(fail(
                 FailureKind::NoOutput,
                 "the tool exited 0 but wrote nothing at {out}".to_owned(),
@@ -497,4 +559,61 @@ fn run_case<T>(
         let _ = std::fs::remove_dir_all(&case_dir);
     }
     Ok((result, done.elapsed, extra))
+}
+
+/// Why a tool's output was not read.
+enum Refused {
+    /// No file there, or it could not be opened or read.
+    Missing,
+    /// Something other than a regular file (a FIFO would block the read,
+    /// a device never end).
+    NotAFile(&'static str),
+    /// More than the limit.
+    TooLarge {
+        /// Its size as found (at least `limit + 1` when it grew while read).
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+/// Read the tool's output, at most `limit` bytes: its size is checked
+/// before a byte is read, and the read stops past the limit in case it
+/// grows meanwhile (something the tool left may still write).
+fn read_output(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, Refused> {
+    use std::io::Read;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // A FIFO must not block the open.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|_| Refused::Missing)?;
+    let meta = file.metadata().map_err(|_| Refused::Missing)?;
+    if !meta.is_file() {
+        return Err(Refused::NotAFile(if meta.is_dir() {
+            "a directory"
+        } else {
+            "a FIFO, socket or device"
+        }));
+    }
+    if meta.len() > limit {
+        return Err(Refused::TooLarge {
+            size: meta.len(),
+            limit,
+        });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|_| Refused::Missing)?;
+    if bytes.len() as u64 > limit {
+        return Err(Refused::TooLarge {
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
 }

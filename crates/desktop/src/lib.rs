@@ -112,3 +112,15 @@ pub fn support(field: Field) -> Support {
         _ => Support::None,
     }
 }
+
+/// This format as the registry lists it (`markport::format("desktop")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "desktop",
+    "freedesktop desktop bookmarks (recently-used.xbel), GLib's layout",
+    &[],
+    detect,
+    read,
+)
+.writes(write, support);

@@ -1,100 +1,13 @@
-//! GLib's shell quoting (`g_shell_quote`, `g_shell_unquote`) and exec-line
-//! expansion, byte for byte: GBookmarkFile stores an application's command
-//! line quoted and gives it back unquoted, then expanded, and a program that
-//! shares the file with GLib must agree on both.
+//! GLib's exec-line expansion, byte for byte: GBookmarkFile stores an
+//! application's command line quoted (GLib's quoting is the shared
+//! [`markport_markup::shell`]) and gives it back unquoted, then expanded, and
+//! a program that shares the file with GLib must agree on both.
 
 use markport_model::{Error, ErrorKind};
 
+pub use markport_markup::shell::{quote as shell_quote, unquote as shell_unquote};
+
 use crate::uri::decode_escapes;
-
-/// `g_shell_quote`: the whole string in single quotes, each `'` as `'\''`.
-pub fn shell_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('\'');
-    for c in s.chars() {
-        if c == '\'' {
-            out.push_str("'\\''");
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
-}
-
-fn bad_quoting(what: &str, s: &str) -> Error {
-    Error::new(
-        ErrorKind::Invalid,
-        format!("{what} in the command line {s:?} (GLib's g_shell_unquote fails too)"),
-        None,
-    )
-}
-
-/// `g_shell_unquote`: outside quotes a backslash escapes any character (and
-/// a backslash-newline goes away); `'…'` is literal; inside `"…"` a
-/// backslash escapes only `"`, `\`, `` ` ``, `$` and a newline. An unmatched
-/// quote is an error.
-pub fn shell_unquote(s: &str) -> Result<String, Error> {
-    let b = s.as_bytes();
-    // Only ASCII bytes are removed, so what is left is still UTF-8.
-    let mut out: Vec<u8> = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => {
-                i += 1;
-                if let Some(&c) = b.get(i) {
-                    if c != b'\n' {
-                        out.push(c);
-                    }
-                    i += 1;
-                }
-            }
-            b'\'' => {
-                let rest = &b[i + 1..];
-                let end = rest
-                    .iter()
-                    .position(|&c| c == b'\'')
-                    .ok_or_else(|| bad_quoting("an unmatched quotation mark", s))?;
-                out.extend_from_slice(&rest[..end]);
-                i += end + 2;
-            }
-            b'"' => {
-                i += 1;
-                loop {
-                    match b.get(i) {
-                        None => return Err(bad_quoting("an unmatched quotation mark", s)),
-                        Some(b'"') => {
-                            i += 1;
-                            break;
-                        }
-                        Some(b'\\') => match b.get(i + 1) {
-                            Some(&c @ (b'"' | b'\\' | b'`' | b'$' | b'\n')) => {
-                                out.push(c);
-                                i += 2;
-                            }
-                            // Not an escape: the backslash stays, and the
-                            // next byte is read as usual.
-                            _ => {
-                                out.push(b'\\');
-                                i += 1;
-                            }
-                        },
-                        Some(&c) => {
-                            out.push(c);
-                            i += 1;
-                        }
-                    }
-                }
-            }
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-    Ok(String::from_utf8(out).expect("only ASCII bytes were removed from UTF-8"))
-}
 
 /// `g_filename_from_uri`, as GLib decides it: `file:/` (any case), no `#`,
 /// a host is allowed (and ignored), `%XX` escapes must be complete and may
@@ -167,36 +80,6 @@ pub fn exec_command_line(exec: &str, uri: &str) -> Result<Vec<u8>, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn quoting_is_glibs() {
-        assert_eq!(shell_quote("gedit %u"), "'gedit %u'");
-        assert_eq!(shell_quote("it's"), "'it'\\''s'");
-        assert_eq!(shell_quote(""), "''");
-        for s in ["gedit %u", "it's \"q\" back\\slash été", "''", "", "a\nb"] {
-            assert_eq!(shell_unquote(&shell_quote(s)).unwrap(), s);
-        }
-    }
-
-    #[test]
-    fn unquoting_is_glibs() {
-        assert_eq!(shell_unquote("gedit %u").unwrap(), "gedit %u");
-        assert_eq!(
-            shell_unquote(
-                r"a\ b\\c\
-d"
-            )
-            .unwrap(),
-            "a b\\cd"
-        );
-        assert_eq!(
-            shell_unquote(r#""a\"b\$c\x" 'd\e'"#).unwrap(),
-            r#"a"b$c\x d\e"#
-        );
-        assert!(shell_unquote("'open").is_err());
-        assert!(shell_unquote("\"open\\").is_err());
-        assert_eq!(shell_unquote("trailing\\").unwrap(), "trailing");
-    }
 
     /// The cases measured with GLib 2.74 (`glib_bookmarks.py`); the live
     /// test in `tests/tests/desktop_glib_live.rs` compares more.

@@ -204,3 +204,16 @@ pub fn support(field: Field) -> Support {
         _ => Support::None,
     }
 }
+
+/// This format as the registry lists it (`markport::format("favorites")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "favorites",
+    "Favorites trees: a directory of link files (.url, .webloc, .desktop); written as .url files",
+    &["url", "webloc", "desktop"],
+    detect,
+    read,
+)
+.reads_paths(read_path)
+.writes(write, support);

@@ -202,16 +202,6 @@ enum Sink {
 /// (`NamedTempFile` removes the file itself).
 struct Registered(PathBuf);
 
-impl Registered {
-    fn new(path: &Path) -> Registered {
-        UNFINISHED
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(path.to_path_buf());
-        Registered(path.to_path_buf())
-    }
-}
-
 impl Drop for Registered {
     fn drop(&mut self) {
         forget_unfinished(&self.0);
@@ -235,8 +225,13 @@ impl OutputFile {
                 Sink::Through(BufWriter::with_capacity(1 << 16, file))
             }
             Mode::Replace => {
+                // Made and listed under one lock: a signal's handler that
+                // comes in between waits for the listing, then removes it.
+                let mut list = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
                 let temp = temp_beside(path, &destination)?;
-                let registered = Registered::new(temp.path());
+                list.push(temp.path().to_path_buf());
+                drop(list);
+                let registered = Registered(temp.path().to_path_buf());
                 Sink::Temp(BufWriter::with_capacity(1 << 16, temp), registered)
             }
         };

@@ -40,11 +40,14 @@ use std::sync::Mutex;
 struct Registry {
     dirs: Vec<PathBuf>,
     closed: bool,
+    /// What [`remove_all`] does first (see [`before_remove_all`]).
+    hooks: Vec<fn()>,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     dirs: Vec::new(),
     closed: false,
+    hooks: Vec::new(),
 });
 
 fn registry() -> std::sync::MutexGuard<'static, Registry> {
@@ -58,9 +61,26 @@ fn registry() -> std::sync::MutexGuard<'static, Registry> {
 pub fn remove_all() {
     let mut registry = registry();
     registry.closed = true;
+    for hook in &registry.hooks {
+        hook();
+    }
     for dir in registry.dirs.drain(..) {
         remove(&dir);
     }
+}
+
+/// Have [`remove_all`] call `hook` before it removes the directories, under
+/// the lock that makes new directories: for what must stop before they go,
+/// such as a process another crate started that writes into one (a tool
+/// `markport conformance` runs), which would otherwise go on writing while
+/// the directory is removed and outlive the run. Register a hook once (a
+/// [`std::sync::Once`]); if [`remove_all`] has run already, `hook` runs now.
+pub fn before_remove_all(hook: fn()) {
+    let mut registry = registry();
+    if registry.closed {
+        hook();
+    }
+    registry.hooks.push(hook);
 }
 
 /// Remove `dir` and everything in it. It is first renamed, so that a
@@ -112,6 +132,25 @@ impl PrivateDir {
         &self.path
     }
 
+    /// Make the new directory `name` inside this one (owner-only, as this
+    /// one is), unless [`remove_all`] has run: a directory made after it
+    /// would be left behind, since the process is exiting.
+    pub fn create_dir(&self, name: &str) -> io::Result<PathBuf> {
+        let registry = registry();
+        if registry.closed {
+            return Err(io::Error::other("the process is exiting"));
+        }
+        let path = self.path.join(name);
+        let mut builder = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            builder.mode(0o700);
+        }
+        builder.create(&path)?;
+        Ok(path)
+    }
+
     /// Create the new file `name` in the directory, mode 0600, for writing.
     pub fn create_file(&self, name: &str) -> io::Result<File> {
         let mut options = OpenOptions::new();
@@ -148,6 +187,23 @@ mod tests {
         assert!(path.join("a").is_file());
         drop(dir);
         assert!(!path.exists());
+    }
+
+    #[test]
+    fn a_subdirectory_is_owner_only_and_goes_with_its_parent() {
+        let dir = PrivateDir::new().unwrap();
+        let sub = dir.create_dir("case-0").unwrap();
+        std::fs::write(sub.join("copy"), b"data").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&sub).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700);
+        }
+        let again = dir.create_dir("case-0").unwrap_err();
+        assert_eq!(again.kind(), io::ErrorKind::AlreadyExists);
+        drop(dir);
+        assert!(!sub.exists());
     }
 
     #[test]

@@ -164,3 +164,17 @@ pub fn support(field: Field) -> Support {
         _ => Support::None,
     }
 }
+
+/// This format as the registry lists it (`markport::format("firefox")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "firefox",
+    "Firefox bookmark backups: JSON (bookmarks-*.json) and .jsonlz4/.baklz4",
+    &["jsonlz4", "baklz4", "mozlz4"],
+    detect,
+    read,
+)
+.writes(write, support)
+.options_for_extension(write_options_for_extension)
+.binary_when(writes_binary);

@@ -158,3 +158,15 @@ pub fn support(field: Field) -> Support {
         _ => Support::None,
     }
 }
+
+/// This format as the registry lists it (`markport::format("urls")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "urls",
+    "a plain list of URLs, one per line with an optional title (OneTab too)",
+    &["txt", "urls"],
+    detect,
+    read,
+)
+.writes(write, support);

@@ -28,7 +28,7 @@ fn run(
     tag: &str,
     output: &str,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let mut doc = markport::read_path(input, None, &Default::default())?.document;
+    let mut doc = markport::read(input, None, &Default::default())?.document;
     let Some(at) = doc.find_folder(folder.split('/')) else {
         return Err(format!("no folder {folder:?} in {input}").into());
     };

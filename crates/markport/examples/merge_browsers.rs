@@ -28,8 +28,8 @@ fn run(first: &str, second: &str, output: &str) -> Result<(), Box<dyn std::error
     // Each input's format is found from its content (places.sqlite, a
     // Chromium Bookmarks file, a backup, an HTML export, ...).
     let inputs = vec![
-        markport::read_path(first, None, &opts)?.document,
-        markport::read_path(second, None, &opts)?.document,
+        markport::read(first, None, &opts)?.document,
+        markport::read(second, None, &opts)?.document,
     ];
     let (merged, report) = markport::ops::merge(inputs, false)?;
     for (name, input) in [first, second].iter().zip(&report) {

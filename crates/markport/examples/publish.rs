@@ -23,7 +23,7 @@ fn main() -> ExitCode {
 }
 
 fn run(input: &str, folder: &str, dir: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let mut doc = markport::read_path(input, None, &Default::default())?.document;
+    let mut doc = markport::read(input, None, &Default::default())?.document;
     // The folder becomes the site's top level; private bookmarks stay out.
     markport::ops::only_folder(&mut doc, folder)?;
     markport::ops::public_only(&mut doc);

@@ -235,6 +235,16 @@ pub fn support(_field: Field) -> Support {
     Support::Full
 }
 
+/// markport's JSON form of the model, as the registry lists it.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "json",
+    "markport's JSON form of the model (lossless, for scripts)",
+    &["json"],
+    detect,
+    read,
+)
+.writes(write, support);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,24 +32,26 @@
 //! assert!(json.contains(r#""href": "https://www.bbc.co.uk/""#));
 //! ```
 //!
-//! [`convert`] is the one pipeline: the `markport` command's `convert` is
-//! this function with its flags mapped onto [`ConvertOptions`]. A file is
-//! given by its path ([`Input::Path`]), so a format whose file has
-//! companions (places.sqlite's `-wal`) reads them too.
+//! [`run`] is the one pipeline: every subcommand of the `markport` command
+//! that reads and writes (`convert`, `merge`, `publish`, `roundtrip`) is a
+//! [`Job`] with its flags mapped onto it, and [`convert`] is the job of one
+//! input. [`read`] is the one door to read: a file is given by its path
+//! ([`Input::Path`]), so a format whose file has companions (places.sqlite's
+//! `-wal`) reads them too; [`read_bytes`] reads bytes of a known format.
 //!
 //! Programs that migrate collections read into a [`Document`], change its
-//! tree, and write it out; [`read_path`] and [`write_path`] choose formats
-//! and write files as the `markport` command does.
+//! tree, and write it out; [`write_path`] chooses the format and writes the
+//! file as the `markport` command does.
 //!
 //! ```
-//! use markport::{read, format, write_to_vec, Node, ReadOptions, WriteOptions};
+//! use markport::{read_bytes, format, write_to_vec, Node, ReadOptions, WriteOptions};
 //!
 //! let html = br#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
 //! <DL><DT><H3>Old</H3>
 //!   <DL><DT><A HREF="https://example.org/" TAGS="keep">Example</A>
 //!       <DT><A HREF="http://dead.example/">Dead</A></DL>
 //! </DL>"#;
-//! let mut doc = read(html, format("netscape").unwrap(), &ReadOptions::default())
+//! let mut doc = read_bytes(html, format("netscape").unwrap(), &ReadOptions::default())
 //!     .unwrap()
 //!     .document;
 //! // Move the tagged bookmarks to the top level, then drop the rest of "Old".
@@ -71,42 +73,28 @@
 //! ```
 #![warn(missing_docs)]
 
-mod convert;
+#[macro_use]
+mod formats;
+mod job;
 pub mod json;
 pub mod matrix;
 pub mod ops;
 mod paths;
 pub mod profiles;
+mod read;
 mod registry;
 mod resolve;
+mod target;
 mod values;
 
-pub use convert::{
-    convert, read_bytes, read_input, ConvertError, ConvertOptions, Converted, Input, Refusal,
-    Stage, Target,
+pub use job::{
+    choose_output, convert, run, ConvertOptions, Converted, Done, InputRead, Job, JobError,
+    Refusal, SiteCounts, Stage, To,
 };
-#[cfg(feature = "buku")]
-/// buku's bookmarks.db: its own API.
-pub use markport_buku as buku;
-/// Chromium's Bookmarks file's own API (Chrome, Edge, Brave, Vivaldi, Opera).
-#[cfg(feature = "chromium")]
-pub use markport_chromium as chromium;
-#[cfg(feature = "desktop")]
-/// The desktop-bookmark format's own API (and the spec's operations).
-pub use markport_desktop as desktop;
-#[cfg(feature = "favorites")]
-/// The favorites-tree format's own API (directories of link files).
-pub use markport_favorites as favorites;
 /// The file layer: atomic output files, private copies, archives, trees.
 pub use markport_files as files;
 /// Writing an output file without harming what is there (see `docs/output.md`).
 pub use markport_files::output;
-/// Firefox's bookmark backups' own API (JSON, `.jsonlz4`).
-#[cfg(feature = "firefox")]
-pub use markport_firefox as firefox;
-#[cfg(feature = "lists")]
-/// Generic CSV and plain URL lists.
-pub use markport_lists as lists;
 pub use markport_markup as markup;
 pub use markport_model as model;
 pub use markport_model::{
@@ -114,86 +102,57 @@ pub use markport_model::{
     Folder, Header, LossReport, Node, NodeId, Parsed, ReadOptions, Separator, Severity, Support,
     WriteOptions,
 };
-#[cfg(feature = "netscape")]
-/// The Netscape bookmark HTML format's own API.
-pub use markport_netscape as netscape;
-#[cfg(feature = "places")]
-/// The places.sqlite format's own API.
-pub use markport_places as places;
-#[cfg(feature = "safari")]
-/// Safari's Bookmarks.plist and exported ZIP: its own API.
-pub use markport_safari as safari;
-#[cfg(feature = "services")]
-/// The service exports' own API (Pocket, Pinboard, Instapaper, Raindrop).
-pub use markport_services as services;
-#[cfg(feature = "xbel")]
-/// The XBEL format's own API.
-pub use markport_xbel as xbel;
-#[cfg(feature = "xfolk")]
-/// The xFolk format's own API.
-pub use markport_xfolk as xfolk;
-pub use paths::{read_path, write_path};
+pub use markport_model::{FormatDef, PathReadFn, ReadFn, WriteFn};
+pub use paths::write_path;
+pub use read::{read, read_bytes, Input, Reading};
 pub use registry::{
-    aliases_of, detect, format, formats_for_extension, names, no_write_options, read_only,
-    text_output, writable, writable_names, DirectoryFormat, Format, PathReadFn, ReadFn, StageDirFn,
-    WriteFn, ALIASES, DIRECTORY_FORMATS, FORMATS,
+    aliases_of, detect, format, formats_for_extension, names, writable, writable_names,
+    DirectoryFormat, Format, StageDirFn, ALIASES, DIRECTORY_FORMATS,
 };
+
+// The one list of formats: each format crate with the feature that builds
+// it and the formats it declares, in detection order (on a tie the earlier
+// wins: dialects before their base). The re-exports (`markport::xbel`),
+// their `cfg`s and `FORMATS` follow from it; `FEATURES` lets a test hold
+// the Cargo features to it.
+formats! {
+    "desktop" => markport_desktop as desktop [markport_desktop::FORMAT]
+        "The desktop-bookmark format's own API (and the spec's operations).";
+    "xbel" => markport_xbel as xbel [markport_xbel::FORMAT]
+        "The XBEL format's own API.";
+    "netscape" => markport_netscape as netscape [markport_netscape::FORMAT]
+        "The Netscape bookmark HTML format's own API.";
+    "xfolk" => markport_xfolk as xfolk [markport_xfolk::FORMAT]
+        "The xFolk format's own API.";
+    "firefox" => markport_firefox as firefox [markport_firefox::FORMAT]
+        "Firefox's bookmark backups' own API (JSON, `.jsonlz4`).";
+    "chromium" => markport_chromium as chromium [markport_chromium::FORMAT]
+        "Chromium's Bookmarks file's own API (Chrome, Edge, Brave, Vivaldi, Opera).";
+    always [json::FORMAT];
+    "places" => markport_places as places [markport_places::FORMAT]
+        "The places.sqlite format's own API.";
+    "buku" => markport_buku as buku [markport_buku::FORMAT]
+        "buku's bookmarks.db: its own API.";
+    "services" => markport_services as services [
+        markport_services::pocket::FORMAT,
+        markport_services::pinboard::FORMAT,
+        markport_services::instapaper::FORMAT,
+        markport_services::raindrop::FORMAT,
+        markport_services::linkwarden::FORMAT,
+        markport_services::karakeep::FORMAT,
+        markport_services::wallabag::FORMAT,
+        markport_services::omnivore::FORMAT
+    ] "The service exports' own API (Pocket, Pinboard, Instapaper, Raindrop, Linkwarden, Karakeep, wallabag, Omnivore).";
+    "safari" => markport_safari as safari [markport_safari::FORMAT]
+        "Safari's Bookmarks.plist and exported ZIP: its own API.";
+    "lists" => markport_lists as lists [markport_lists::csv::FORMAT, markport_lists::urls::FORMAT]
+        "Generic CSV and plain URL lists.";
+    "favorites" => markport_favorites as favorites [markport_favorites::FORMAT]
+        "The favorites-tree format's own API (directories of link files).";
+}
 pub use resolve::{resolve_format, Chosen, Resolved};
+pub use target::Target;
 pub use values::{values, Values};
-
-/// Read `input` as `format`. With `opts.strict`, the first warning is an error.
-///
-/// ```
-/// use markport::{format, read, ErrorKind, ReadOptions};
-///
-/// let broken = br#"<xbel version="1.0"><alias/></xbel>"#;
-/// let lenient = read(broken, format("xbel").unwrap(), &ReadOptions::default()).unwrap();
-/// assert!(lenient.diagnostics.iter().any(|d| d.message.contains("without ref")));
-///
-/// let mut strict = ReadOptions::default();
-/// strict.strict = true;
-/// let err = read(broken, format("xbel").unwrap(), &strict).unwrap_err();
-/// assert_eq!(err.kind, ErrorKind::Strict);
-/// ```
-pub fn read(input: &[u8], format: &Format, opts: &ReadOptions) -> Result<Parsed, Error> {
-    (format.read)(input, opts)
-}
-
-/// Read `input`, the bytes already loaded from the file at `path` (`None`:
-/// not a file, e.g. standard input), as `format`. A format whose file has companions the
-/// bytes do not hold (places.sqlite and its `-wal`) reads the file itself
-/// when it is a regular file; every other format, and any format given a
-/// pipe, reads the bytes, as [`read`] does.
-pub fn read_loaded(
-    input: &[u8],
-    path: Option<&std::path::Path>,
-    format: &Format,
-    opts: &ReadOptions,
-) -> Result<Parsed, Error> {
-    // A pipe (`<(cat places.sqlite)`) cannot be read again by its path:
-    // its bytes are all there is.
-    match (
-        path.filter(|p| convert::is_regular_file(p)),
-        format.path_reader,
-    ) {
-        (Some(path), Some(path_reader)) => path_reader(path, opts),
-        _ => read(input, format, opts),
-    }
-}
-
-/// The old name of [`read_loaded`].
-#[deprecated(
-    since = "0.1.0",
-    note = "renamed read_loaded: read_path reads a file, read_loaded bytes already read from one"
-)]
-pub fn read_file(
-    input: &[u8],
-    path: Option<&std::path::Path>,
-    format: &Format,
-    opts: &ReadOptions,
-) -> Result<Parsed, Error> {
-    read_loaded(input, path, format, opts)
-}
 
 /// Remove every temporary file and directory this process has made and
 /// not yet finished with: unfinished outputs ([`output::remove_unfinished`])
@@ -277,11 +236,11 @@ impl Roundtrip {
 /// `markport roundtrip` and the conformance tests.
 ///
 /// ```
-/// use markport::{format, read, roundtrip, ReadOptions, WriteOptions};
+/// use markport::{format, read_bytes, roundtrip, ReadOptions, WriteOptions};
 ///
 /// let xbel = br#"<xbel version="1.0"><bookmark href="https://example.org/"
 ///     added="2024-01-02T03:04:05Z"><title>Example</title></bookmark><separator/></xbel>"#;
-/// let doc = read(xbel, format("xbel").unwrap(), &ReadOptions::default()).unwrap().document;
+/// let doc = read_bytes(xbel, format("xbel").unwrap(), &ReadOptions::default()).unwrap().document;
 /// let trip = roundtrip(&doc, format("xfolk").unwrap(), &WriteOptions::default()).unwrap();
 /// assert!(trip.exact());
 /// assert!(trip.loss.fields().contains(&markport::Field::Separator));
@@ -302,7 +261,7 @@ pub fn roundtrip(doc: &Document, via: &Format, opts: &WriteOptions) -> Result<Ro
         }
         None => {
             let (bytes, loss) = write_to_vec(doc, via, opts)?;
-            (loss, read(&bytes, via, &ReadOptions::default()))
+            (loss, read_bytes(&bytes, via, &ReadOptions::default()))
         }
     };
     let back = back.map_err(|e| {

@@ -2,7 +2,8 @@
 
 use markport_model::{Field, Support};
 
-use crate::registry::{writable, FORMATS};
+use crate::registry::writable;
+use crate::FORMATS;
 
 fn cell(s: Support) -> &'static str {
     match s {

@@ -1,10 +1,11 @@
-//! Reading and writing files by path, with the library's own policies: the
-//! format chosen as [`resolve_format`] chooses, the output written as
-//! [`output`](crate::output) writes it.
+//! Writing a document to a file by its path, with the library's own
+//! policies: the format chosen as [`resolve_format`] chooses, the output
+//! written as [`output`](crate::output) writes it. (Reading is
+//! [`read`](crate::read), the one door.)
 
 use std::path::Path;
 
-use markport_model::{Document, Error, ErrorKind, LossReport, Parsed, ReadOptions, WriteOptions};
+use markport_model::{Document, Error, ErrorKind, LossReport, WriteOptions};
 
 use crate::output::{OutputError, OutputFile};
 use crate::registry::Format;
@@ -27,33 +28,6 @@ fn output_error(e: OutputError) -> Error {
     err
 }
 
-/// Read the file at `path` as `format`, or (`None`) as the format its
-/// content shows, failing that its extension.
-///
-/// ```
-/// let dir = tempfile::tempdir().unwrap();
-/// let path = dir.path().join("links.txt");
-/// std::fs::write(&path, r#"<xbel version="1.0"><bookmark href="https://example.org/"/></xbel>"#).unwrap();
-/// let parsed = markport::read_path(&path, None, &markport::ReadOptions::default()).unwrap();
-/// assert_eq!(parsed.document.census().bookmarks, 1);
-///
-/// let missing = markport::read_path(dir.path().join("nope.xbel"), None, &Default::default());
-/// assert_eq!(missing.unwrap_err().kind, markport::ErrorKind::Io);
-/// ```
-pub fn read_path(
-    path: impl AsRef<Path>,
-    format: Option<&Format>,
-    opts: &ReadOptions,
-) -> Result<Parsed, Error> {
-    let path = path.as_ref();
-    let bytes = std::fs::read(path).map_err(|e| io_error(path, e))?;
-    let format = match format {
-        Some(f) => f,
-        None => resolve_format(None, Some(path), Some(&bytes))?.format,
-    };
-    crate::read_loaded(&bytes, Some(path), format, opts)
-}
-
 /// Write `doc` to the file at `path` as `format`, or (`None`) as its
 /// extension says (`.xbel`, `.html`, ...), and return what could not be
 /// carried. The file is replaced atomically and only when the whole output
@@ -72,7 +46,7 @@ pub fn read_path(
 /// let path = dir.path().join("page.xbel");
 /// let loss = markport::write_path(&doc, &path, None, &Default::default()).unwrap();
 /// assert!(loss.is_empty());
-/// let back = markport::read_path(&path, None, &Default::default()).unwrap();
+/// let back = markport::read(path.as_path(), None, &Default::default()).unwrap();
 /// assert_eq!(back.document, doc);
 ///
 /// // xFolk pages have no separators: the report says so.

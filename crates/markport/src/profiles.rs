@@ -239,9 +239,9 @@ fn count(p: &mut Profile) {
         p.error = Some(format!("unknown format {}", p.format));
         return;
     };
-    match crate::read_path(&p.path, Some(f), &Default::default()) {
-        Ok(parsed) => p.bookmarks = Some(parsed.document.census().bookmarks),
-        Err(e) => p.error = Some(e.message),
+    match crate::read(p.path.as_path(), Some(f), &Default::default()) {
+        Ok(read) => p.bookmarks = Some(read.document.census().bookmarks),
+        Err(e) => p.error = Some(e.error.message),
     }
 }
 

@@ -1,17 +1,13 @@
 //! The formats markport knows. A format joins by adding one entry to
 //! [`FORMATS`]; the CLI, the loss matrix and the conformance tests pick it up.
 
-use std::io::Write;
-
 use markport_model::{
-    Document, Error, ErrorKind, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
+    Document, Error, ErrorKind, Field, FormatDef, LossReport, PathReadFn, ReadFn, Support, WriteFn,
+    WriteOptions,
 };
 
-/// A reader: bytes in, document and diagnostics out.
-pub type ReadFn = fn(&[u8], &ReadOptions) -> Result<Parsed, Error>;
-/// A reader of a file by its path, for a format whose file has companions
-/// the bytes cannot carry (places.sqlite's `-wal`).
-pub type PathReadFn = fn(&std::path::Path, &ReadOptions) -> Result<Parsed, Error>;
+use crate::FORMATS;
+
 /// A writer of a directory tree: `doc` written into a staging directory
 /// beside the directory named (checked, not touched), with what the tree
 /// cannot carry; the caller swaps the staged tree in, or abandons it.
@@ -20,8 +16,6 @@ pub type StageDirFn = fn(
     &WriteOptions,
     &std::path::Path,
 ) -> Result<(LossReport, markport_files::tree::Staged), Error>;
-/// A writer: document in, bytes out, and what could not be carried.
-pub type WriteFn = fn(&Document, &WriteOptions, &mut dyn Write) -> Result<LossReport, Error>;
 
 /// One format: its names, how to recognise it, read it and write it.
 ///
@@ -45,11 +39,9 @@ pub struct Format {
     pub extensions: &'static [&'static str],
     /// How sure (0..=100) the format is that the bytes are its own; `None` if not.
     pub detect: fn(&[u8]) -> Option<u8>,
-    /// Whether its reader takes a ZIP archive and reads its entries (the
-    /// exports of Pocket, Omnivore, Safari): a ZIP is offered to these
-    /// formats only, so that its entries decide what it is. An entry
-    /// stored without compression lies in the archive as plain text, which
-    /// a text format would otherwise take for its own.
+    /// Whether its reader takes a ZIP archive and reads its entries
+    /// (`FormatDef::reads_zip`): a ZIP is offered to these formats only,
+    /// so that its entries, not its bytes, decide what it is.
     pub reads_zip: bool,
     /// The reader.
     pub read: ReadFn,
@@ -155,19 +147,25 @@ impl Format {
     }
 }
 
-/// The extension rule of a format whose extensions ask nothing of the
-/// write options.
-pub fn no_write_options(_: &str, _: &mut WriteOptions) {}
-
-/// The `binary_output` of a format whose writer always writes text.
-pub fn text_output(_: &WriteOptions) -> bool {
-    false
-}
-
-/// What a read-only format's `support` says of every field: it has no
-/// writer, so nothing is carried.
-pub fn read_only(_: Field) -> Support {
-    Support::None
+impl Format {
+    /// The registry's row of a format its crate declares
+    /// (`markport_xbel::FORMAT`): the one list in `lib.rs` makes
+    /// [`FORMATS`] of these.
+    pub const fn of(def: FormatDef) -> Format {
+        Format {
+            name: def.name,
+            description: def.description,
+            extensions: def.extensions,
+            detect: def.detect,
+            reads_zip: def.reads_zip,
+            read: def.read,
+            path_reader: def.path_reader,
+            write_options_for_extension: def.write_options_for_extension,
+            binary_output: def.binary_output,
+            write: def.write,
+            support: def.support,
+        }
+    }
 }
 
 impl std::fmt::Debug for Format {
@@ -175,308 +173,6 @@ impl std::fmt::Debug for Format {
         f.debug_struct("Format").field("name", &self.name).finish()
     }
 }
-
-/// Every registered format. Detection asks them in this order and keeps the
-/// most confident; on a tie the earlier one wins (dialects before their base).
-pub static FORMATS: &[Format] = &[
-    #[cfg(feature = "desktop")]
-    Format {
-        name: "desktop",
-        description: "freedesktop desktop bookmarks (recently-used.xbel), GLib's layout",
-        extensions: &[],
-        detect: markport_desktop::detect,
-        reads_zip: false,
-        read: markport_desktop::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(markport_desktop::write),
-        support: markport_desktop::support,
-    },
-    #[cfg(feature = "xbel")]
-    Format {
-        name: "xbel",
-        description: "XBEL 1.0, the XML Bookmark Exchange Language (lossless hub)",
-        extensions: &["xbel"],
-        detect: markport_xbel::detect,
-        reads_zip: false,
-        read: markport_xbel::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(markport_xbel::write),
-        support: markport_xbel::support,
-    },
-    #[cfg(feature = "netscape")]
-    Format {
-        name: "netscape",
-        description:
-            "Netscape bookmark HTML, every browser's export (Pinboard/Delicious extensions)",
-        extensions: &["html", "htm"],
-        detect: markport_netscape::detect,
-        reads_zip: false,
-        read: markport_netscape::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(markport_netscape::write),
-        support: markport_netscape::support,
-    },
-    #[cfg(feature = "xfolk")]
-    Format {
-        name: "xfolk",
-        description: "xFolk microformat pages: read from any page, publish a page people use",
-        extensions: &["html", "htm"],
-        detect: markport_xfolk::detect,
-        reads_zip: false,
-        read: markport_xfolk::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(markport_xfolk::write),
-        support: markport_xfolk::support,
-    },
-    #[cfg(feature = "firefox")]
-    Format {
-        name: "firefox",
-        description: "Firefox bookmark backups: JSON (bookmarks-*.json) and .jsonlz4/.baklz4",
-        extensions: &["jsonlz4", "baklz4", "mozlz4"],
-        detect: markport_firefox::detect,
-        reads_zip: false,
-        read: markport_firefox::read,
-        path_reader: None,
-        write_options_for_extension: markport_firefox::write_options_for_extension,
-        binary_output: markport_firefox::writes_binary,
-        write: Some(markport_firefox::write),
-        support: markport_firefox::support,
-    },
-    #[cfg(feature = "chromium")]
-    Format {
-        name: "chromium",
-        description: "Chromium's Bookmarks file (Chrome, Edge, Brave, Vivaldi, Opera)",
-        extensions: &[],
-        detect: markport_chromium::detect,
-        reads_zip: false,
-        read: markport_chromium::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(markport_chromium::write),
-        support: markport_chromium::support,
-    },
-    Format {
-        name: "json",
-        description: "markport's JSON form of the model (lossless, for scripts)",
-        extensions: &["json"],
-        detect: crate::json::detect,
-        reads_zip: false,
-        read: crate::json::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(crate::json::write),
-        support: crate::json::support,
-    },
-    #[cfg(feature = "places")]
-    Format {
-        name: "places",
-        description: "Firefox's places.sqlite, read in place without touching the profile",
-        extensions: &["sqlite"],
-        detect: markport_places::detect,
-        reads_zip: false,
-        read: markport_places::read,
-        path_reader: Some(markport_places::read_path),
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    #[cfg(feature = "buku")]
-    Format {
-        name: "buku",
-        description: "buku's bookmarks.db (SQLite), read in place without touching it",
-        extensions: &["db"],
-        detect: markport_buku::detect,
-        reads_zip: false,
-        read: markport_buku::read,
-        path_reader: Some(markport_buku::read_path),
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    Format {
-        name: "pocket",
-        description:
-            "Pocket's export: its ZIP of part_*.csv, one CSV part, or ril_export.html; statuses as folders",
-        extensions: &[],
-        detect: markport_services::pocket::detect,
-        reads_zip: true,
-        read: markport_services::pocket::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    Format {
-        name: "pinboard",
-        description: "Pinboard's JSON export (posts/all)",
-        extensions: &[],
-        detect: markport_services::pinboard::detect,
-        reads_zip: false,
-        read: markport_services::pinboard::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    Format {
-        name: "instapaper",
-        description: "Instapaper's CSV export, every generation; folder paths as folders",
-        extensions: &[],
-        detect: markport_services::instapaper::detect,
-        reads_zip: false,
-        read: markport_services::instapaper::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    Format {
-        name: "raindrop",
-        description: "Raindrop.io's CSV export; collection paths as folders (its HTML is netscape)",
-        extensions: &[],
-        detect: markport_services::raindrop::detect,
-        reads_zip: false,
-        read: markport_services::raindrop::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "safari")]
-    Format {
-        name: "safari",
-        description:
-            "Safari's Bookmarks.plist (binary or XML) or exported ZIP; the Reading List as a folder",
-        extensions: &["plist"],
-        detect: markport_safari::detect,
-        reads_zip: true,
-        read: markport_safari::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    Format {
-        name: "linkwarden",
-        description: "Linkwarden's JSON export; collections as folders",
-        extensions: &[],
-        detect: markport_services::linkwarden::detect,
-        reads_zip: false,
-        read: markport_services::linkwarden::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    Format {
-        name: "karakeep",
-        description: "Karakeep's (Hoarder's) JSON export; lists as folders",
-        extensions: &[],
-        detect: markport_services::karakeep::detect,
-        reads_zip: false,
-        read: markport_services::karakeep::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    Format {
-        name: "wallabag",
-        description: "wallabag's JSON export of entries",
-        extensions: &[],
-        detect: markport_services::wallabag::detect,
-        reads_zip: false,
-        read: markport_services::wallabag::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "services")]
-    Format {
-        name: "omnivore",
-        description: "Omnivore's export: its ZIP (highlights as descriptions), or one metadata_*.json file",
-        extensions: &[],
-        detect: markport_services::omnivore::detect,
-        reads_zip: true,
-        read: markport_services::omnivore::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: None,
-        support: read_only,
-    },
-    #[cfg(feature = "lists")]
-    Format {
-        name: "csv",
-        description: "any CSV of bookmarks: columns found by header name; one row per bookmark",
-        extensions: &["csv"],
-        detect: markport_lists::csv::detect,
-        reads_zip: false,
-        read: markport_lists::csv::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(markport_lists::csv::write),
-        support: markport_lists::csv::support,
-    },
-    #[cfg(feature = "lists")]
-    Format {
-        name: "urls",
-        description: "a plain list of URLs, one per line with an optional title (OneTab too)",
-        extensions: &["txt", "urls"],
-        detect: markport_lists::urls::detect,
-        reads_zip: false,
-        read: markport_lists::urls::read,
-        path_reader: None,
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(markport_lists::urls::write),
-        support: markport_lists::urls::support,
-    },
-    #[cfg(feature = "favorites")]
-    Format {
-        name: "favorites",
-        description: "Favorites trees: a directory of link files (.url, .webloc, .desktop); written as .url files",
-        extensions: &["url", "webloc", "desktop"],
-        detect: markport_favorites::detect,
-        reads_zip: false,
-        read: markport_favorites::read,
-        path_reader: Some(markport_favorites::read_path),
-        write_options_for_extension: no_write_options,
-        binary_output: text_output,
-        write: Some(markport_favorites::write),
-        support: markport_favorites::support,
-    },
-];
 
 /// Other names people give a format (`-t html`, as pandoc spells it), and
 /// the format each one means.
@@ -555,6 +251,7 @@ pub fn writable_names() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use markport_model::{Parsed, ReadOptions};
 
     fn no_read(_: &[u8], _: &ReadOptions) -> Result<Parsed, Error> {
         Err(Error::new(ErrorKind::Syntax, "never", None))
@@ -576,11 +273,11 @@ mod tests {
             ("pinboard", cfg!(feature = "services")),
             ("instapaper", cfg!(feature = "services")),
             ("raindrop", cfg!(feature = "services")),
-            ("safari", cfg!(feature = "safari")),
             ("linkwarden", cfg!(feature = "services")),
             ("karakeep", cfg!(feature = "services")),
             ("wallabag", cfg!(feature = "services")),
             ("omnivore", cfg!(feature = "services")),
+            ("safari", cfg!(feature = "safari")),
             ("csv", cfg!(feature = "lists")),
             ("urls", cfg!(feature = "lists")),
             ("favorites", cfg!(feature = "favorites")),
@@ -595,6 +292,46 @@ mod tests {
             formats_for_extension("sqlite").len(),
             usize::from(cfg!(feature = "places"))
         );
+    }
+
+    /// The crate's Cargo features are the list's: each a feature of its
+    /// own that turns on its crate alone, every one in `default`.
+    #[test]
+    fn the_cargo_features_are_the_list_of_formats() {
+        let manifest = include_str!("../Cargo.toml");
+        let features = manifest
+            .split("[features]")
+            .nth(1)
+            .and_then(|f| f.split("\n[").next())
+            .unwrap();
+        let default = features
+            .split("default = [")
+            .nth(1)
+            .unwrap()
+            .split(']')
+            .next()
+            .unwrap();
+        for feature in crate::FEATURES {
+            let line = format!("\n{feature} = [\"dep:markport-{feature}\"]");
+            assert!(
+                features.contains(&line),
+                "crates/markport/Cargo.toml needs `{feature} = [\"dep:markport-{feature}\"]`"
+            );
+            assert!(
+                default.contains(&format!("\"{feature}\"")),
+                "{feature} is not in default"
+            );
+        }
+        let mut declared = features
+            .lines()
+            .filter_map(|l| l.split_once(" = [\"dep:markport-"))
+            .map(|(name, _)| name.trim())
+            .filter(|name| *name != "publish")
+            .collect::<Vec<_>>();
+        let mut listed = crate::FEATURES.to_vec();
+        declared.sort_unstable();
+        listed.sort_unstable();
+        assert_eq!(declared, listed, "a format feature the list does not name");
     }
 
     /// A ZIP is opened as a ZIP whatever the compression of its entries:
@@ -621,7 +358,7 @@ mod tests {
                 }
                 zip.finish().unwrap().into_inner()
             };
-            let export = build(&[("History.json", history), ("Bookmarks.html", page)]);
+            let export = build(&[("Bookmarks.html", page), ("History.json", history)]);
             assert_eq!(
                 detect(&export).map(|f| f.name),
                 Some("safari"),
@@ -634,19 +371,13 @@ mod tests {
 
     #[test]
     fn a_read_only_format_has_no_writer_and_says_which_formats_write() {
-        let store = Format {
-            name: "store",
-            description: "a read-only test format",
-            extensions: &[],
-            detect: |_| None,
-            reads_zip: false,
-            read: no_read,
-            path_reader: None,
-            write_options_for_extension: no_write_options,
-            binary_output: text_output,
-            write: None,
-            support: read_only,
-        };
+        let store = Format::of(FormatDef::reader(
+            "store",
+            "a read-only test format",
+            &[],
+            |_| None,
+            no_read,
+        ));
         assert!(!store.writable());
         let err = store.writer().unwrap_err();
         assert_eq!(err.kind, ErrorKind::WrongFormat);
@@ -658,6 +389,8 @@ mod tests {
             "{}",
             err.message
         );
-        assert!(Field::ALL.iter().all(|f| read_only(*f) == Support::None));
+        assert!(Field::ALL
+            .iter()
+            .all(|f| (store.support)(*f) == Support::None));
     }
 }

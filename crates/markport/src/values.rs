@@ -31,10 +31,10 @@ pub struct Values {
 /// second document has (`d.only_second`).
 ///
 /// ```
-/// use markport::{diff, format, read, values, ReadOptions};
+/// use markport::{diff, format, read_bytes, values, ReadOptions};
 ///
 /// let xbel = format("xbel").unwrap();
-/// let open = |s: &str| read(s.as_bytes(), xbel, &ReadOptions::default()).unwrap().document;
+/// let open = |s: &str| read_bytes(s.as_bytes(), xbel, &ReadOptions::default()).unwrap().document;
 /// let a = open(r#"<xbel version="1.0"><bookmark href="https://a.example/"><title>A</title></bookmark></xbel>"#);
 /// let b = open(r#"<xbel version="1.0"><bookmark href="https://a.example/"><title>B</title></bookmark></xbel>"#);
 /// let d = diff(&a, &b);
@@ -90,10 +90,10 @@ fn header(doc: &Document) -> serde_json::Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{diff, format, read, Field, ReadOptions};
+    use crate::{diff, format, Field, ReadOptions};
 
     fn xbel(s: &str) -> Document {
-        read(
+        crate::read_bytes(
             s.as_bytes(),
             format("xbel").unwrap(),
             &ReadOptions::default(),

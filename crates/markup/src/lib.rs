@@ -3,8 +3,8 @@
 //! What every reader and writer of a format needs to read and write text and
 //! none should own: HTML tokenizing and HTML5's element walk, JSON pull
 //! parsing, charset detection, character references, escaping, XML's
-//! character classes and element writing, and [`decimal`], numbers written
-//! into output text. The format crates sit on this one floor above it, as
+//! character classes and element writing, [`decimal`], numbers written
+//! into output text, and [`shell`], the one shell quoting of command lines. The format crates sit on this one floor above it, as
 //! pandoc keeps `Text.Pandoc.XML` apart from its readers. What markport does
 //! with files (the atomic output writer, private copies, archives, trees
 //! written whole) is `markport-files`, beside it.
@@ -27,5 +27,6 @@ pub mod entities;
 pub mod html;
 pub mod json;
 mod replace;
+pub mod shell;
 pub mod walk;
 pub mod xml;

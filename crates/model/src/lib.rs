@@ -57,6 +57,7 @@ mod diag;
 mod diff;
 mod document;
 mod field;
+mod format;
 mod header;
 mod link;
 mod loss;
@@ -71,6 +72,7 @@ pub use diag::{Diagnostic, Error, ErrorKind, LineIndex, Location, Severity};
 pub use diff::{diff, diff_listing, Diff, Difference};
 pub use document::{Document, NodeId, Step, Walk};
 pub use field::{Field, Scope, Support};
+pub use format::{FormatDef, PathReadFn, ReadFn, WriteFn};
 pub use header::Header;
 pub use link::link_key;
 #[allow(deprecated)]

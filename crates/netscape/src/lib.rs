@@ -143,3 +143,15 @@ pub fn support(field: Field) -> Support {
         _ => Support::Full,
     }
 }
+
+/// This format as the registry lists it (`markport::format("netscape")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "netscape",
+    "Netscape bookmark HTML, every browser's export (Pinboard/Delicious extensions)",
+    &["html", "htm"],
+    detect,
+    read,
+)
+.writes(write, support);

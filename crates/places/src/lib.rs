@@ -80,3 +80,15 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Parsed, Error> {
     let conn = open::from_path(path)?;
     tree::read(&conn.conn)?.enforce(opts)
 }
+
+/// This format as the registry lists it (`markport::format("places")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "places",
+    "Firefox's places.sqlite, read in place without touching the profile",
+    &["sqlite"],
+    detect,
+    read,
+)
+.reads_paths(read_path);

@@ -2,6 +2,15 @@
 //! SQLite header first (so a truncated file says so), then a private copy or
 //! an `immutable=1` open.
 //!
+//! A database is a program as much as data: a view runs a query, a
+//! trigger runs on a write, a generated column computes when it is read.
+//! So every connection made here is held to what a read needs
+//! ([`Opened`]): no statement can write (so no trigger can fire), SQLite's
+//! temporary storage stays in memory (no temporary file anywhere), every
+//! query together has a time limit ([`time_limit`]), and the tables a
+//! reader uses are looked up with [`table`], which refuses a view, a
+//! virtual table or a computed column standing in for one.
+//!
 //! Public so that markport's other SQLite readers (buku's `bookmarks.db`)
 //! open their files by the same rules rather than a copy of them.
 //!
@@ -18,9 +27,11 @@
 use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use markport_files::private::PrivateDir;
 use markport_model::{Error, ErrorKind};
+use rusqlite::config::DbConfig;
 use rusqlite::{Connection, OpenFlags};
 
 /// The first 16 bytes of every SQLite 3 database.
@@ -28,12 +39,72 @@ pub const SQLITE_MAGIC: &[u8] = b"SQLite format 3\0";
 
 const HEADER_LEN: usize = 100;
 
+/// The time every query on one opened database may take together, at
+/// the least: SQLite is stopped when it runs past it, and the read fails
+/// saying so. A read of 100,000 bookmarks takes about a tenth of a second
+/// (see `docs/performance.md`); a view over an endless query is stopped
+/// after this long.
+pub const TIME_LIMIT: Duration = Duration::from_secs(5);
+
+/// What a larger database adds to [`TIME_LIMIT`]: one more second for
+/// every this many bytes (SQLite reads tens of megabytes a second here, so
+/// a legitimate read of any size stays far below its limit).
+pub const TIME_LIMIT_BYTES_PER_SECOND: u64 = 16 << 20;
+
+/// How many of SQLite's virtual-machine steps run between two looks at
+/// the clock: a look costs tens of nanoseconds, these steps a millisecond
+/// at most, so the limit is kept to within about that (a single long step,
+/// such as sorting what a query gathered, runs to its end first).
+const STEPS_BETWEEN_CHECKS: i32 = 10_000;
+
+/// The time limit of a database of `bytes` bytes (with its `-wal`):
+/// [`TIME_LIMIT`], and a second more for every
+/// [`TIME_LIMIT_BYTES_PER_SECOND`] bytes.
+///
+/// ```
+/// use markport_places::open::{time_limit, TIME_LIMIT};
+/// use std::time::Duration;
+/// assert_eq!(time_limit(8192), TIME_LIMIT);
+/// assert_eq!(time_limit(64 << 20), TIME_LIMIT + Duration::from_secs(4));
+/// ```
+pub fn time_limit(bytes: u64) -> Duration {
+    TIME_LIMIT + Duration::from_secs(bytes / TIME_LIMIT_BYTES_PER_SECOND)
+}
+
 /// An open database and the private directory its copy lives in (removed
 /// when this is dropped, after the connection closes: fields drop in order).
+///
+/// The connection only reads: `PRAGMA query_only` refuses every statement
+/// that would write (on the user's own file it is also opened read only
+/// and `immutable`), and a trigger runs only on a write, so none runs.
+/// `PRAGMA temp_store = MEMORY` keeps SQLite's temporary tables, sorts and
+/// materialised subqueries in memory, never in a file of `$TMPDIR`;
+/// `PRAGMA trusted_schema = OFF` keeps functions with side effects out of
+/// anything the schema defines. A progress handler stops any query once
+/// the connection is older than its [`time_limit`] (the error says so).
 pub struct Opened {
     /// The connection: read only on the user's file, or on a private copy.
     pub conn: Connection,
     _dir: Option<PrivateDir>,
+}
+
+impl Opened {
+    /// Hold `conn` to a read's rules (see [`Opened`]), the clock of its
+    /// time limit starting now.
+    fn new(conn: Connection, dir: Option<PrivateDir>, bytes: u64) -> Result<Opened, Error> {
+        conn.execute_batch(
+            "PRAGMA query_only = ON; PRAGMA temp_store = MEMORY; PRAGMA trusted_schema = OFF;",
+        )
+        .map_err(sqlite_error)?;
+        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)
+            .map_err(sqlite_error)?;
+        let deadline = Instant::now() + time_limit(bytes);
+        conn.progress_handler(
+            STEPS_BETWEEN_CHECKS,
+            Some(move || Instant::now() > deadline),
+        );
+        Ok(Opened { conn, _dir: dir })
+    }
 }
 
 /// Check the 100-byte SQLite header against the file's length: not SQLite
@@ -107,14 +178,143 @@ pub fn sqlite_error(e: rusqlite::Error) -> Error {
         Some(DatabaseBusy) | Some(DatabaseLocked) => {
             format!("the database is locked by another program: {e}")
         }
+        // Nothing but the progress handler of [`Opened`] interrupts.
+        Some(OperationInterrupted) => format!(
+            "the database took too long to read: SQLite was stopped at markport's time limit \
+             ({} s, and 1 s more for every {} MiB of the database); \
+             a table may stand for an endless query",
+            TIME_LIMIT.as_secs(),
+            TIME_LIMIT_BYTES_PER_SECOND >> 20
+        ),
         _ => format!("SQLite: {e}"),
     };
     let kind = match code {
         Some(DatabaseCorrupt) | Some(NotADatabase) => ErrorKind::Syntax,
+        Some(OperationInterrupted) => ErrorKind::Unsafe,
         Some(DatabaseBusy) | Some(DatabaseLocked) | Some(CannotOpen) => ErrorKind::Io,
         _ => ErrorKind::Invalid,
     };
     Error::new(kind, message, None)
+}
+
+/// A table as SQLite describes it: its name as the schema spells it and
+/// its columns, each stored or computed when read.
+#[derive(Debug)]
+pub struct Table {
+    /// The name in `sqlite_master`.
+    pub name: String,
+    /// `(column, computed when read)`, in the table's order.
+    columns: Vec<(String, bool)>,
+}
+
+impl Table {
+    /// Whether the table has `column` (SQLite's names are
+    /// case-insensitive): `Ok(false)` when it has not, an error
+    /// ([`ErrorKind::Unsafe`]) when the column is computed each time it is
+    /// read (`GENERATED ALWAYS AS (…) VIRTUAL`): its expression would run
+    /// on every row, and markport reads only stored values.
+    pub fn has(&self, column: &str) -> Result<bool, Error> {
+        match self
+            .columns
+            .iter()
+            .find(|(c, _)| c.eq_ignore_ascii_case(column))
+        {
+            None => Ok(false),
+            Some((_, false)) => Ok(true),
+            Some((c, true)) => Err(Error::new(
+                ErrorKind::Unsafe,
+                format!(
+                    "table `{}`: column `{c}` is computed when read (a generated column), \
+                     not stored; markport reads only stored values",
+                    self.name
+                ),
+                None,
+            )),
+        }
+    }
+
+    /// Every one of `columns` present and stored, or an error naming the
+    /// table, the first column missing, and the columns it has.
+    pub fn require(&self, columns: &[&str]) -> Result<(), Error> {
+        for column in columns {
+            if !self.has(column)? {
+                let has: Vec<&str> = self.columns.iter().map(|(c, _)| c.as_str()).collect();
+                return Err(Error::new(
+                    ErrorKind::WrongFormat,
+                    format!(
+                        "table `{}` has no `{column}` column (it has {})",
+                        self.name,
+                        if has.is_empty() {
+                            "none".to_string()
+                        } else {
+                            has.join(", ")
+                        }
+                    ),
+                    None,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The names of the columns, stored or computed, in the table's order.
+    pub fn columns(&self) -> impl Iterator<Item = &str> {
+        self.columns.iter().map(|(c, _)| c.as_str())
+    }
+}
+
+/// The table `name` of the database, from SQLite's own schema
+/// (`sqlite_master` and `pragma_table_xinfo`): `None` when there is none
+/// of that name; an error ([`ErrorKind::Unsafe`]) when a view or a virtual
+/// table has the name: a view runs whatever query it was made with (an
+/// endless one among them) and a virtual table runs its module's code, so
+/// markport reads neither in place of a table.
+pub fn table(conn: &Connection, name: &str) -> Result<Option<Table>, Error> {
+    let entry: Option<(String, String, String)> = conn
+        .query_row(
+            "SELECT type, name, coalesce(sql, '') FROM sqlite_master \
+             WHERE type IN ('table', 'view') AND name = ?1 COLLATE NOCASE",
+            [name],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .map(Some)
+        .or_else(|e| match e {
+            rusqlite::Error::QueryReturnedNoRows => Ok(None),
+            e => Err(sqlite_error(e)),
+        })?;
+    let Some((kind, name, sql)) = entry else {
+        return Ok(None);
+    };
+    let unsafe_ = |what: &str| {
+        Error::new(
+            ErrorKind::Unsafe,
+            format!(
+                "`{name}` is {what}, not a table: a database whose `{name}` runs a query \
+                 or other code when read is refused (markport reads only real tables)"
+            ),
+            None,
+        )
+    };
+    if kind == "view" {
+        return Err(unsafe_("a view"));
+    }
+    let head = sql.trim_start().as_bytes();
+    if head.len() >= 14 && head[..14].eq_ignore_ascii_case(b"CREATE VIRTUAL") {
+        return Err(unsafe_("a virtual table"));
+    }
+    // hidden: 0 a stored column, 2 computed when read, 3 computed when
+    // written (stored); 1 is a virtual table's, refused above.
+    let mut stmt = conn
+        .prepare("SELECT name, hidden FROM pragma_table_xinfo(?1)")
+        .map_err(sqlite_error)?;
+    let columns = stmt
+        .query_map([&name], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? == 2))
+        })
+        .map_err(sqlite_error)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sqlite_error)?;
+    Ok(Some(Table { name, columns }))
 }
 
 /// A private directory for a copy of the user's database: owner-only,
@@ -145,20 +345,18 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Opened, Error> {
         &mut &*bytes,
         "cannot make a private temporary copy",
     )?;
-    open_copy(dir)
+    open_copy(dir, bytes.len() as u64)
 }
 
 /// The name of the copy in its private directory (the same for every
 /// database opened here: the directory is the copy's alone).
 const COPY: &str = "places.sqlite";
 
-fn open_copy(dir: PrivateDir) -> Result<Opened, Error> {
+/// Open the copy in `dir` (of `bytes` bytes, with its companions).
+fn open_copy(dir: PrivateDir, bytes: u64) -> Result<Opened, Error> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(dir.path().join(COPY), flags).map_err(sqlite_error)?;
-    Ok(Opened {
-        conn,
-        _dir: Some(dir),
-    })
+    Opened::new(conn, Some(dir), bytes)
 }
 
 fn sibling(path: &Path, suffix: &str) -> PathBuf {
@@ -201,18 +399,20 @@ pub fn from_path(path: &Path) -> Result<Opened, Error> {
                 | OpenFlags::SQLITE_OPEN_URI
                 | OpenFlags::SQLITE_OPEN_NO_MUTEX;
             let conn = Connection::open_with_flags(uri, flags).map_err(sqlite_error)?;
-            return Ok(Opened { conn, _dir: None });
+            return Opened::new(conn, None, len);
         }
     }
     let dir = private_dir()?;
     file.rewind().map_err(|e| io(&name, e))?;
     copy_into(&dir, COPY, &mut file, &name)?;
+    let mut bytes = len;
     for (companion, suffix) in &companions {
         let what = companion.display().to_string();
         let mut from = File::open(companion).map_err(|e| io(&what, e))?;
+        bytes += from.metadata().map_or(0, |m| m.len());
         copy_into(&dir, &format!("{COPY}{suffix}"), &mut from, &what)?;
     }
-    open_copy(dir)
+    open_copy(dir, bytes)
 }
 
 /// Copy a pipe's bytes into a private directory as they arrive (no second
@@ -229,7 +429,7 @@ fn from_stream(stream: &mut File, name: &str) -> Result<Opened, Error> {
         .read_to_end(&mut header)
         .map_err(|e| io(name, e))?;
     check_header(&header, len)?;
-    open_copy(dir)
+    open_copy(dir, len)
 }
 
 /// `file:PATH?immutable=1`, with the characters a URI path cannot hold

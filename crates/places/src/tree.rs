@@ -11,7 +11,7 @@ use markport_model::{
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
-use crate::open::sqlite_error;
+use crate::open::{self, sqlite_error, Table};
 
 /// `moz_bookmarks.type`.
 const TYPE_BOOKMARK: i64 = 1;
@@ -111,56 +111,76 @@ fn date(micros: Option<i64>, what: &str, diags: &mut Vec<Diagnostic>) -> Option<
     }
 }
 
+/// The tables read, each looked up in SQLite's own schema
+/// ([`open::table`]): one that is absent is `None` (each Firefox version has
+/// its own set); a view or a virtual table in the place of any of them is
+/// refused before any query runs.
 struct Schema {
-    tables: HashSet<String>,
+    bookmarks: Table,
+    places: Option<Table>,
+    favicons: Option<Table>,
+    keywords: Option<Table>,
+    items_annos: Option<Table>,
+    anno_attributes: Option<Table>,
+    annos: Option<Table>,
+    roots: Option<Table>,
 }
 
 impl Schema {
     fn load(conn: &Connection) -> Result<Schema, Error> {
-        let mut stmt = conn
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
-            .map_err(sqlite_error)?;
-        let tables = stmt
-            .query_map([], |r| r.get_ref(0).map(text))
-            .map_err(sqlite_error)?
-            .filter_map(|r| r.transpose())
-            .collect::<Result<HashSet<_>, _>>()
-            .map_err(sqlite_error)?;
-        Ok(Schema { tables })
+        let Some(bookmarks) = open::table(conn, "moz_bookmarks")? else {
+            return Err(not_places(conn)?);
+        };
+        let t = |name| open::table(conn, name);
+        Ok(Schema {
+            bookmarks,
+            places: t("moz_places")?,
+            favicons: t("moz_favicons")?,
+            keywords: t("moz_keywords")?,
+            items_annos: t("moz_items_annos")?,
+            anno_attributes: t("moz_anno_attributes")?,
+            annos: t("moz_annos")?,
+            roots: t("moz_bookmarks_roots")?,
+        })
     }
+}
 
-    fn has(&self, table: &str) -> bool {
-        self.tables.contains(table)
-    }
-
-    fn columns(conn: &Connection, table: &str) -> Result<HashSet<String>, Error> {
-        let mut stmt = conn
-            .prepare(&format!("PRAGMA table_info({table})"))
-            .map_err(sqlite_error)?;
-        let cols = stmt
-            .query_map([], |r| r.get_ref(1).map(text))
-            .map_err(sqlite_error)?
-            .filter_map(|r| r.transpose())
-            .collect::<Result<HashSet<_>, _>>()
-            .map_err(sqlite_error)?;
-        Ok(cols)
-    }
+/// The refusal of an SQLite file without `moz_bookmarks`, naming the
+/// tables it has.
+fn not_places(conn: &Connection) -> Result<Error, Error> {
+    let mut stmt = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name LIMIT 8")
+        .map_err(sqlite_error)?;
+    let names = stmt
+        .query_map([], |r| r.get_ref(0).map(text))
+        .map_err(sqlite_error)?
+        .filter_map(|r| r.transpose())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(sqlite_error)?;
+    Ok(Error::new(
+        ErrorKind::WrongFormat,
+        format!(
+            "an SQLite database, but not Firefox's places: it has no moz_bookmarks table (tables: {})",
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+        ),
+        None,
+    ))
 }
 
 /// `col` when the table has it, else `NULL`: one query for every Firefox
 /// version's schema.
-fn col(cols: &HashSet<String>, alias: &str, name: &str) -> String {
-    if cols.contains(name) {
+fn col(table: &Table, alias: &str, name: &str) -> Result<String, Error> {
+    Ok(if table.has(name)? {
         format!("{alias}.{name}")
     } else {
         "NULL".into()
-    }
+    })
 }
 
 fn items(conn: &Connection, schema: &Schema) -> Result<Vec<Item>, Error> {
-    let b = Schema::columns(conn, "moz_bookmarks")?;
+    let b = &schema.bookmarks;
     for needed in ["id", "type", "parent"] {
-        if !b.contains(needed) {
+        if !b.has(needed)? {
             return Err(Error::new(
                 ErrorKind::Invalid,
                 format!(
@@ -170,27 +190,36 @@ fn items(conn: &Connection, schema: &Schema) -> Result<Vec<Item>, Error> {
             ));
         }
     }
-    let has_places = schema.has("moz_places");
-    let p = if has_places {
-        Schema::columns(conn, "moz_places")?
-    } else {
-        HashSet::new()
+    // The places are joined by their id, which a hand-made table may lack.
+    let p = match &schema.places {
+        Some(p) if b.has("fk")? => {
+            p.require(&["id"])?;
+            Some(p)
+        }
+        _ => None,
     };
-    let favicons = p.contains("favicon_id") && schema.has("moz_favicons");
+    let favicons = match (p, &schema.favicons) {
+        (Some(p), Some(f)) if p.has("favicon_id")? => {
+            f.require(&["id", "url"])?;
+            true
+        }
+        _ => false,
+    };
+    let null = || "NULL".to_string();
     let sql = format!(
         "SELECT b.id, b.type, {fk}, b.parent, {position}, {title}, {added}, {modified}, {guid}, {keyword}, \
          {url}, {visited}, {favicon} FROM moz_bookmarks b {join} {fjoin}",
-        fk = col(&b, "b", "fk"),
-        position = col(&b, "b", "position"),
-        title = col(&b, "b", "title"),
-        added = col(&b, "b", "dateAdded"),
-        modified = col(&b, "b", "lastModified"),
-        guid = col(&b, "b", "guid"),
-        keyword = col(&b, "b", "keyword_id"),
-        url = if has_places { col(&p, "p", "url") } else { "NULL".into() },
-        visited = if has_places { col(&p, "p", "last_visit_date") } else { "NULL".into() },
-        favicon = if favicons { "f.url".into() } else { "NULL".to_string() },
-        join = if has_places && b.contains("fk") { "LEFT JOIN moz_places p ON p.id = b.fk" } else { "" },
+        fk = col(b, "b", "fk")?,
+        position = col(b, "b", "position")?,
+        title = col(b, "b", "title")?,
+        added = col(b, "b", "dateAdded")?,
+        modified = col(b, "b", "lastModified")?,
+        guid = col(b, "b", "guid")?,
+        keyword = col(b, "b", "keyword_id")?,
+        url = p.map_or_else(|| Ok(null()), |p| col(p, "p", "url"))?,
+        visited = p.map_or_else(|| Ok(null()), |p| col(p, "p", "last_visit_date"))?,
+        favicon = if favicons { "f.url".into() } else { null() },
+        join = if p.is_some() { "LEFT JOIN moz_places p ON p.id = b.fk" } else { "" },
         fjoin = if favicons { "LEFT JOIN moz_favicons f ON f.id = p.favicon_id" } else { "" },
     );
     let mut stmt = conn.prepare(&sql).map_err(sqlite_error)?;
@@ -253,10 +282,10 @@ struct Side {
 
 fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
     let mut side = Side::default();
-    if schema.has("moz_keywords") {
-        let k = Schema::columns(conn, "moz_keywords")?;
-        if k.contains("place_id") {
-            let post = col(&k, "k", "post_data");
+    if let Some(k) = &schema.keywords {
+        if k.has("place_id")? {
+            k.require(&["id", "keyword"])?;
+            let post = col(k, "k", "post_data")?;
             let sql =
                 format!("SELECT k.place_id, k.keyword, {post} FROM moz_keywords k ORDER BY k.id");
             for (place, keyword, post) in pairs(conn, &sql)? {
@@ -267,12 +296,20 @@ fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
                     .or_insert((keyword, post));
             }
         } else {
+            k.require(&["id", "keyword"])?;
             for (id, keyword, _) in pairs(conn, "SELECT id, keyword FROM moz_keywords")? {
                 side.keywords_by_id.insert(id, keyword);
             }
         }
     }
-    if schema.has("moz_items_annos") && schema.has("moz_anno_attributes") {
+    let Some(n) = &schema.anno_attributes else {
+        return Ok(side);
+    };
+    if schema.items_annos.is_some() || schema.annos.is_some() {
+        n.require(&["id", "name"])?;
+    }
+    if let Some(a) = &schema.items_annos {
+        a.require(&["id", "item_id", "anno_attribute_id", "content"])?;
         let sql = "SELECT a.item_id, n.name, a.content FROM moz_items_annos a \
                    JOIN moz_anno_attributes n ON n.id = a.anno_attribute_id ORDER BY a.id";
         for (item, name, content) in pairs(conn, sql)? {
@@ -282,7 +319,8 @@ fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
                 .push((name, content.unwrap_or_default()));
         }
     }
-    if schema.has("moz_annos") && schema.has("moz_anno_attributes") {
+    if let Some(a) = &schema.annos {
+        a.require(&["place_id", "anno_attribute_id", "content"])?;
         let sql = format!(
             "SELECT a.place_id, a.content FROM moz_annos a \
              JOIN moz_anno_attributes n ON n.id = a.anno_attribute_id WHERE n.name = '{CHARSET}'"
@@ -297,7 +335,8 @@ fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
 /// The roots of an old database without guids, from `moz_bookmarks_roots`.
 fn named_roots(conn: &Connection, schema: &Schema) -> Result<HashMap<i64, Root>, Error> {
     let mut roots = HashMap::new();
-    if schema.has("moz_bookmarks_roots") {
+    if let Some(r) = &schema.roots {
+        r.require(&["folder_id", "root_name"])?;
         for (id, name, _) in pairs(conn, "SELECT folder_id, root_name FROM moz_bookmarks_roots")? {
             if let Some(root) = root_by_name(&name) {
                 roots.insert(id, root);
@@ -310,19 +349,6 @@ fn named_roots(conn: &Connection, schema: &Schema) -> Result<HashMap<i64, Root>,
 /// Read the whole database into a document.
 pub(crate) fn read(conn: &Connection) -> Result<Parsed, Error> {
     let schema = Schema::load(conn)?;
-    if !schema.has("moz_bookmarks") {
-        let mut names: Vec<&str> = schema.tables.iter().map(String::as_str).collect();
-        names.sort_unstable();
-        let shown = names.iter().take(8).copied().collect::<Vec<_>>().join(", ");
-        return Err(Error::new(
-            ErrorKind::WrongFormat,
-            format!(
-                "an SQLite database, but not Firefox's places: it has no moz_bookmarks table (tables: {})",
-                if shown.is_empty() { "none" } else { &shown }
-            ),
-            None,
-        ));
-    }
     let items = items(conn, &schema)?;
     let side = side(conn, &schema)?;
     let named = named_roots(conn, &schema)?;

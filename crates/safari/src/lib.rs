@@ -103,3 +103,15 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     }
     read::read(input, opts)?.enforce(opts)
 }
+
+/// This format as the registry lists it (`markport::format("safari")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "safari",
+    "Safari's Bookmarks.plist (binary or XML) or exported ZIP; the Reading List as a folder",
+    &["plist"],
+    detect,
+    read,
+)
+.reads_zip();

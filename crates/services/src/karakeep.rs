@@ -289,3 +289,14 @@ fn content(
     let kind = if href.is_none() { c.text("type") } else { None };
     Ok((href, kind))
 }
+
+/// This format as the registry lists it (`markport::format("karakeep")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "karakeep",
+    "Karakeep's (Hoarder's) JSON export; lists as folders",
+    &[],
+    detect,
+    read,
+);

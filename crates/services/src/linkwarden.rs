@@ -164,3 +164,14 @@ fn link(
     doc.push(Some(folder), b);
     Ok(())
 }
+
+/// This format as the registry lists it (`markport::format("linkwarden")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "linkwarden",
+    "Linkwarden's JSON export; collections as folders",
+    &[],
+    detect,
+    read,
+);

@@ -309,3 +309,15 @@ fn read_zip(input: &[u8], budget: Budget) -> Result<Parsed, Error> {
     }
     Ok(Parsed::new(items.doc, diags))
 }
+
+/// This format as the registry lists it (`markport::format("omnivore")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "omnivore",
+    "Omnivore's export: its ZIP (highlights as descriptions), or one metadata_*.json file",
+    &[],
+    detect,
+    read,
+)
+.reads_zip();

@@ -265,6 +265,17 @@ fn post(
     Some(b)
 }
 
+/// This format as the registry lists it (`markport::format("pinboard")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "pinboard",
+    "Pinboard's JSON export (posts/all)",
+    &[],
+    detect,
+    read,
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -503,3 +503,15 @@ fn other_attributes(attrs: &[RawAttr<'_>], unknown: &mut Vec<String>) -> Vec<Att
     }
     out
 }
+
+/// This format as the registry lists it (`markport::format("pocket")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "pocket",
+    "Pocket's export: its ZIP of part_*.csv, one CSV part, or ril_export.html; statuses as folders",
+    &[],
+    detect,
+    read,
+)
+.reads_zip();

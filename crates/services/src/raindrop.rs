@@ -127,3 +127,14 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let State { doc, .. } = table::read(&src, columns, &mut diags, start, each)?;
     Parsed::new(doc, diags).enforce(opts)
 }
+
+/// This format as the registry lists it (`markport::format("raindrop")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "raindrop",
+    "Raindrop.io's CSV export; collection paths as folders (its HTML is netscape)",
+    &[],
+    detect,
+    read,
+);

@@ -136,3 +136,14 @@ fn flag_warning(
         format!("{what}: {key} {text} is not 0, 1, true or false; kept as written"),
     );
 }
+
+/// This format as the registry lists it (`markport::format("wallabag")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "wallabag",
+    "wallabag's JSON export of entries",
+    &[],
+    detect,
+    read,
+);

@@ -105,3 +105,15 @@ pub fn support(field: Field) -> Support {
         _ => Support::Full,
     }
 }
+
+/// This format as the registry lists it (`markport::format("xbel")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "xbel",
+    "XBEL 1.0, the XML Bookmark Exchange Language (lossless hub)",
+    &["xbel"],
+    detect,
+    read,
+)
+.writes(write, support);

@@ -109,3 +109,15 @@ pub fn support(field: Field) -> Support {
         _ => Support::None,
     }
 }
+
+/// This format as the registry lists it (`markport::format("xfolk")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "xfolk",
+    "xFolk microformat pages: read from any page, publish a page people use",
+    &["html", "htm"],
+    detect,
+    read,
+)
+.writes(write, support);

@@ -81,3 +81,15 @@ pub fn support(field: Field) -> Support {
         _ => Support::None,
     }
 }
+
+/// This format as the registry lists it (`markport::format("csv")`): its
+/// name, description, extensions, detector, readers, writer and what the
+/// writer carries, declared once here.
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "csv",
+    "any CSV of bookmarks: columns found by header name; one row per bookmark",
+    &["csv"],
+    detect,
+    read,
+)
+.writes(write, support);

@@ -1,0 +1,568 @@
+//! The one pipeline: every subcommand that reads and writes is a [`Job`]
+//! run by [`run`] — its inputs (one collection, or several merged), the
+//! operations, what to make of the result ([`To`]: a format's file, a
+//! published site, or a trip out through a format and back) and where it
+//! goes ([`Target`]). The `fail-on` gates, the held output and the report
+//! are decided here once, for `convert`, `merge`, `publish`, `roundtrip`
+//! and every program built on the library alike; the `markport` command
+//! only maps its flags onto a job and prints what came back.
+//!
+//! Each input is read through the one door ([`crate::read`]) and its bytes
+//! dropped as soon as it is read, so they are not part of the peak while
+//! the output is made. The output goes where it is going as it is made (see
+//! [`Target`]), held back only while a `fail-on` decision is pending and the
+//! target cannot take back what it is given.
+
+use std::path::Path;
+
+use markport_model::WriteOptions;
+use markport_model::{Diagnostic, Document, Error, ErrorKind, Field, LossReport, ReadOptions};
+
+use crate::ops::{self, MergedInput, Operation};
+use crate::read::{read_input, Input};
+use crate::registry::Format;
+use crate::resolve::{resolve_format, Resolved};
+use crate::target::{write_to_target, Target};
+
+/// What a job makes of the collection it read.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum To {
+    /// A collection in `format`, written with `options` (see
+    /// [`choose_output`] for the format and options an output path asks for).
+    Format {
+        /// The format to write.
+        format: &'static Format,
+        /// How to write it.
+        options: WriteOptions,
+    },
+    /// A static site of xFolk pages, a feed and a search index
+    /// (`markport publish`): written into a [`Target::Directory`].
+    #[cfg(feature = "publish")]
+    Site(markport_publish::Options),
+    /// Out through `via` and read back, to compare (`markport roundtrip`):
+    /// nothing is written anywhere ([`Target::Nowhere`]).
+    Trip {
+        /// The format to go through.
+        via: &'static Format,
+        /// How to write it.
+        options: WriteOptions,
+    },
+}
+
+impl To {
+    /// Whether what this makes is a directory of files (a favorites tree,
+    /// a site), so its target is a directory, not a file.
+    pub fn is_directory(&self) -> bool {
+        match self {
+            To::Format { format, .. } => format.directory().is_some(),
+            #[cfg(feature = "publish")]
+            To::Site(_) => true,
+            To::Trip { .. } => false,
+        }
+    }
+
+    /// The name of what is made, for messages: the format's, or `site`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            To::Format { format, .. } => format.name,
+            #[cfg(feature = "publish")]
+            To::Site(_) => "site",
+            To::Trip { via, .. } => via.name,
+        }
+    }
+}
+
+/// One run of the pipeline.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Job {
+    /// What to read, in order: several are merged into one collection, the
+    /// first winning a conflict.
+    pub inputs: Vec<Input>,
+    /// The inputs' format; `None`: each input's is detected from its
+    /// content, failing that from a path's extension ([`resolve_format`]).
+    pub from: Option<&'static Format>,
+    /// How to read.
+    pub read: ReadOptions,
+    /// With several inputs: keep a bookmark whose link an earlier one has
+    /// (default: merge it into the earlier one).
+    pub keep_duplicates: bool,
+    /// With several inputs: keep the folders merging leaves empty.
+    pub keep_empty: bool,
+    /// What to change between reading and writing ([`ops`]); their changes
+    /// are reported in [`LossReport::changes`].
+    pub operations: Vec<Operation>,
+    /// What to make.
+    pub to: To,
+    /// Write nothing when anything would not arrive whole
+    /// ([`LossReport::arrives_whole`]).
+    pub fail_on_loss: bool,
+    /// With [`fail_on_loss`](Self::fail_on_loss): the fields whose loss
+    /// (or change at the destination) does not count, as `--allow-loss`
+    /// names them (`bookmark.guid`, `bookmark.added.form`, `folder`).
+    pub allow_loss: Vec<Field>,
+    /// Write nothing when anything is carried only in an extension other
+    /// readers of the format ignore ([`LossReport::has_extensions`]).
+    pub fail_on_extension: bool,
+    /// Called as each input begins to be read, with its index, the number
+    /// of inputs and its name (a path, `<stdin>`, `<bytes>`): a program's
+    /// progress display.
+    pub on_input: Option<fn(usize, usize, &str)>,
+}
+
+impl Job {
+    /// A job that reads `inputs` and makes `to`, with every option at its
+    /// default.
+    pub fn new(inputs: Vec<Input>, to: To) -> Job {
+        Job {
+            inputs,
+            from: None,
+            read: ReadOptions::default(),
+            keep_duplicates: false,
+            keep_empty: false,
+            operations: Vec::new(),
+            to,
+            fail_on_loss: false,
+            allow_loss: Vec::new(),
+            fail_on_extension: false,
+            on_input: None,
+        }
+    }
+
+    /// Why the result may not be written, if it may not.
+    fn refusal(&self, loss: &LossReport) -> Option<Refusal> {
+        if self.fail_on_loss && !loss.arrives_whole_but(&self.allow_loss) {
+            Some(Refusal::Loss)
+        } else if self.fail_on_extension && loss.has_extensions() {
+            Some(Refusal::Extension)
+        } else {
+            None
+        }
+    }
+}
+
+/// Why a job wrote nothing although it could have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// [`Job::fail_on_loss`]: something would not arrive whole.
+    Loss,
+    /// [`Job::fail_on_extension`]: something rides in an extension.
+    Extension,
+}
+
+/// What was read of one input.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct InputRead {
+    /// The format it was read as, and how it was chosen.
+    pub from: Resolved,
+    /// What the reader noticed.
+    pub diagnostics: Vec<Diagnostic>,
+    /// With several inputs: what merging did with this one's bookmarks.
+    pub merged: Option<MergedInput>,
+}
+
+/// A published site, counted.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct SiteCounts {
+    /// Public bookmarks published.
+    pub bookmarks: usize,
+    /// Folder pages written (numbered pages included).
+    pub folder_pages: usize,
+    /// Distinct tags.
+    pub tags: usize,
+    /// Files in the site (its manifest included).
+    pub files: usize,
+}
+
+/// What [`run`] did.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Done {
+    /// Each input, in order.
+    pub inputs: Vec<InputRead>,
+    /// The collection as written (after merging and the operations).
+    pub document: Document,
+    /// What merging, the operations and the writer could not carry or
+    /// changed: the one report every gate reads.
+    pub loss: LossReport,
+    /// `Some`: nothing was written, and why.
+    pub refused: Option<Refusal>,
+    /// [`To::Site`]: the site's counts.
+    pub site: Option<SiteCounts>,
+    /// [`To::Trip`]: the trip's differences.
+    pub trip: Option<crate::Roundtrip>,
+}
+
+/// Which part of a job failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// Reading an input: the error's location is in that input.
+    Read,
+    /// Writing the output.
+    Write,
+    /// Merging or applying a requested operation ([`ops`]): it refused the
+    /// collection.
+    Operate,
+}
+
+/// Why a job failed, and where: a reader's error points into an input, a
+/// writer's does not, and a program says the two differently.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct JobError {
+    /// Reading, operating or writing.
+    pub stage: Stage,
+    /// What went wrong. A writing error of kind [`ErrorKind::Io`] is about
+    /// the destination, and says so (`cannot write: ...`).
+    pub error: Error,
+    /// The format the input was being read as, once chosen.
+    pub from: Option<&'static Format>,
+    /// Which input (its index in [`Job::inputs`]) a reading error is about.
+    pub input: Option<usize>,
+}
+
+impl JobError {
+    pub(crate) fn new(stage: Stage, error: Error) -> JobError {
+        JobError {
+            stage,
+            error,
+            from: None,
+            input: None,
+        }
+    }
+
+    pub(crate) fn write(mut error: Error) -> JobError {
+        if error.kind == ErrorKind::Io && !error.message.starts_with("cannot ") {
+            error.message = format!("cannot write: {}", error.message);
+        }
+        JobError::new(Stage::Write, error)
+    }
+
+    fn operate(error: Error) -> JobError {
+        JobError::new(Stage::Operate, error)
+    }
+}
+
+impl std::fmt::Display for JobError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.stage {
+            Stage::Read => write!(f, "reading: {}", self.error),
+            Stage::Write => write!(f, "writing: {}", self.error),
+            Stage::Operate => write!(f, "{}", self.error),
+        }
+    }
+}
+
+impl std::error::Error for JobError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// The format and write options an output asks for: `to` when named (an
+/// unknown or read-only name is an error listing the writable ones), else
+/// the path's extension ([`resolve_format`]; an extension several formats
+/// write gets the usual one, and [`Resolved::note`] says so), with the
+/// options the extension asks for (`.jsonlz4`: Firefox's compressed form).
+/// An existing directory for a format of one file is refused as one.
+///
+/// ```
+/// use std::path::Path;
+/// use markport::{choose_output, WriteOptions};
+///
+/// let (to, _) = choose_output(None, Some(Path::new("out.xbel")), WriteOptions::default()).unwrap();
+/// assert_eq!(to.format.name, "xbel");
+/// # #[cfg(feature = "firefox")] {
+/// let (to, opts) = choose_output(None, Some(Path::new("backup.jsonlz4")), WriteOptions::default()).unwrap();
+/// assert!(to.format.name == "firefox" && opts.firefox.compress);
+/// # }
+/// let dir = tempfile::tempdir().unwrap();
+/// let err = choose_output(Some("xbel"), Some(dir.path()), WriteOptions::default()).unwrap_err();
+/// assert!(err.message.contains("is a directory"));
+/// ```
+pub fn choose_output(
+    to: Option<&str>,
+    path: Option<&Path>,
+    options: WriteOptions,
+) -> Result<(Resolved, WriteOptions), Error> {
+    let path = path.filter(|p| p.as_os_str() != "-");
+    let is_dir = path.is_some_and(|p| std::fs::metadata(p).is_ok_and(|m| m.is_dir()));
+    let resolved = match resolve_format(to, path, None) {
+        Ok(r) => r,
+        Err(_) if is_dir && to.is_none() => {
+            return Err(is_a_directory(path.expect("a directory has a path"), None))
+        }
+        Err(e) => return Err(e),
+    };
+    if is_dir && resolved.format.directory().is_none() {
+        return Err(is_a_directory(
+            path.expect("a directory has a path"),
+            Some(resolved.format),
+        ));
+    }
+    let options = crate::options_for_path(options, path);
+    Ok((resolved, options))
+}
+
+fn is_a_directory(path: &Path, format: Option<&Format>) -> Error {
+    let what = match format {
+        Some(f) => format!("; {} is one file: name a file", f.name),
+        None => "; name a file, or --to favorites for a tree of link files".to_string(),
+    };
+    Error::new(
+        ErrorKind::Unwritable,
+        format!("{} is a directory{what}", path.display()),
+        None,
+    )
+}
+
+/// Run `job` into `target`. Nothing is written when an input cannot be
+/// read, merging or an operation refuses the collection, or a `fail-on`
+/// gate refuses the result ([`Done::refused`]); a target of the wrong kind
+/// (a file for a tree, a directory for a file) is refused before anything
+/// is read.
+///
+/// ```
+/// use markport::{format, run, Input, Job, Target, To, WriteOptions};
+///
+/// let a = br#"<xbel version="1.0"><bookmark href="https://example.org/"><title>A</title></bookmark></xbel>"#;
+/// let b = br#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
+/// <DL><DT><A HREF="https://example.org/">A</A><DT><A HREF="https://example.net/">B</A></DL>"#;
+/// let to = markport::To::Format { format: format("xbel").unwrap(), options: WriteOptions::default() };
+/// let mut job = Job::new(vec![Input::from(&a[..]), Input::from(&b[..])], to);
+/// job.fail_on_loss = true;
+/// let mut out = Vec::new();
+/// let done = run(job, Target::Stream(&mut out)).unwrap();
+/// assert_eq!(done.refused, None);
+/// assert_eq!(done.document.census().bookmarks, 2, "the duplicate link merged");
+/// assert_eq!(done.inputs[1].merged.as_ref().unwrap().merged, 1);
+/// assert!(String::from_utf8(out).unwrap().contains("https://example.net/"));
+/// ```
+pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
+    crate::target::check(&job.to, &target)?;
+    let mut job = job;
+    let inputs = std::mem::take(&mut job.inputs);
+    if inputs.is_empty() {
+        return Err(JobError::operate(Error::new(
+            ErrorKind::Invalid,
+            "nothing to read: a job needs an input",
+            None,
+        )));
+    }
+    let (mut reads, mut docs) = (Vec::new(), Vec::new());
+    let total = inputs.len();
+    for (i, input) in inputs.into_iter().enumerate() {
+        if let Some(on_input) = job.on_input {
+            let name = match &input {
+                Input::Path(p) => p.to_string_lossy(),
+                Input::Stdin => "<stdin>".into(),
+                Input::Bytes(_) => "<bytes>".into(),
+            };
+            on_input(i, total, &name);
+        }
+        let (from, parsed) = read_input(input, job.from, &job.read).map_err(|mut e| {
+            e.input = Some(i);
+            e
+        })?;
+        reads.push(InputRead {
+            from,
+            diagnostics: parsed.diagnostics,
+            merged: None,
+        });
+        docs.push(parsed.document);
+    }
+    let mut loss = LossReport::new();
+    let mut document = if docs.len() == 1 {
+        docs.pop().expect("one document")
+    } else {
+        let (doc, merged) = ops::merge_keeping(docs, job.keep_duplicates, job.keep_empty)
+            .map_err(JobError::operate)?;
+        // What joining folders could not keep is lost as surely as what
+        // the format cannot carry: one report, which the gates read.
+        for (read, m) in reads.iter_mut().zip(merged) {
+            loss.extend(m.report.clone());
+            read.merged = Some(m);
+        }
+        doc
+    };
+    let changes = ops::apply(&mut document, &job.operations).map_err(JobError::operate)?;
+    let mut done = Done {
+        inputs: reads,
+        document,
+        loss,
+        refused: None,
+        site: None,
+        trip: None,
+    };
+    match &job.to {
+        To::Format { format, options } => {
+            let decide = |written: &LossReport| {
+                let mut all = done.loss.clone();
+                all.extend(written.clone());
+                all.extend(changes.clone());
+                job.refusal(&all)
+            };
+            let gated = job.fail_on_loss || job.fail_on_extension;
+            let (written, refused) =
+                write_to_target(format, options, &done.document, target, gated, decide)?;
+            done.loss.extend(written);
+            done.loss.extend(changes);
+            done.refused = refused;
+        }
+        #[cfg(feature = "publish")]
+        To::Site(options) => {
+            let site = markport_publish::build(&done.document, options);
+            done.loss.extend(site.loss.clone());
+            done.loss.extend(changes);
+            done.refused = job.refusal(&done.loss);
+            done.site = Some(SiteCounts {
+                bookmarks: site.bookmarks,
+                folder_pages: site.folder_pages,
+                tags: site.tags,
+                files: site.files.len() + 1,
+            });
+            if let (None, Target::Directory(dir)) = (done.refused, &target) {
+                markport_publish::publish(&site.files, dir).map_err(|e| {
+                    JobError::write(Error::new(
+                        ErrorKind::Io,
+                        format!("{}: {}", e.path.display(), e.message),
+                        None,
+                    ))
+                })?;
+            }
+        }
+        To::Trip { via, options } => {
+            let trip = crate::roundtrip(&done.document, via, options).map_err(JobError::write)?;
+            done.loss.extend(trip.loss.clone());
+            done.loss.extend(changes);
+            done.refused = job.refusal(&done.loss);
+            done.trip = Some(trip);
+        }
+    }
+    Ok(done)
+}
+
+/// How to convert one input: everything but the input, the target format
+/// and the destination ([`convert`] is a [`Job`] of one input).
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct ConvertOptions {
+    /// The input's format; `None`: detected from the content, failing that
+    /// from a path's extension ([`resolve_format`]).
+    pub from: Option<&'static Format>,
+    /// How to read.
+    pub read: ReadOptions,
+    /// What to change between reading and writing ([`ops`]).
+    pub operations: Vec<Operation>,
+    /// How to write.
+    pub write: WriteOptions,
+    /// [`Job::fail_on_loss`].
+    pub fail_on_loss: bool,
+    /// [`Job::allow_loss`].
+    pub allow_loss: Vec<Field>,
+    /// [`Job::fail_on_extension`].
+    pub fail_on_extension: bool,
+}
+
+/// What [`convert`] did.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Converted {
+    /// The format the input was read as, and how it was chosen.
+    pub from: Resolved,
+    /// The document as written (after the operations).
+    pub document: Document,
+    /// What the reader noticed.
+    pub diagnostics: Vec<Diagnostic>,
+    /// What the writer could not carry, and what the operations changed.
+    pub loss: LossReport,
+    /// `Some`: nothing was written, and why.
+    pub refused: Option<Refusal>,
+}
+
+/// Convert `input` to `to` into `target`, as `opts` says: the [`Job`] of
+/// one input, run by [`run`].
+///
+/// ```
+/// use markport::{convert, format, ConvertOptions, Input, Target};
+///
+/// let xbel = br#"<?xml version="1.0"?>
+/// <xbel version="1.0">
+///   <folder><title>News</title>
+///     <bookmark href="https://www.bbc.co.uk/"><title>BBC</title></bookmark>
+///   </folder>
+/// </xbel>"#;
+/// let mut out = Vec::new();
+/// let done = convert(
+///     Input::Bytes(xbel.to_vec()),
+///     format("json").unwrap(),
+///     &ConvertOptions::default(),
+///     Target::Stream(&mut out),
+/// )
+/// .unwrap();
+/// assert_eq!(done.from.format.name, "xbel");
+/// assert!(done.loss.is_empty());
+/// assert!(String::from_utf8(out).unwrap().contains(r#""href": "https://www.bbc.co.uk/""#));
+/// ```
+///
+/// A file is read by its path, and `fail_on_loss` keeps a stream empty:
+///
+/// ```
+/// use markport::{convert, format, ConvertOptions, Input, Refusal, Stage, Target};
+///
+/// let dir = tempfile::tempdir().unwrap();
+/// let path = dir.path().join("tagged.html");
+/// std::fs::write(&path, r#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
+/// <DL><DT><A HREF="https://example.org/" TAGS="demo">Example</A></DL>"#).unwrap();
+/// let mut opts = ConvertOptions::default();
+/// opts.write.xbel.strict = true;
+/// opts.fail_on_loss = true;
+/// let mut out = Vec::new();
+/// let done = convert(Input::Path(path), format("xbel").unwrap(), &opts, Target::Stream(&mut out)).unwrap();
+/// assert_eq!(done.refused, Some(Refusal::Loss));
+/// assert!(out.is_empty());
+///
+/// let failed = convert(
+///     Input::Bytes(b"<xbel version=\"1.0\"><folder>".to_vec()),
+///     format("json").unwrap(),
+///     &ConvertOptions::default(),
+///     Target::Stream(&mut out),
+/// )
+/// .unwrap_err();
+/// assert_eq!(failed.stage, Stage::Read);
+/// assert!(failed.error.location.is_some() && out.is_empty());
+/// ```
+pub fn convert(
+    input: Input,
+    to: &'static Format,
+    opts: &ConvertOptions,
+    target: Target<'_>,
+) -> Result<Converted, JobError> {
+    let job = Job {
+        from: opts.from,
+        read: opts.read.clone(),
+        operations: opts.operations.clone(),
+        fail_on_loss: opts.fail_on_loss,
+        allow_loss: opts.allow_loss.clone(),
+        fail_on_extension: opts.fail_on_extension,
+        ..Job::new(
+            vec![input],
+            To::Format {
+                format: to,
+                options: opts.write.clone(),
+            },
+        )
+    };
+    let done = run(job, target)?;
+    let input = done.inputs.into_iter().next().expect("one input");
+    Ok(Converted {
+        from: input.from,
+        document: done.document,
+        diagnostics: input.diagnostics,
+        loss: done.loss,
+        refused: done.refused,
+    })
+}
