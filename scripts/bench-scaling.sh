@@ -11,13 +11,15 @@
 # the refusal, which must not grow with what the file claims.
 # Usage: scripts/bench-scaling.sh [N] [RUNS]   (FORMATS="xfolk json" to pick;
 # BIN=path/to/markport to measure another build, e.g. the one before a change)
+# The last table is memory under hostile shapes at fixed sizes (MEMORY=
+# "pocket-highlights ..." picks, empty for none): see its comment below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-20000}
 runs=${2:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-if [ -z "${BIN:-}" ]; then cargo build -q --release -p markport; fi
+if [ -z "${BIN:-}" ]; then cargo build -q --release -p markport-cli; fi
 bin=${BIN:-target/release/markport}
 source scripts/timing.sh
 
@@ -283,6 +285,7 @@ elif fmt == "safari":
                 + "".join('<key>k%d</key><integer>%d</integer>' % (i, i) for i in range(n))
                 + '</dict></array></dict></plist>').encode()
     open(path, "wb").write(data)
+    sys.exit(0)  # written: the text fallthrough below would empty it
 elif fmt == "favorites":  # a directory of link files, not one file
     import os
     os.makedirs(path)
@@ -428,4 +431,105 @@ for op in ${OPERATIONS-dedupe merge tags-as-folders-all diff}; do
     done
     ratio=$(awk -v a="${times[0]}" -v b="${times[1]}" 'BEGIN{ if (a < 0.01) a = 0.01; printf "%.1f", b / a }')
     printf '%-20s %9s %9s %6s %9s %9s\n' "$op" "${times[0]}" "${times[1]}" "$ratio" "${mems[0]}" "${mems[1]}"
+done
+
+# Memory under hostile shapes (docs/performance.md): files of about a
+# megabyte shaped to cost gigabytes, at the sizes issue 30 reported them.
+# Each is read once by `markport info` under a 4 GB address-space cap
+# (ulimit -v), so a build that would take more stops there ("aborted")
+# instead of taking the machine; peak memory is /usr/bin/time -v's maximum
+# resident set. "read" is the bytes read after inflation (the file, or what
+# its ZIP entries inflate to); "x read" is peak memory over it.
+gen_memory() {
+    python3 - "$1" "$2" <<'EOF3'
+import io, random, struct, sys, zipfile
+shape, path = sys.argv[1], sys.argv[2]
+read = 0
+def zip_of(entries, method=zipfile.ZIP_DEFLATED):
+    global read
+    b = io.BytesIO()
+    with zipfile.ZipFile(b, "w", method) as z:
+        for name, data in entries:
+            z.writestr(name, data)
+            read += len(data)
+    return b.getvalue()
+rows = lambda n: "title,url,time_added\n" + "".join("t,https://e.example/article,1700000000\n" for _ in range(n))
+if shape == "pocket-highlights":  # one article's 1 MB of highlights, listed in 1,000 rows
+    random.seed(1)
+    quote = "".join(random.choice("abcdefghijklmnopqrstuvwxyz ") for _ in range(1 << 20))
+    data = zip_of([("part_000000.csv", rows(1000)),
+                   ("annotations/part_000000.json",
+                    '[{"url": "https://e.example/article", "title": "t", "highlights": [{"quote": "%s"}]}]' % quote)])
+elif shape == "pocket-tiny-rows":  # one part inflating to 64 MB of 8-byte rows (a bit of entropy each: 40-fold)
+    random.seed(3)
+    part = "title,url,time_added\n" + "".join(random.choice((",aaaa,\n", ",bbbb,\n")) for _ in range(64 << 20 >> 3))
+    data = zip_of([("part_000000.csv", part)])
+elif shape == "pocket-shared-entries":  # 2,000 directory records over one stored part
+    part = ("title,url,time_added\n" + "".join("t%d,https://e/%d,1700000000\n" % (i, i) for i in range(3))).encode()
+    name = b"part_000000.csv"
+    local = struct.pack("<IHHHHHIIIHH", 0x04034b50, 20, 0, 0, 0, 0, zipfile.crc32(part), len(part), len(part), len(name), 0) + name + part
+    cd = b""
+    for i in range(2000):
+        n = b"part_%06d.csv" % i
+        cd += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 20, 20, 0, 0, 0, 0, zipfile.crc32(part), len(part), len(part), len(n), 0, 0, 0, 0, 0, 0) + n
+    data = local + cd + struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, 2000, 2000, len(cd), len(local), 0)
+    read = len(part) * 2000
+elif shape == "omnivore-tiny-items":  # one metadata file inflating to 64 MB of 12-byte items
+    items = ",".join('{"url":"%x"}' % i for i in range(64 << 20 >> 4))
+    data = zip_of([("metadata_0_to_1.json", "[%s]" % items)])
+elif shape == "pinboard-tiny-posts":  # 64 MB of 16-byte posts
+    data = ('[{"href":"h","hash":"h"},%s]' % ",".join('{"href":"%x"}' % i for i in range(64 << 20 >> 4))).encode()
+elif shape == "instapaper-deep-path":  # one folder path of 400,000 parts
+    data = ("URL,Title,Selection,Folder\nhttps://e/,t,,%s\n" % "/".join(["f"] * 400000)).encode()
+elif shape == "safari-shared-url":  # a 1 MB URLString referenced by 40,000 leaves
+    objs = []
+    def add(b):
+        objs.append(b)
+        return len(objs) - 1
+    def head(marker, count):
+        return bytes([marker | count]) if count < 15 else bytes([marker | 15, 0x12]) + struct.pack(">I", count)
+    string = lambda t: add(head(0x50, len(t)) + t.encode())
+    def dict_(pairs):
+        return add(head(0xD0, len(pairs)) + b"".join(struct.pack(">I", k) for k, _ in pairs) + b"".join(struct.pack(">I", v) for _, v in pairs))
+    ch, ty, url, lst, lf = (string(t) for t in ("Children", "WebBookmarkType", "URLString", "WebBookmarkTypeList", "WebBookmarkTypeLeaf"))
+    random.seed(2)
+    href = string("https://e.example/" + "".join(random.choice("abcdefghij") for _ in range(1 << 20)))
+    leaves = [dict_([(ty, lf), (url, href)]) for _ in range(40000)]
+    arr = add(head(0xA0, len(leaves)) + b"".join(struct.pack(">I", r) for r in leaves))
+    top = dict_([(ch, arr), (ty, lst)])
+    out, offs = bytearray(b"bplist00"), []
+    for o in objs:
+        offs.append(len(out)); out += o
+    table = len(out)
+    out += b"".join(struct.pack(">Q", x) for x in offs)
+    out += bytes(6) + bytes([8, 4]) + struct.pack(">QQQ", len(objs), top, table)
+    data = bytes(out)
+elif shape == "safari-stored-export":  # Safari's export, entries stored: History.json's text must not be read
+    page = "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n" + "".join('<DT><A HREF="https://e/%d">t</A>\n' % i for i in range(1000)) + "</DL><p>\n"
+    history = '{"history": [%s]}' % ",".join('{"title": "<DT><A HREF=\\"https://history.example/%d\\">h</A>"}' % i for i in range(100000))
+    data = zip_of([("Bookmarks.html", page), ("History.json", history)], zipfile.ZIP_STORED)
+if read == 0:
+    read = len(data)
+open(path, "wb").write(data)
+open(path + ".read", "w").write(str(read))
+EOF3
+}
+
+printf '\n%-22s %9s %9s %-36s %8s %7s\n' "hostile shape" "file KB" "read KB" outcome "peak MB" "x read"
+for shape in ${MEMORY-pocket-highlights pocket-tiny-rows pocket-shared-entries omnivore-tiny-items pinboard-tiny-posts instapaper-deep-path safari-shared-url safari-stored-export}; do
+    f="$work/memory-$shape"
+    gen_memory "$shape" "$f"
+    read_bytes=$(cat "$f.read")
+    set +e
+    (ulimit -v $((4 << 20)); /usr/bin/time -v -o "$work/tv" "$bin" info "$f" >"$work/out" 2>"$work/err")
+    code=$?
+    set -e
+    peak=$(awk -F: '/Maximum resident set size/ { printf "%d", $2 / 1024 }' "$work/tv")
+    case $code in
+        0) outcome="read: $(grep -o '^  [0-9]* bookmarks\?' "$work/out" | tr -d ' ' | sed 's/bookmarks\?/ bookmarks/') ($(head -1 "$work/out" | sed 's/.*: \([a-z]*\) (.*/\1/'))" ;;
+        2) outcome="refused (exit 2)" ;;
+        *) outcome="aborted (exit $code)" ;;
+    esac
+    per=$(awk -v m="$peak" -v s="$read_bytes" 'BEGIN{ printf "%.1f", m * 1048576 / s }')
+    printf '%-22s %9s %9s %-36s %8s %7s\n' "$shape" "$(($(stat -c %s "$f") / 1024))" "$((read_bytes / 1024))" "$outcome" "$peak" "$per"
 done

@@ -108,6 +108,36 @@ pub(crate) struct ReadFlags {
     /// (`url=Link,title=Name`; `folder=` for none; docs/formats/csv.md).
     #[arg(long, value_name = "FIELD=COLUMN,...", value_parser = csv_map)]
     csv_map: Option<CsvMap>,
+    /// The most memory the collection read may take (`512M`, `4G`, bytes,
+    /// or `none`); by default twice the bytes read plus 128 MiB. A file
+    /// shaped to cost more (rows of a few bytes, one value copied to many
+    /// bookmarks) is refused past it.
+    #[arg(long, value_name = "SIZE", value_parser = memory_size)]
+    memory_budget: Option<u64>,
+}
+
+/// `--memory-budget`'s value in bytes: a number with an optional K, M, G or
+/// T (powers of 1024, an optional B after), or `none` for no limit.
+fn memory_size(value: &str) -> Result<u64, String> {
+    let v = value.trim();
+    if v.eq_ignore_ascii_case("none") {
+        return Ok(u64::MAX);
+    }
+    let upper = v.to_ascii_uppercase();
+    let upper = upper.strip_suffix('B').unwrap_or(&upper);
+    let (digits, shift) = match upper.chars().last() {
+        Some('K') => (&upper[..upper.len() - 1], 10),
+        Some('M') => (&upper[..upper.len() - 1], 20),
+        Some('G') => (&upper[..upper.len() - 1], 30),
+        Some('T') => (&upper[..upper.len() - 1], 40),
+        _ => (upper, 0),
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1u64 << shift))
+        .ok_or_else(|| format!("{value:?} is not a size (512M, 4G, a number of bytes, or none)"))
 }
 
 /// `--csv-map`'s (field, column) pairs.
@@ -135,6 +165,7 @@ impl ReadFlags {
         opts.xfolk.base_url = self.base_url.clone();
         opts.csv.map = self.csv_map.clone().map(|m| m.0).unwrap_or_default();
         opts.csv.explain = crate::say::verbose_on();
+        opts.memory_budget = self.memory_budget;
         opts
     }
 }

@@ -92,6 +92,45 @@ fn the_exported_zip_converts_too() {
     assert_eq!(roles, ["reading-list"]);
 }
 
+/// Safari's export with its entries stored, not deflated: a ZIP read as a
+/// ZIP, its Bookmarks.html the bookmarks, never its bytes as HTML (whose
+/// History.json would then give bookmarks of its own).
+#[test]
+fn a_stored_export_is_read_by_its_entries() {
+    use std::io::Write;
+    let html = std::fs::read(corpus("safari-export.zip")).unwrap();
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(html)).unwrap();
+    let mut page = Vec::new();
+    std::io::Read::read_to_end(&mut archive.by_name("Bookmarks.html").unwrap(), &mut page).unwrap();
+    let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let stored =
+        zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Stored);
+    z.start_file("History.json", stored).unwrap();
+    z.write_all(
+        br#"{"history": [{"title": "<DT><A HREF=\"https://history.example/\">visited</A>"}]}"#,
+    )
+    .unwrap();
+    z.start_file("Bookmarks.html", stored).unwrap();
+    z.write_all(&page).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("export.zip");
+    std::fs::write(&input, z.finish().unwrap().into_inner()).unwrap();
+    let out = markport()
+        .arg("convert")
+        .arg(&input)
+        .args(["--to", "json"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("safari -> json"))
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(!text.contains("history.example"), "{text}");
+    let links = String::from_utf8_lossy(&page).matches("HREF=").count();
+    assert_eq!(text.matches("\"href\"").count(), links, "{text}");
+}
+
 #[test]
 fn profiles_finds_the_store_under_library_safari() {
     let home = tempfile::tempdir().unwrap();

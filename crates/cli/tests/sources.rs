@@ -122,6 +122,83 @@ fn hostile_archives_exit_2_naming_the_file_and_the_entry() {
     }
 }
 
+/// An export shaped to cost more memory than its budget is refused with
+/// exit 2, the file, the row, the budget and the flag that raises it; the
+/// flag given, it reads.
+#[test]
+fn a_file_over_its_memory_budget_exits_2_naming_the_flag_that_raises_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("title,url,time_added\n");
+    for i in 0..20_000 {
+        csv.push_str(&format!(",{i},\n"));
+    }
+    let input = dir.path().join("tiny-rows.zip");
+    std::fs::write(&input, zip(&[("part_000000.csv", csv.as_bytes())])).unwrap();
+    markport()
+        .args(["info", "--memory-budget", "1M"])
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "{}: error: ZIP entry part_000000.csv:",
+            input.display()
+        )))
+        .stderr(predicate::str::contains(
+            "more than 1.0 MB of memory (the budget given): refused; --memory-budget SIZE",
+        ));
+    markport()
+        .args(["info", "--memory-budget", "64M"])
+        .arg(&input)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("20000 bookmarks"));
+    markport()
+        .args(["info", "--memory-budget", "lots"])
+        .arg(&input)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("is not a size"));
+}
+
+/// Two parts of one name: the first's rows are not read, and `info` says
+/// so, with where each copy is.
+#[test]
+fn a_pocket_part_name_given_twice_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = zip(&[
+        (
+            "part_000000.csv",
+            b"title,url,time_added\na,https://a/,1700000000\n",
+        ),
+        (
+            "part_000007.csv",
+            b"title,url,time_added\nb,https://b/,1700000000\n",
+        ),
+    ]);
+    // The writer refuses a repeated name: rename the second entry in its
+    // local header and the central directory (names are in no CRC).
+    let mut renamed = built;
+    let from = b"part_000007.csv";
+    let mut i = 0;
+    while i + from.len() <= renamed.len() {
+        if &renamed[i..i + from.len()] == from {
+            renamed[i..i + from.len()].copy_from_slice(b"part_000000.csv");
+        }
+        i += 1;
+    }
+    let input = dir.path().join("twice.zip");
+    std::fs::write(&input, renamed).unwrap();
+    markport()
+        .arg("info")
+        .arg(&input)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("1 bookmark, 1 folder"))
+        .stdout(predicate::str::contains(
+            "ZIP entry part_000000.csv is in the archive 2 times (entry 1 at byte 0, entry 2 at byte",
+        ));
+}
+
 #[test]
 fn check_and_info_read_the_pocket_zip() {
     markport()

@@ -14,7 +14,15 @@
 //! - entry names: `..` components, absolute paths (`/x`, `C:\x`,
 //!   `\\server\x`), backslashes used as separators and NUL bytes make the
 //!   whole archive refused, because a name that means something else to an
-//!   extracting tool is a trick, not an export.
+//!   extracting tool is a trick, not an export;
+//! - entries whose bytes overlap (two central-directory records pointing at
+//!   one local header, or into another entry's data): one compressed part
+//!   listed 2,000 times would read as 2,000 parts, a bomb of entries rather
+//!   than of bytes. The archive is refused naming two of them.
+//!
+//! Of two entries with one name, the later is read (as `unzip` leaves it);
+//! [`Archive::repeated`] lists such names with where each copy is, so a
+//! reader can say what it did not read.
 //!
 //! Only stored and deflated entries are read (the `zip` crate is built with
 //! deflate alone); encrypted entries are refused. Every error names the
@@ -122,11 +130,25 @@ pub fn is_zip(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
 }
 
+/// A name the central directory lists more than once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepeatedName {
+    /// The name.
+    pub name: String,
+    /// Each record's place in the central directory, from 1, in order: the
+    /// last is the one read.
+    pub entries: Vec<usize>,
+    /// Each record's local header offset in the archive, in the same order.
+    pub offsets: Vec<u64>,
+}
+
 /// An opened archive over bytes in memory, whose entry names have all been
 /// checked.
 pub struct Archive<'a> {
     zip: ZipArchive<Cursor<&'a [u8]>>,
     limits: Limits,
+    /// Names the central directory lists more than once.
+    repeated: Vec<RepeatedName>,
     /// Names of the file entries, in the archive's order.
     names: Vec<String>,
     /// Each file entry's index in the archive, by name: a reader of every
@@ -160,6 +182,7 @@ impl<'a> Archive<'a> {
                 limits.max_entries
             )));
         }
+        let repeated = check_records(bytes, &zip, limits)?;
         let mut names = Vec::new();
         let mut index_of = std::collections::HashMap::new();
         for index in 0..zip.len() {
@@ -179,6 +202,7 @@ impl<'a> Archive<'a> {
         Ok(Archive {
             zip,
             limits,
+            repeated,
             names,
             index: index_of,
             inflated: 0,
@@ -192,6 +216,13 @@ impl<'a> Archive<'a> {
     /// exporter that repeats a name (Omnivore's `content/` pages) reads.
     pub fn names(&self) -> &[String] {
         &self.names
+    }
+
+    /// The names the central directory lists more than once, in the order
+    /// first met, each with where its copies are (of which only the last is
+    /// read).
+    pub fn repeated(&self) -> &[RepeatedName] {
+        &self.repeated
     }
 
     /// Inflate the entry `name` into memory within the [`Limits`].
@@ -272,6 +303,155 @@ impl<'a> Archive<'a> {
     }
 }
 
+/// One record of the central directory, as the bytes have it (the `zip`
+/// crate keeps one record a name, so repeated names and records sharing
+/// data are found here).
+struct Record<'b> {
+    name: &'b [u8],
+    /// The local header's offset in `bytes`.
+    start: u64,
+    /// Where the entry's compressed data ends, at the least.
+    end: u64,
+}
+
+fn le16(b: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from(u16::from_le_bytes(
+        b.get(at..at + 2)?.try_into().ok()?,
+    )))
+}
+
+fn le32(b: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from(u32::from_le_bytes(
+        b.get(at..at + 4)?.try_into().ok()?,
+    )))
+}
+
+fn le64(b: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(b.get(at..at + 8)?.try_into().ok()?))
+}
+
+/// Walk every record of the central directory: refuse more records than
+/// [`Limits::max_entries`] and records whose entries overlap (naming two of
+/// them); list the names given more than once. Linear in the records, but
+/// for one sort.
+fn check_records(
+    bytes: &[u8],
+    zip: &ZipArchive<Cursor<&[u8]>>,
+    limits: Limits,
+) -> Result<Vec<RepeatedName>, ArchiveError> {
+    let offset = zip.offset();
+    let mut records: Vec<Record<'_>> = Vec::new();
+    let mut at = usize::try_from(zip.central_directory_start()).unwrap_or(usize::MAX);
+    while bytes.get(at..at + 4) == Some(b"PK\x01\x02") {
+        if records.len() == limits.max_entries {
+            return Err(ArchiveError::archive(format!(
+                "more than {} entries, the most this reader accepts",
+                limits.max_entries
+            )));
+        }
+        let broken = || {
+            ArchiveError::archive(format!(
+                "a central directory record at byte {at} is cut short"
+            ))
+        };
+        let field = |rel: usize| le32(bytes, at + rel).ok_or_else(broken);
+        let (mut compressed, mut start) = (field(20)?, field(42)?);
+        let uncompressed = field(24)?;
+        let name_len = le16(bytes, at + 28).ok_or_else(broken)? as usize;
+        let extra_len = le16(bytes, at + 30).ok_or_else(broken)? as usize;
+        let comment_len = le16(bytes, at + 32).ok_or_else(broken)? as usize;
+        let name = bytes.get(at + 46..at + 46 + name_len).ok_or_else(broken)?;
+        let extra = bytes
+            .get(at + 46 + name_len..at + 46 + name_len + extra_len)
+            .ok_or_else(broken)?;
+        // ZIP64: the sizes and offset that do not fit are in extra field 1,
+        // in this order, each only when its own field is all ones.
+        let mut e = 0;
+        while e + 4 <= extra.len() {
+            let (id, len) = (
+                le16(extra, e).unwrap_or(0),
+                le16(extra, e + 2).unwrap_or(0) as usize,
+            );
+            if id == 1 {
+                let mut f = e + 4;
+                let mut wide = |full: u64| {
+                    if full != 0xFFFF_FFFF {
+                        return full;
+                    }
+                    let value = le64(extra, f).unwrap_or(full);
+                    f += 8;
+                    value
+                };
+                let _ = wide(uncompressed);
+                compressed = wide(compressed);
+                start = wide(start);
+                break;
+            }
+            e += 4 + len;
+        }
+        let start = start.saturating_add(offset);
+        // The local header's own name and extra field, when it is where the
+        // record says; else the record's (the read fails there anyway).
+        let local = usize::try_from(start).unwrap_or(usize::MAX);
+        let header = match (
+            le16(bytes, local.saturating_add(26)),
+            le16(bytes, local.saturating_add(28)),
+        ) {
+            (Some(n), Some(x)) if bytes.get(local..local + 4) == Some(b"PK\x03\x04") => 30 + n + x,
+            _ => 30 + name_len as u64,
+        };
+        records.push(Record {
+            name,
+            start,
+            end: start.saturating_add(header).saturating_add(compressed),
+        });
+        at += 46 + name_len + extra_len + comment_len;
+    }
+    let mut order: Vec<usize> = (0..records.len()).collect();
+    order.sort_by_key(|&i| (records[i].start, records[i].end));
+    for pair in order.windows(2) {
+        let (a, b) = (&records[pair[0]], &records[pair[1]]);
+        if b.start < a.end {
+            let a_name = String::from_utf8_lossy(a.name);
+            let b_name = String::from_utf8_lossy(b.name);
+            return Err(ArchiveError::entry(
+                &b_name,
+                format!(
+                    "overlaps entry {a_name:?} (entry {} starts at byte {}, inside entry {}'s bytes {}..{}): \
+                     one piece of data listed as several entries is a trick, not an export",
+                    pair[1] + 1,
+                    b.start,
+                    pair[0] + 1,
+                    a.start,
+                    a.end
+                ),
+            ));
+        }
+    }
+    // Each name's first record, and its place in `repeated` once repeated.
+    let mut by_name: std::collections::HashMap<&[u8], (usize, Option<usize>)> =
+        std::collections::HashMap::new();
+    let mut repeated: Vec<RepeatedName> = Vec::new();
+    for (i, r) in records.iter().enumerate() {
+        let seen = by_name.entry(r.name).or_insert((i, None));
+        if seen.0 == i {
+            continue;
+        }
+        let first = seen.0;
+        let slot = *seen.1.get_or_insert_with(|| {
+            repeated.push(RepeatedName {
+                name: String::from_utf8_lossy(r.name).into_owned(),
+                entries: vec![first + 1],
+                offsets: vec![records[first].start],
+            });
+            repeated.len() - 1
+        });
+        repeated[slot].entries.push(i + 1);
+        repeated[slot].offsets.push(r.start);
+    }
+    Ok(repeated)
+}
+
 /// Refuse a name that means a place outside the archive, or another place
 /// to another tool.
 fn check_name(name: &str) -> Result<(), ArchiveError> {
@@ -348,6 +528,76 @@ mod tests {
         assert_eq!(archive.names(), ["x/one.txt", "c.txt"]);
         assert_eq!(archive.read("x/one.txt").unwrap(), b"second");
         assert_eq!(archive.read("c.txt").unwrap(), b"other");
+        // Both copies are listed, where they are, so a reader can say which
+        // one it did not read.
+        let repeated = archive.repeated();
+        assert_eq!(repeated.len(), 1);
+        assert_eq!(repeated[0].name, "x/one.txt");
+        assert_eq!(repeated[0].entries, [1, 2]);
+        assert_eq!(repeated[0].offsets[0], 0);
+        assert!(repeated[0].offsets[1] > 30);
+        assert_eq!(
+            &bytes[repeated[0].offsets[1] as usize..][..4],
+            b"PK\x03\x04"
+        );
+    }
+
+    #[test]
+    fn entries_sharing_one_piece_of_data_are_refused_naming_them() {
+        // 2,000 records over one compressed part (the zip crate's shallow
+        // copy writes exactly that): 2,000 parts for the bytes of one.
+        let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        let options = SimpleFileOptions::default().compression_method(CompressionMethod::Deflated);
+        zip.start_file("part_000000.csv", options).unwrap();
+        zip.write_all(b"title,url,time_added\na,https://e/,1\n")
+            .unwrap();
+        for i in 1..2000 {
+            zip.shallow_copy_file("part_000000.csv", &format!("part_{i:06}.csv"))
+                .unwrap();
+        }
+        let bytes = zip.finish().unwrap().into_inner();
+        let error = Archive::open(&bytes, Limits::default()).unwrap_err();
+        assert!(
+            error.reason.contains("overlaps entry \"part_000000.csv\""),
+            "{error}"
+        );
+        assert!(
+            error
+                .entry
+                .as_deref()
+                .is_some_and(|e| e.starts_with("part_0")),
+            "{error}"
+        );
+        // Each entry in its own bytes opens.
+        let bytes = build(&[("part_000000.csv", b"x"), ("part_000001.csv", b"x")]);
+        assert!(Archive::open(&bytes, Limits::default())
+            .unwrap()
+            .repeated()
+            .is_empty());
+    }
+
+    #[test]
+    fn stored_and_deflated_entries_read_alike() {
+        let mut zip = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        for (name, method) in [
+            ("s.html", CompressionMethod::Stored),
+            ("d.html", CompressionMethod::Deflated),
+        ] {
+            zip.start_file(
+                name,
+                SimpleFileOptions::default().compression_method(method),
+            )
+            .unwrap();
+            zip.write_all(b"<!DOCTYPE NETSCAPE-Bookmark-file-1>")
+                .unwrap();
+        }
+        let bytes = zip.finish().unwrap().into_inner();
+        assert!(is_zip(&bytes));
+        let mut archive = Archive::open(&bytes, Limits::default()).unwrap();
+        assert_eq!(
+            archive.read("s.html").unwrap(),
+            archive.read("d.html").unwrap()
+        );
     }
 
     fn replace_all(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {

@@ -39,6 +39,10 @@ pub struct Format {
     pub extensions: &'static [&'static str],
     /// How sure (0..=100) the format is that the bytes are its own; `None` if not.
     pub detect: fn(&[u8]) -> Option<u8>,
+    /// Whether its reader takes a ZIP archive and reads its entries
+    /// (`FormatDef::reads_zip`): a ZIP is offered to these formats only,
+    /// so that its entries, not its bytes, decide what it is.
+    pub reads_zip: bool,
     /// The reader.
     pub read: ReadFn,
     /// The path reader: reads the file at a path, used instead of `read`
@@ -153,6 +157,7 @@ impl Format {
             description: def.description,
             extensions: def.extensions,
             detect: def.detect,
+            reads_zip: def.reads_zip,
             read: def.read,
             path_reader: def.path_reader,
             write_options_for_extension: def.write_options_for_extension,
@@ -217,8 +222,9 @@ pub fn formats_for_extension(ext: &str) -> Vec<&'static Format> {
 /// assert!(markport::detect(b"plain words").is_none());
 /// ```
 pub fn detect(input: &[u8]) -> Option<&'static Format> {
+    let zip = markport_files::archive::is_zip(input);
     let mut best: Option<(&'static Format, u8)> = None;
-    for f in FORMATS {
+    for f in FORMATS.iter().filter(|f| f.reads_zip || !zip) {
         if let Some(score) = (f.detect)(input) {
             if best.is_none_or(|(_, s)| score > s) {
                 best = Some((f, score));
@@ -326,6 +332,41 @@ mod tests {
         declared.sort_unstable();
         listed.sort_unstable();
         assert_eq!(declared, listed, "a format feature the list does not name");
+    }
+
+    /// A ZIP is opened as a ZIP whatever the compression of its entries:
+    /// Safari's export stored without compression holds a Netscape page as
+    /// plain text, which must not make the archive a Netscape page, and an
+    /// archive of no export is no format, never HTML.
+    #[cfg(all(feature = "safari", feature = "netscape"))]
+    #[test]
+    fn a_zip_is_detected_by_its_entries_whatever_their_compression() {
+        use std::io::Write;
+        let page =
+            b"<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p><DT><A HREF=\"https://e/\">e</A></DL>\n";
+        let history = br#"{"history": "<DT><A HREF=\"https://history.example/\">h</A>"}"#;
+        for method in [
+            zip::CompressionMethod::Stored,
+            zip::CompressionMethod::Deflated,
+        ] {
+            let build = |entries: &[(&str, &[u8])]| {
+                let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+                let options = zip::write::SimpleFileOptions::default().compression_method(method);
+                for (name, data) in entries {
+                    zip.start_file(*name, options).unwrap();
+                    zip.write_all(data).unwrap();
+                }
+                zip.finish().unwrap().into_inner()
+            };
+            let export = build(&[("Bookmarks.html", page), ("History.json", history)]);
+            assert_eq!(
+                detect(&export).map(|f| f.name),
+                Some("safari"),
+                "{method:?}"
+            );
+            let other = build(&[("notes/page.html", page)]);
+            assert_eq!(detect(&other).map(|f| f.name), None, "{method:?}");
+        }
     }
 
     #[test]

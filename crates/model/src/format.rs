@@ -40,6 +40,12 @@ pub struct FormatDef {
     pub extensions: &'static [&'static str],
     /// How sure (0..=100) the format is that the bytes are its own.
     pub detect: fn(&[u8]) -> Option<u8>,
+    /// Whether its reader takes a ZIP archive and reads its entries (the
+    /// exports of Pocket, Omnivore, Safari): a ZIP is offered to these
+    /// formats only, so that its entries decide what it is. An entry stored
+    /// without compression lies in the archive as plain text, which a text
+    /// format would otherwise take for its own.
+    pub reads_zip: bool,
     /// The bytes reader.
     pub read: ReadFn,
     /// The path reader, used instead of `read` when the input is a regular
@@ -81,6 +87,7 @@ impl FormatDef {
             description,
             extensions,
             detect,
+            reads_zip: false,
             read,
             path_reader: None,
             write_options_for_extension: no_write_options,
@@ -94,6 +101,12 @@ impl FormatDef {
     pub const fn writes(mut self, write: WriteFn, support: fn(Field) -> Support) -> FormatDef {
         self.write = Some(write);
         self.support = support;
+        self
+    }
+
+    /// Reading ZIP archives: a ZIP input is offered to this format.
+    pub const fn reads_zip(mut self) -> FormatDef {
+        self.reads_zip = true;
         self
     }
 

@@ -51,6 +51,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod budget;
 mod census;
 mod diag;
 mod diff;
@@ -65,6 +66,7 @@ mod options;
 mod time;
 mod value;
 
+pub use budget::Budget;
 pub use census::{bookmark_fields, document_fields, folder_fields, separator_fields, Census};
 pub use diag::{Diagnostic, Error, ErrorKind, LineIndex, Location, Severity};
 pub use diff::{diff, diff_listing, Diff, Difference};

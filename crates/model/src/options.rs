@@ -32,6 +32,12 @@ pub struct ReadOptions {
     pub xfolk: XfolkReadOptions,
     /// Generic CSV's options.
     pub csv: CsvReadOptions,
+    /// The most bytes of memory the document a reader builds may take
+    /// (the command's `--memory-budget`); `None`: twice the bytes read plus
+    /// [`DEFAULT_ALLOWANCE`](crate::budget::DEFAULT_ALLOWANCE). Readers
+    /// whose input can be shaped to make them copy keep it (see
+    /// [`Budget`](crate::Budget)).
+    pub memory_budget: Option<u64>,
 }
 
 /// How to read a generic CSV file (`--from csv`).

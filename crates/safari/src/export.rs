@@ -14,9 +14,24 @@ use crate::READING_LIST;
 /// The entry the export keeps its bookmarks in.
 const ENTRY: &str = "Bookmarks.html";
 
-/// Whether `input` is a ZIP that names a `Bookmarks.html`.
-pub fn is_export(input: &[u8]) -> bool {
-    archive::is_zip(input) && memmem::find(input, ENTRY.as_bytes()).is_some()
+/// How sure it is that `input` is Safari's export: a ZIP whose entries
+/// include a `Bookmarks.html`, whatever their compression (the archive's
+/// directory is read, not its bytes searched); a ZIP refused as it opens
+/// that names one somewhere is claimed faintly (above Pocket's and
+/// Omnivore's faint claims), so that reading it says why.
+pub fn detect(input: &[u8]) -> Option<u8> {
+    if !archive::is_zip(input) {
+        return None;
+    }
+    match Archive::open(input, Limits::default()) {
+        Ok(zip) => zip.names().iter().any(|n| is_entry(n)).then_some(95),
+        Err(_) => memmem::find(input, ENTRY.as_bytes()).map(|_| 12),
+    }
+}
+
+/// Whether the entry `name` is the export's bookmarks.
+fn is_entry(name: &str) -> bool {
+    name == ENTRY || name.strip_suffix(ENTRY).is_some_and(|d| d.ends_with('/'))
 }
 
 fn refused(e: ArchiveError) -> Error {
@@ -26,12 +41,7 @@ fn refused(e: ArchiveError) -> Error {
 /// Read the export's `Bookmarks.html`.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut zip = Archive::open(input, Limits::default()).map_err(refused)?;
-    let Some(name) = zip
-        .names()
-        .iter()
-        .find(|n| *n == ENTRY || n.ends_with(&format!("/{ENTRY}")))
-        .cloned()
-    else {
+    let Some(name) = zip.names().iter().find(|n| is_entry(n)).cloned() else {
         let mut names = zip.names().iter().take(10).cloned().collect::<Vec<_>>();
         if zip.names().len() > names.len() {
             names.push("...".to_string());

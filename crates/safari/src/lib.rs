@@ -22,6 +22,10 @@
 //!   `extra`.
 //! * Dates are instants to the nanosecond, from binary plists' seconds
 //!   since 2001-01-01 and from XML's `<date>` with or without a fraction.
+//! * A value of another type than Safari writes (an integer or data as
+//!   `URLString`) is read as its text, with a warning saying what it was;
+//!   a key a dictionary gives twice keeps its last value, with a warning
+//!   naming the key and the node.
 //!
 //! * Safari's newer export, a ZIP with `Bookmarks.html` in Netscape form,
 //!   reads through the Netscape reader; its `com.apple.ReadingList` folder
@@ -31,7 +35,10 @@
 //! The plist is read as a stream of events with an explicit stack: a file
 //! nested 100,000 deep reads, a binary plist whose container contains
 //! itself is refused with its byte offset, and one whose shared containers
-//! would expand beyond its size is refused too (see `events`).
+//! would expand beyond its size is refused too (see `events`). What each
+//! reference materialises is charged to the read's memory budget
+//! (`ReadOptions::memory_budget`), so one large string shared by many
+//! leaves is refused past it rather than copied into gigabytes.
 //!
 //! ```
 //! use markport_model::{ReadOptions, Role};
@@ -78,8 +85,8 @@ const MARK: &[u8] = b"WebBookmarkType";
 /// plist, `bplist00`, or an XML plist that names `WebBookmarkType`) or
 /// Safari's exported ZIP (one that names `Bookmarks.html`).
 pub fn detect(input: &[u8]) -> Option<u8> {
-    if export::is_export(input) {
-        return Some(90);
+    if markport_files::archive::is_zip(input) {
+        return export::detect(input);
     }
     let plist = input.starts_with(BINARY_MAGIC) || {
         let head = &input[..input.len().min(1024)];
@@ -94,7 +101,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     if markport_files::archive::is_zip(input) {
         return export::read(input, opts);
     }
-    read::read(input)?.enforce(opts)
+    read::read(input, opts)?.enforce(opts)
 }
 
 /// This format as the registry lists it (`markport::format("safari")`): its
@@ -106,4 +113,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     &["plist"],
     detect,
     read,
-);
+)
+.reads_zip();

@@ -10,12 +10,19 @@
 //! A node is pushed into the document when its `Children` key is reached
 //! (a folder must exist before its children) or, without children, when
 //! its dictionary ends; either way siblings keep their order.
+//!
+//! A binary plist refers to its objects by index, so one string of a
+//! megabyte can be the `URLString` of 40,000 leaves: each reference the
+//! stream materialises is charged to the read's memory [`Budget`] (its
+//! bytes, as it is kept), and each node its arena entry, so such a file is
+//! refused once it has cost its budget rather than taking gigabytes.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use markport_model::budget::NODE_COST;
 use markport_model::{
-    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, NodeId, Parsed,
-    Role, Timestamp,
+    Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, NodeId,
+    Parsed, ReadOptions, Role, Timestamp,
 };
 use plist::stream::Event;
 
@@ -38,22 +45,34 @@ pub const READING_LIST: &str = "com.apple.ReadingList";
 /// One value of a node, as the model will hold it.
 enum Val {
     Text(String),
+    /// A scalar that is neither a string nor a date, as its text, with
+    /// what it is for messages ("an integer").
+    Other(String, &'static str),
     Date(DateValue),
 }
 
 impl Val {
     fn text(self) -> String {
         match self {
-            Val::Text(t) => t,
+            Val::Text(t) | Val::Other(t, _) => t,
             Val::Date(DateValue::Instant(t)) => t.to_w3c(),
             Val::Date(DateValue::Raw(r)) => r.into(),
+        }
+    }
+
+    /// What the value is, for messages.
+    fn kind(&self) -> &'static str {
+        match self {
+            Val::Text(_) => "a string",
+            Val::Other(_, kind) => kind,
+            Val::Date(_) => "a date",
         }
     }
 
     fn as_str(&self) -> Option<&str> {
         match self {
             Val::Text(t) => Some(t),
-            Val::Date(_) => None,
+            Val::Other(..) | Val::Date(_) => None,
         }
     }
 }
@@ -118,6 +137,8 @@ const MAX_PREFIX: usize = 64;
 
 /// The state of one read.
 struct Reader {
+    /// What the document may still take (see the module documentation).
+    budget: Budget,
     doc: Document,
     diags: Vec<Diagnostic>,
     stack: Vec<Frame>,
@@ -130,9 +151,10 @@ fn syntax(message: &str) -> Error {
 }
 
 /// Read a `Bookmarks.plist`, binary or XML.
-pub fn read(input: &[u8]) -> Result<Parsed, Error> {
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut events = Events::new(input);
     let mut r = Reader {
+        budget: Budget::new(opts, input.len()),
         doc: Document::new(),
         diags: Vec::new(),
         stack: Vec::new(),
@@ -143,6 +165,7 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
         if done {
             return Err(syntax("a value follows the top dictionary"));
         }
+        r.charge(&event)?;
         let Some(top) = r.stack.last_mut() else {
             if let Event::StartDictionary(_) = event {
                 r.stack.push(Frame::Node(NodeFrame {
@@ -211,6 +234,35 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
 }
 
 impl Reader {
+    /// Charge the budget for what `event` materialises: a string's or
+    /// data's bytes each time it is referenced, a node's arena entry.
+    fn charge(&mut self, event: &Event<'static>) -> Result<(), Error> {
+        let bytes = match event {
+            Event::String(s) => s.len(),
+            // Kept as base64: four bytes for three.
+            Event::Data(d) => d.len() / 3 * 4 + 4,
+            Event::StartDictionary(_)
+                if matches!(self.stack.last(), Some(Frame::Children { .. })) =>
+            {
+                NODE_COST as usize
+            }
+            _ => 0,
+        };
+        // A few bytes an event besides: a field's slot, a number's text.
+        self.budget.charge(bytes + 8).map_err(|mut e| {
+            let at = self.stack.iter().rev().find_map(|f| match f {
+                Frame::Children { folder, count, .. } => Some((*folder, *count)),
+                _ => None,
+            });
+            let place = match at {
+                Some((folder, count)) => format!("{}, entry {count}: ", place(&self.doc, folder)),
+                None => String::new(),
+            };
+            e.message = format!("plist: {place}{}", e.message);
+            e
+        })
+    }
+
     /// The end of the container on top of the stack.
     fn end(&mut self) -> Result<(), Error> {
         let dangling = || syntax("a dictionary ends after a key without its value");
@@ -441,12 +493,12 @@ fn field(stack: &mut [Frame], node: usize, name: String, v: Val) {
 fn scalar(event: Event<'static>) -> Option<Val> {
     Some(match event {
         Event::String(s) => Val::Text(s.into_owned()),
-        Event::Integer(i) => Val::Text(i.to_string()),
-        Event::Real(r) => Val::Text(r.to_string()),
-        Event::Boolean(b) => Val::Text(b.to_string()),
+        Event::Integer(i) => Val::Other(i.to_string(), "an integer"),
+        Event::Real(r) => Val::Other(r.to_string(), "a real"),
+        Event::Boolean(b) => Val::Other(b.to_string(), "a boolean"),
         Event::Date(d) => Val::Date(date(d)),
-        Event::Data(d) => Val::Text(crate::base64::encode(&d)),
-        Event::Uid(u) => Val::Text(format!("UID({})", u.get())),
+        Event::Data(d) => Val::Other(crate::base64::encode(&d), "data"),
+        Event::Uid(u) => Val::Other(format!("UID({})", u.get()), "a UID"),
         _ => return None,
     })
 }
@@ -516,16 +568,19 @@ fn take_text(
     diags: &mut Vec<Diagnostic>,
 ) -> Option<String> {
     let v = take(fields, name)?;
-    if v.as_str().is_none() {
+    let kind = v.kind();
+    let text = v.text();
+    if kind != "a string" {
         diags.push(Diagnostic::warning(
             format!(
-                "{}: {name} is not a string; read as its text",
-                at.describe(doc)
+                "{}: {name} is {kind}, not a string; read as its text {}",
+                at.describe(doc),
+                shown(&text)
             ),
             None,
         ));
     }
-    Some(v.text())
+    Some(text)
 }
 
 /// Take a date field: a date as itself, a string kept as written (with a warning).
@@ -538,7 +593,7 @@ fn take_date(
 ) -> Option<DateValue> {
     match take(fields, name)? {
         Val::Date(d) => Some(d),
-        Val::Text(t) => {
+        Val::Text(t) | Val::Other(t, _) => {
             diags.push(Diagnostic::warning(
                 format!(
                     "{}: {name} {t:?} is not a date; kept as written",
@@ -559,11 +614,95 @@ fn extra(fields: Vec<(String, Val)>) -> Vec<Attribute> {
         .collect()
 }
 
+/// A value for a message: quoted, and cut after 60 characters with the
+/// count of what was cut.
+fn shown(text: &str) -> String {
+    const MAX: usize = 60;
+    match text.char_indices().nth(MAX) {
+        None => format!("{text:?}"),
+        Some((cut, _)) => format!(
+            "{:?}... ({} more characters)",
+            &text[..cut],
+            text[cut..].chars().count()
+        ),
+    }
+}
+
+/// A key a node's dictionary gives more than once keeps its last value,
+/// as Python's plistlib reads it; the earlier ones are dropped, each name
+/// said once with how many times it was given (the first 20 names).
+/// Linear: a map only for a node with many fields.
+fn drop_repeated_keys(
+    fields: &mut Vec<(String, Val)>,
+    place: impl Fn() -> String,
+    diags: &mut Vec<Diagnostic>,
+) {
+    // Most nodes have a handful of fields: compared pairwise, no map.
+    let repeated = if fields.len() <= 8 {
+        (1..fields.len()).any(|i| fields[..i].iter().any(|(k, _)| *k == fields[i].0))
+    } else {
+        let mut seen = std::collections::HashSet::new();
+        !fields.iter().all(|(k, _)| seen.insert(k.as_str()))
+    };
+    if !repeated {
+        return;
+    }
+    let mut last: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, (k, _)) in fields.iter().enumerate() {
+        last.insert(k.as_str(), i);
+    }
+    let keep: Vec<bool> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| last.get(k.as_str()) == Some(&i))
+        .collect();
+    let mut times: Vec<(String, usize)> = Vec::new();
+    for (i, (k, _)) in fields.iter().enumerate() {
+        if keep[i] {
+            continue;
+        }
+        if let Some((_, n)) = times.iter_mut().find(|(name, _)| name == k) {
+            *n += 1;
+        } else if times.len() < 20 {
+            times.push((k.clone(), 2));
+        }
+    }
+    drop(last);
+    let mut i = 0;
+    fields.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    let where_ = place();
+    for (name, n) in times {
+        diags.push(Diagnostic::warning(
+            format!(
+                "{where_}: key {name} is given {n} times; the last value is kept, \
+                 the earlier {} dropped",
+                if n == 2 { "one" } else { "ones" }
+            ),
+            None,
+        ));
+    }
+}
+
 /// Turn a node's dictionary, now complete, into the document's node.
 fn finish(mut n: NodeFrame, doc: &mut Document, diags: &mut Vec<Diagnostic>) {
     let parent = n.parent;
     let entry = n.entry;
     let at = At { parent, entry };
+    let root = n.root;
+    drop_repeated_keys(
+        &mut n.fields,
+        || {
+            if root {
+                "the top dictionary".to_string()
+            } else {
+                at.describe(doc)
+            }
+        },
+        diags,
+    );
     let kind = take(&mut n.fields, TYPE).map(Val::text);
     if n.root {
         let title = take(&mut n.fields, TITLE).map(Val::text);

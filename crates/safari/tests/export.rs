@@ -83,3 +83,43 @@ fn a_bomb_is_refused_with_its_name() {
     assert_eq!(err.kind, ErrorKind::Unsafe);
     assert!(err.message.contains("Bookmarks.html"), "{err}");
 }
+
+/// The export is known by its entries, whatever their compression: stored
+/// entries lie in the archive as plain text, so a ZIP whose history merely
+/// mentions `Bookmarks.html` is not the export, and one that holds it
+/// stored is.
+#[test]
+fn the_export_is_known_by_its_entries_stored_or_deflated() {
+    use zip::CompressionMethod::{Deflated, Stored};
+    let build = |method, entries: &[(&str, &[u8])]| {
+        let mut z = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, bytes) in entries {
+            z.start_file(
+                *name,
+                SimpleFileOptions::default().compression_method(method),
+            )
+            .unwrap();
+            z.write_all(bytes).unwrap();
+        }
+        z.finish().unwrap().into_inner()
+    };
+    for method in [Stored, Deflated] {
+        let export = build(
+            method,
+            &[
+                ("History.json", b"{\"history\": []}"),
+                ("Bookmarks.html", HTML.as_bytes()),
+            ],
+        );
+        assert_eq!(markport_safari::detect(&export), Some(95), "{method:?}");
+        let doc = markport_safari::read(&export, &ReadOptions::default())
+            .unwrap()
+            .document;
+        assert_eq!(doc.census().bookmarks, 3, "{method:?}");
+        let other = build(
+            method,
+            &[("History.json", b"{\"title\": \"Bookmarks.html\"}")],
+        );
+        assert_eq!(markport_safari::detect(&other), None, "{method:?}");
+    }
+}

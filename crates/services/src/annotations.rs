@@ -8,18 +8,22 @@
 
 use std::collections::HashMap;
 
-use markport_model::{Diagnostic, Document, NodeId};
+use markport_model::{Budget, Diagnostic, Document, Error, NodeId};
 use serde_json::Value;
 
 /// Read one annotations file `name` and set the descriptions of the
-/// bookmarks in `by_url`.
+/// bookmarks in `by_url`. Every copy of an article's highlights is charged
+/// to `budget` before it is made: one article listed in 50,000 rows gets
+/// 50,000 copies, and its highlights may be a megabyte; past the budget the
+/// read stops with its error, naming the file and the article.
 pub(crate) fn apply(
     name: &str,
     bytes: &[u8],
     by_url: &HashMap<String, Vec<NodeId>>,
     doc: &mut Document,
+    budget: &mut Budget,
     diags: &mut Vec<Diagnostic>,
-) {
+) -> Result<(), Error> {
     let warn = |diags: &mut Vec<Diagnostic>, message: String| {
         diags.push(Diagnostic::warning(
             format!("ZIP entry {name}: {message}"),
@@ -31,24 +35,26 @@ pub(crate) fn apply(
     let value: Value = match serde_json::from_slice(bytes) {
         Ok(v) => v,
         Err(e) => {
-            return warn(
+            warn(
                 diags,
                 format!(
                     "{}:{}: not JSON ({e}); its highlights are not read",
                     e.line(),
                     e.column()
                 ),
-            )
+            );
+            return Ok(());
         }
     };
     let Some(articles) = value.as_array() else {
-        return warn(
+        warn(
             diags,
             "not an array of articles with highlights; not read".to_string(),
         );
+        return Ok(());
     };
     let (mut unmatched, mut odd, mut dated) = (0usize, 0usize, 0usize);
-    for article in articles {
+    for (number, article) in articles.iter().enumerate() {
         let (Some(url), Some(highlights)) = (
             article.get("url").and_then(Value::as_str),
             article.get("highlights").and_then(Value::as_array),
@@ -74,6 +80,17 @@ pub(crate) fn apply(
         };
         let text = quotes.join("\n\n");
         for id in ids {
+            budget.charge(text.len() + 2).map_err(|mut e| {
+                e.message = format!(
+                    "ZIP entry {name}: article {} ({url}): its highlights ({} bytes) copied \
+                     to each of the {} bookmarks of its URL: {}",
+                    number + 1,
+                    text.len(),
+                    ids.len(),
+                    e.message
+                );
+                e
+            })?;
             if let Some(b) = doc.node_mut(*id).as_bookmark_mut() {
                 b.desc = Some(match b.desc.take() {
                     Some(d) => format!("{d}\n\n{text}"),
@@ -109,4 +126,5 @@ pub(crate) fn apply(
             ),
         );
     }
+    Ok(())
 }

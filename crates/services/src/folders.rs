@@ -3,7 +3,13 @@
 
 use std::collections::HashMap;
 
-use markport_model::{Document, Folder, NodeId};
+use markport_model::budget::FOLDER_COST;
+use markport_model::{Budget, Document, Error, Folder, NodeId};
+
+/// What a map entry of a path or a part costs besides its text (its key,
+/// value and the map's spare room): a path of 400,000 one-letter folders
+/// costs far more than its bytes, and is charged as such.
+const PATH_COST: usize = 96;
 
 /// Folders by parent and name, made when first needed: a map, as an export
 /// may have as many folders as rows, and keyed by the parent so that a path
@@ -20,23 +26,35 @@ pub(crate) struct Paths {
 impl Paths {
     /// The folder at `path` (`/`-separated, empty parts skipped), made as
     /// needed; `None` for a path with no name in it (the top level).
-    pub(crate) fn get(&mut self, doc: &mut Document, path: &str) -> Option<NodeId> {
+    pub(crate) fn get(
+        &mut self,
+        doc: &mut Document,
+        path: &str,
+        budget: &mut Budget,
+    ) -> Result<Option<NodeId>, Error> {
         if let Some(id) = self.whole[0].get(path) {
-            return *id;
+            return Ok(*id);
         }
-        let id = self.get_parts(doc, path.split('/'));
+        budget.charge(path.len() + PATH_COST)?;
+        let id = self.get_parts(doc, path.split('/'), budget)?;
         self.whole[0].insert(path.to_string(), id);
-        id
+        Ok(id)
     }
 
     /// The folder at `path` where only a `/` with no space beside it
     /// separates: `Work/Reading` is two folders, `Blogs / Portfolios` one
     /// (Instapaper's folder names had slashes long before its folders
     /// nested).
-    pub(crate) fn get_tight(&mut self, doc: &mut Document, path: &str) -> Option<NodeId> {
+    pub(crate) fn get_tight(
+        &mut self,
+        doc: &mut Document,
+        path: &str,
+        budget: &mut Budget,
+    ) -> Result<Option<NodeId>, Error> {
         if let Some(id) = self.whole[1].get(path) {
-            return *id;
+            return Ok(*id);
         }
+        budget.charge(path.len() + PATH_COST)?;
         let b = path.as_bytes();
         let mut parts = Vec::new();
         let mut from = 0;
@@ -48,22 +66,25 @@ impl Paths {
             }
         }
         parts.push(&path[from..]);
-        let id = self.get_parts(doc, parts.into_iter());
+        let id = self.get_parts(doc, parts.into_iter(), budget)?;
         self.whole[1].insert(path.to_string(), id);
-        id
+        Ok(id)
     }
 
     fn get_parts<'p>(
         &mut self,
         doc: &mut Document,
         parts: impl Iterator<Item = &'p str>,
-    ) -> Option<NodeId> {
+        budget: &mut Budget,
+    ) -> Result<Option<NodeId>, Error> {
         let mut parent = None;
         for part in parts.map(str::trim).filter(|p| !p.is_empty()) {
             let key = (parent, part.to_string());
             let id = match self.by_name.get(&key) {
                 Some(id) => *id,
                 None => {
+                    // The folder, its title, and its key in the map.
+                    budget.charge(FOLDER_COST as usize + PATH_COST + 2 * part.len())?;
                     let id = doc.push(parent, Folder::titled(part));
                     self.by_name.insert(key, id);
                     id
@@ -71,6 +92,6 @@ impl Paths {
             };
             parent = Some(id);
         }
-        parent
+        Ok(parent)
     }
 }

@@ -10,7 +10,7 @@
 //! one folder.
 
 use markport_model::{
-    Attribute, Bookmark, Diagnostic, Document, Error, Location, Parsed, ReadOptions,
+    Attribute, Bookmark, Budget, Diagnostic, Document, Error, Location, Parsed, ReadOptions,
 };
 
 use crate::folders::Paths;
@@ -85,7 +85,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         columns: [usize; 4],
         timestamp: Option<usize>,
         tags: Option<usize>,
+        budget: Budget,
     }
+    let budget = Budget::new(opts, input.len());
     let start = |t: &table::Table| {
         let col = |n| t.column(n).expect("required columns are checked");
         State {
@@ -94,14 +96,21 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             columns: [col("URL"), col("Title"), col("Selection"), col("Folder")],
             timestamp: t.column("Timestamp"),
             tags: t.column("Tags"),
+            budget,
         }
     };
     let each = |s: &mut State, at, mut row: Vec<String>, diags: &mut Vec<Diagnostic>| {
         let [url, title, selection, folder] = s.columns;
         // No folder is Instapaper's own default, the unread list.
-        let parent = match s.folders.get_tight(&mut s.doc, &row[folder]) {
+        let parent = match s
+            .folders
+            .get_tight(&mut s.doc, &row[folder], &mut s.budget)?
+        {
             Some(id) => id,
-            None => s.folders.get(&mut s.doc, "Unread").expect("a named folder"),
+            None => s
+                .folders
+                .get(&mut s.doc, "Unread", &mut s.budget)?
+                .expect("a named folder"),
         };
         let mut b = Bookmark::new(std::mem::take(&mut row[url]));
         b.title = Some(std::mem::take(&mut row[title])).filter(|t| !t.is_empty());
@@ -112,7 +121,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         if let Some(t) = s.tags {
             tags(&row[t], &mut b, at, diags);
         }
+        s.budget.bookmark(&b)?;
         s.doc.push(Some(parent), b);
+        Ok(())
     };
     let columns = table::Columns {
         service: "Instapaper CSV",

@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use markport_markup::json::{Event, Parser};
 use markport_model::{
-    Bookmark, Diagnostic, Document, Error, Folder, LineIndex, NodeId, Parsed, ReadOptions,
+    Bookmark, Budget, Diagnostic, Document, Error, Folder, LineIndex, NodeId, Parsed, ReadOptions,
 };
 
 use crate::record::{
@@ -53,12 +53,17 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
     let (top, bookmarks) = top_object(input, &lines, "Karakeep", "bookmarks")?;
     let mut doc = Document::new();
+    let mut budget = Budget::new(opts, input.len());
     let mut diags = Vec::new();
     doc.header.extra = top.extra(&["bookmarks", "lists"], &[]);
 
     let mut lists: Vec<List> = Vec::new();
     if let Some(at) = top.nested("lists") {
         each_object(input, at, "list", &lines, &mut diags, |i, rec, diags| {
+            // Each list is a folder, and its id a key in the map of them.
+            budget
+                .folder(2 * rec.get("id").map_or(0, |v| v.text().len()) + 64)
+                .map_err(crate::placed_at(&lines, rec.at))?;
             let Some(id) = rec.get("id").map(|v| v.text().into_owned()) else {
                 warn(
                     diags,
@@ -125,6 +130,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             };
             let parent = member.iter().find_map(|id| folders.get(id).copied());
             details(&mut b, None, rec.extra(&mapped, &[]));
+            budget
+                .bookmark(&b)
+                .map_err(crate::placed_at(&lines, rec.at))?;
             doc.push(parent, b);
             Ok(())
         },

@@ -28,7 +28,7 @@ pub mod wallabag;
 use std::borrow::Cow;
 
 use markport_files::archive::ArchiveError;
-use markport_model::{DateValue, Diagnostic, Error, ErrorKind, Location, Timestamp};
+use markport_model::{DateValue, Diagnostic, Error, ErrorKind, LineIndex, Location, Timestamp};
 
 /// The outcome of reading the archive entry `entry`: its diagnostics
 /// (`entry_diags`, added to `diags`) and its error, each message led by the
@@ -49,6 +49,15 @@ fn in_entry<T>(
         d
     }));
     read.map_err(|e| Error::new(e.kind, lead(&e.message, e.location), None))
+}
+
+/// A closure placing an error at byte `at` of the input, unless it has a
+/// place of its own (a budget's refusal has none).
+fn placed_at<'l>(lines: &'l LineIndex<'_>, at: usize) -> impl FnOnce(Error) -> Error + 'l {
+    move |mut e| {
+        e.location.get_or_insert_with(|| lines.locate(at));
+        e
+    }
 }
 
 /// Up to five of `names`, comma-separated: enough for a message to point

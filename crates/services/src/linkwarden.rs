@@ -15,7 +15,7 @@
 use std::collections::HashSet;
 
 use markport_model::{
-    Attribute, Bookmark, Diagnostic, Document, Error, Folder, LineIndex, NodeId, Parsed,
+    Attribute, Bookmark, Budget, Diagnostic, Document, Error, Folder, LineIndex, NodeId, Parsed,
     ReadOptions,
 };
 
@@ -50,6 +50,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let lines = LineIndex::new(input);
     let (top, collections) = top_object(input, &lines, "Linkwarden", "collections")?;
     let mut doc = Document::new();
+    let mut budget = Budget::new(opts, input.len());
     let mut diags = Vec::new();
     // The account's own fields (name, username, dates, ...) are the
     // collection's header; the collections and pins are read below.
@@ -83,6 +84,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                 Ok(Some(public)) => !public,
                 _ => true,
             };
+            budget
+                .folder(f.title.as_ref().map_or(0, String::len))
+                .map_err(crate::placed_at(&lines, c.at))?;
             let folder = doc.push(None, f);
             let Some(links) = c.nested("links") else {
                 return Ok(());
@@ -100,6 +104,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                     }
                     link(
                         &mut doc,
+                        &mut budget,
                         folder,
                         Item {
                             within: Some(("collection", i)),
@@ -130,6 +135,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
 #[allow(clippy::too_many_arguments)]
 fn link(
     doc: &mut Document,
+    budget: &mut Budget,
     folder: NodeId,
     what: Item,
     input: &[u8],
@@ -155,6 +161,7 @@ fn link(
         extra.sort_by(|a, b| a.name.cmp(&b.name));
     }
     details(&mut b, None, extra);
+    budget.bookmark(&b).map_err(crate::placed_at(lines, l.at))?;
     doc.push(Some(folder), b);
     Ok(())
 }

@@ -20,7 +20,8 @@ use std::collections::{HashMap, HashSet};
 
 use markport_files::archive::{self, Archive, Limits};
 use markport_model::{
-    Bookmark, Diagnostic, Document, Error, ErrorKind, LineIndex, NodeId, Parsed, ReadOptions,
+    Bookmark, Budget, Diagnostic, Document, Error, ErrorKind, LineIndex, NodeId, Parsed,
+    ReadOptions,
 };
 
 use crate::record::{details, each_object, head, iso_date, nothing_after, top_array, Item};
@@ -109,18 +110,25 @@ fn highlights_slug(name: &str) -> Option<&str> {
 
 /// Read Omnivore's export ZIP, or one of its `metadata_*.json` files.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    let budget = Budget::new(opts, input.len());
     if archive::is_zip(input) {
-        return read_zip(input)?.enforce(opts);
+        return read_zip(input, budget)?.enforce(opts);
     }
-    let mut items = Items::default();
+    let mut items = Items {
+        doc: Document::new(),
+        slugs: None,
+        budget,
+    };
     let mut diags = Vec::new();
     items.read_metadata(input, &mut diags)?;
     Parsed::new(items.doc, diags).enforce(opts)
 }
 
 /// The bookmarks read so far from one or more metadata files.
-#[derive(Default)]
 struct Items {
+    /// What the document may still take: an item of a dozen bytes costs a
+    /// whole bookmark.
+    budget: Budget,
     doc: Document,
     /// The bookmarks of each slug, for the highlights files: kept only when
     /// reading the ZIP.
@@ -157,8 +165,14 @@ impl Items {
             let id = rec.get("id").map(|v| v.text().into_owned());
             details(&mut b, id, rec.extra(&rec.mapped(MAPPED, &["labels"]), &[]));
             let slug = rec.text("slug");
+            self.budget
+                .bookmark(&b)
+                .map_err(crate::placed_at(&lines, rec.at))?;
             let node = self.doc.push(None, b);
             if let (Some(slugs), Some(slug)) = (self.slugs.as_mut(), slug) {
+                self.budget
+                    .charge(slug.len() + 64)
+                    .map_err(crate::placed_at(&lines, rec.at))?;
                 slugs.entry(slug).or_default().push(node);
             }
             Ok(())
@@ -183,20 +197,22 @@ impl Items {
 
     /// Append the highlights `text` to the description of the bookmark `id`,
     /// after a blank line.
-    fn highlight(&mut self, id: NodeId, text: &str) {
+    fn highlight(&mut self, id: NodeId, text: &str) -> Result<(), Error> {
         if text.is_empty() {
-            return;
+            return Ok(());
         }
+        self.budget.charge(text.len() + 2)?;
         if let Some(b) = self.doc.node_mut(id).as_bookmark_mut() {
             b.desc = Some(match b.desc.take() {
                 Some(d) => format!("{d}\n\n{text}"),
                 None => text.to_string(),
             });
         }
+        Ok(())
     }
 }
 
-fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
+fn read_zip(input: &[u8], budget: Budget) -> Result<Parsed, Error> {
     let mut archive = Archive::open(input, Limits::default()).map_err(archive_error)?;
     let files = metadata_files(&archive);
     if files.is_empty() {
@@ -209,10 +225,12 @@ fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
     let mut items = Items {
         doc: Document::new(),
         slugs: Some(HashMap::new()),
+        budget,
     };
     let mut diags = Vec::new();
     for name in &files {
         let bytes = archive.read(name).map_err(archive_error)?;
+        items.budget.read_more(bytes.len());
         let mut entry_diags = Vec::new();
         let read = items.read_metadata(&bytes, &mut entry_diags);
         in_entry(name, &mut diags, entry_diags, read)?;
@@ -256,10 +274,11 @@ fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
         // The Markdown is kept as Omnivore wrote it: quotes as `> ` lines,
         // then the highlight's labels and note.
         let bytes = archive.read(name).map_err(archive_error)?;
+        items.budget.read_more(bytes.len());
         let mut entry_diags = Vec::new();
         let markdown = text(&bytes, &mut entry_diags);
-        items.highlight(id, markdown.trim());
-        in_entry(name, &mut diags, entry_diags, Ok(()))?;
+        let kept = items.highlight(id, markdown.trim());
+        in_entry(name, &mut diags, entry_diags, kept)?;
     }
     for (files, why) in [
         (&orphans, "whose slug no metadata file lists"),
@@ -300,4 +319,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     &[],
     detect,
     read,
-);
+)
+.reads_zip();

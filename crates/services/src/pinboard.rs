@@ -6,7 +6,8 @@ use std::borrow::Cow;
 
 use markport_markup::json::{Event, Parser, SyntaxError};
 use markport_model::{
-    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Parsed, ReadOptions,
+    Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Parsed,
+    ReadOptions,
 };
 
 /// How sure it is that `input` is a Pinboard export: a JSON array whose
@@ -67,6 +68,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         ));
     }
     let mut doc = Document::new();
+    let mut budget = Budget::new(opts, input.len());
     let mut diags = Vec::new();
     let mut members: Vec<Member<'_>> = Vec::new();
     for i in 1.. {
@@ -96,6 +98,10 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             members.push((key, vat, value));
         }
         if let Some(b) = post(i, &p, at, &mut members, &mut diags) {
+            budget.bookmark(&b).map_err(|mut e| {
+                e.location = Some(p.locate(at));
+                e
+            })?;
             doc.push(None, b);
         }
     }

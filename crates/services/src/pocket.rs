@@ -25,8 +25,8 @@ use markport_markup::entities::{self, Context};
 use markport_markup::html::RawAttr;
 use markport_markup::walk::{attr, Event, Walker};
 use markport_model::{
-    Attribute, Bookmark, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, Location,
-    NodeId, Parsed, ReadOptions,
+    Attribute, Bookmark, Budget, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex,
+    Location, NodeId, Parsed, ReadOptions,
 };
 
 use crate::{archive_error, in_entry, not_read, table, text, unix_date};
@@ -111,16 +111,17 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read a Pocket export: the ZIP, one CSV part, or the HTML.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    let budget = Budget::new(opts, input.len());
     if archive::is_zip(input) {
-        read_zip(input)
+        read_zip(input, budget)
     } else if csv_header(input).is_some() {
-        let mut collection = Collection::default();
+        let mut collection = Collection::new(budget);
         let mut diags = Vec::new();
         let src = text(input, &mut diags);
         collection.read_part(&src, &mut diags)?;
         Ok(collection.finish(diags))
     } else {
-        read_html(input)
+        read_html(input, budget)
     }?
     .enforce(opts)
 }
@@ -133,13 +134,20 @@ struct Sections {
 }
 
 impl Sections {
-    fn get(&mut self, doc: &mut Document, title: &str) -> NodeId {
+    fn get(
+        &mut self,
+        doc: &mut Document,
+        title: &str,
+        budget: &mut Budget,
+    ) -> Result<NodeId, Error> {
         if let Some(id) = self.folders.get(title) {
-            return *id;
+            return Ok(*id);
         }
+        // The folder, its title and its key in the map.
+        budget.folder(2 * title.len() + 64)?;
         let id = doc.push(None, Folder::titled(title));
         self.folders.insert(title.to_string(), id);
-        id
+        Ok(id)
     }
 }
 
@@ -152,8 +160,10 @@ fn split_tags(tags: &str, sep: char) -> Vec<String> {
 }
 
 /// The bookmarks read so far from one or more CSV parts.
-#[derive(Default)]
 struct Collection {
+    /// What the document may still take: rows of a few bytes each cost a
+    /// whole bookmark, and a highlight is copied to every row of its URL.
+    budget: Budget,
     doc: Document,
     sections: Sections,
     /// Non-empty `cursor` values met (reported, not kept).
@@ -174,6 +184,16 @@ struct PartColumns {
 }
 
 impl Collection {
+    fn new(budget: Budget) -> Collection {
+        Collection {
+            budget,
+            doc: Document::new(),
+            sections: Sections::default(),
+            cursors: 0,
+            others: Vec::new(),
+        }
+    }
+
     /// Read one CSV part (the whole file, or one entry of the ZIP) into
     /// the collection.
     fn read_part(&mut self, src: &str, diags: &mut Vec<Diagnostic>) -> Result<(), Error> {
@@ -203,7 +223,9 @@ impl Collection {
                 "archive" => "Read Archive",
                 other => other,
             };
-            let folder = self.sections.get(&mut self.doc, section);
+            let folder = self
+                .sections
+                .get(&mut self.doc, section, &mut self.budget)?;
             let mut b = Bookmark::new(std::mem::take(&mut row[c.url]));
             // An empty title is untitled; a title that repeats the URL
             // (Pocket writes that for a page it never fetched) is kept as
@@ -228,7 +250,9 @@ impl Collection {
                         .push(Attribute::new(name.clone(), std::mem::take(&mut row[*i])));
                 }
             }
+            self.budget.bookmark(&b)?;
             self.doc.push(Some(folder), b);
+            Ok(())
         };
         table::read(src, columns, diags, start, each)?;
         Ok(())
@@ -261,7 +285,7 @@ impl Collection {
     }
 }
 
-fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
+fn read_zip(input: &[u8], budget: Budget) -> Result<Parsed, Error> {
     let mut archive = Archive::open(input, Limits::default()).map_err(archive_error)?;
     let parts = zip_parts(&archive);
     if parts.is_empty() {
@@ -279,9 +303,11 @@ fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
         .collect();
     annotations.sort();
     let mut diags = Vec::new();
-    let mut collection = Collection::default();
+    repeated_parts(&archive, &mut diags);
+    let mut collection = Collection::new(budget);
     for part in &parts {
         let bytes = archive.read(part).map_err(archive_error)?;
+        collection.budget.read_more(bytes.len());
         let mut part_diags = Vec::new();
         let src = text(&bytes, &mut part_diags);
         let read = collection.read_part(&src, &mut part_diags);
@@ -306,18 +332,57 @@ fn read_zip(input: &[u8]) -> Result<Parsed, Error> {
         let mut by_url: HashMap<String, Vec<NodeId>> = HashMap::new();
         for id in collection.doc.preorder() {
             if let Some(b) = collection.doc.node(id).as_bookmark() {
+                // The map holds a copy of every link while the highlights
+                // are matched.
+                collection.budget.charge(b.href.len() + 64)?;
                 by_url.entry(b.href.clone()).or_default().push(id);
             }
         }
         for (_, name) in &annotations {
             let bytes = archive.read(name).map_err(archive_error)?;
-            crate::annotations::apply(name, &bytes, &by_url, &mut collection.doc, &mut diags);
+            collection.budget.read_more(bytes.len());
+            crate::annotations::apply(
+                name,
+                &bytes,
+                &by_url,
+                &mut collection.doc,
+                &mut collection.budget,
+                &mut diags,
+            )?;
         }
     }
     Ok(collection.finish(diags))
 }
 
-fn read_html(input: &[u8]) -> Result<Parsed, Error> {
+/// A warning for each part name the archive lists more than once: only
+/// the last copy is read (as unzip would leave it), so the bookmarks of
+/// the others are not; the warning says which copies, by their place in
+/// the archive's directory and their byte offset.
+fn repeated_parts(archive: &Archive<'_>, diags: &mut Vec<Diagnostic>) {
+    for r in archive.repeated() {
+        if part_number(&r.name, ".csv").is_none() && part_number(&r.name, ".json").is_none() {
+            continue;
+        }
+        let copies: Vec<String> = r
+            .entries
+            .iter()
+            .zip(&r.offsets)
+            .map(|(entry, offset)| format!("entry {entry} at byte {offset}"))
+            .collect();
+        diags.push(Diagnostic::warning(
+            format!(
+                "ZIP entry {} is in the archive {} times ({}): only the last is read, \
+                 as unzip would leave it; the rows of the others are not read",
+                r.name,
+                r.entries.len(),
+                copies.join(", ")
+            ),
+            None,
+        ));
+    }
+}
+
+fn read_html(input: &[u8], mut budget: Budget) -> Result<Parsed, Error> {
     let mut diags = Vec::new();
     let src = text(input, &mut diags);
     let index = LineIndex::new(src.as_bytes());
@@ -364,19 +429,23 @@ fn read_html(input: &[u8]) -> Result<Parsed, Error> {
             }
             Event::End { name } => {
                 if name.eq_ignore_ascii_case("a") {
-                    if let Some((mut b, title, _)) = link.take() {
+                    if let Some((mut b, title, at)) = link.take() {
                         let title = title.trim();
                         if !title.is_empty() {
                             b.title = Some(title.to_string());
                         }
+                        budget.bookmark(&b).map_err(|mut e| {
+                            e.location = Some(index.locate(at));
+                            e
+                        })?;
                         doc.push(section, b);
                         links += 1;
                     }
                 } else if name.eq_ignore_ascii_case("h1") {
                     if let Some(h) = heading.take() {
                         let h = h.trim();
-                        section =
-                            Some(sections.get(&mut doc, if h.is_empty() { "Untitled" } else { h }));
+                        let h = if h.is_empty() { "Untitled" } else { h };
+                        section = Some(sections.get(&mut doc, h, &mut budget)?);
                     }
                 }
             }
@@ -444,4 +513,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     &[],
     detect,
     read,
-);
+)
+.reads_zip();

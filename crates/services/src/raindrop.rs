@@ -15,7 +15,9 @@
 //!
 //! Raindrop's HTML export is Netscape bookmark HTML and reads as `netscape`.
 
-use markport_model::{Attribute, Bookmark, DateValue, Diagnostic, Error, Parsed, ReadOptions};
+use markport_model::{
+    Attribute, Bookmark, Budget, DateValue, Diagnostic, Error, Parsed, ReadOptions,
+};
 
 use crate::folders::Paths;
 use crate::{table, text};
@@ -50,7 +52,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         columns: [usize; 8],
         /// The optional and unknown columns, kept as extra attributes.
         kept: Vec<(usize, String)>,
+        budget: Budget,
     }
+    let budget = Budget::new(opts, input.len());
     let start = |t: &table::Table| {
         let col = |n| t.column(n).expect("required columns are checked");
         State {
@@ -67,11 +71,12 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                 col("created"),
             ],
             kept: t.others(REQUIRED),
+            budget,
         }
     };
     let each = |s: &mut State, at, mut row: Vec<String>, diags: &mut Vec<Diagnostic>| {
         let [id, title, note, excerpt, url, folder, tags, created] = s.columns;
-        let parent = s.folders.get(&mut s.doc, &row[folder]);
+        let parent = s.folders.get(&mut s.doc, &row[folder], &mut s.budget)?;
         let mut b = Bookmark::new(std::mem::take(&mut row[url]));
         b.title = Some(std::mem::take(&mut row[title])).filter(|t| !t.is_empty());
         let (note, excerpt) = (row[note].trim(), row[excerpt].trim());
@@ -109,7 +114,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                     .push(Attribute::new(name.clone(), std::mem::take(&mut row[*i])));
             }
         }
+        s.budget.bookmark(&b)?;
         s.doc.push(parent, b);
+        Ok(())
     };
     let columns = table::Columns {
         service: "Raindrop CSV",

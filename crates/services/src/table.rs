@@ -71,7 +71,7 @@ pub(crate) fn read<S>(
     columns: Columns<'_>,
     diags: &mut Vec<Diagnostic>,
     start: impl FnOnce(&Table) -> S,
-    mut row: impl FnMut(&mut S, Location, Vec<String>, &mut Vec<Diagnostic>),
+    mut row: impl FnMut(&mut S, Location, Vec<String>, &mut Vec<Diagnostic>) -> Result<(), Error>,
 ) -> Result<S, Error> {
     let Columns {
         service,
@@ -187,8 +187,12 @@ pub(crate) fn read<S>(
         // The whole record's bytes checked at once, each field sliced out
         // of them (a check per field costs more in calls than in bytes);
         // field by field, as before, only if that fails.
+        let placed = |mut e: Error| {
+            e.location.get_or_insert(at);
+            e
+        };
         if let Some(fields) = sliced(&record) {
-            row(&mut state, at, fields, diags);
+            row(&mut state, at, fields, diags).map_err(placed)?;
             continue;
         }
         let mut lossy = false;
@@ -208,7 +212,7 @@ pub(crate) fn read<S>(
                 Some(at),
             ));
         }
-        row(&mut state, at, fields, diags);
+        row(&mut state, at, fields, diags).map_err(placed)?;
     }
     unclosed(text, last, &index)?;
     Ok(state)

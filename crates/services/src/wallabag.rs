@@ -9,7 +9,9 @@
 //! The saved article (`content`) is not copied into the model: a note says
 //! how many entries had one.
 
-use markport_model::{Bookmark, Diagnostic, Document, Error, LineIndex, Parsed, ReadOptions};
+use markport_model::{
+    Bookmark, Budget, Diagnostic, Document, Error, LineIndex, Parsed, ReadOptions,
+};
 
 use crate::record::{
     details, each_object, head, iso_date, nothing_after, top_array, warn, Item, Record, Val,
@@ -50,6 +52,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         "not a wallabag export: it is not a JSON array of entries",
     )?;
     let mut doc = Document::new();
+    let mut budget = Budget::new(opts, input.len());
     let mut diags = Vec::new();
     let mut articles = 0usize;
     let end = each_object(input, at, "entry", &lines, &mut diags, |i, rec, diags| {
@@ -57,6 +60,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             articles += 1;
         }
         if let Some(b) = entry(i, input, &rec, &lines, diags)? {
+            budget
+                .bookmark(&b)
+                .map_err(crate::placed_at(&lines, rec.at))?;
             doc.push(None, b);
         }
         Ok(())
