@@ -73,13 +73,130 @@ mod xbel;
 mod xfolk;
 mod xml_text;
 
-use markport::Format;
-use markport_model::{ReadOptions, Severity as ReaderSeverity};
+use std::path::Path;
+
+use markport::{Chosen, Format, Input, Resolved};
+use markport_model::{Error, ReadOptions, Severity as ReaderSeverity};
 
 pub use problem::{Problem, Rule, Severity};
 pub use rules::RULES;
 
 use problem::Sink;
+
+/// What [`check_input`] found.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Checked {
+    /// The format the input was checked as, and why.
+    pub from: Resolved,
+    /// Every problem, in order of position.
+    pub problems: Vec<Problem>,
+}
+
+/// Check an input read the way `convert` reads it ([`markport::read_input`]:
+/// the format named, else told by content, else by extension). A format
+/// with rules of its own is checked in its bytes; any other is read by
+/// markport's reader, by its path where the format has a path reader (a
+/// live places.sqlite with its `-wal`, a favorites tree), and what the
+/// reader says is its problems.
+///
+/// The error is for an input that could not be checked at all: missing,
+/// unreadable, or of a format that cannot be told. A file that does not
+/// parse is a problem found (`reader/error` or the format's rule).
+///
+/// ```
+/// use markport::Input;
+///
+/// let file = b"<xbel version='1.0'><bookmark/></xbel>".to_vec();
+/// let checked = markport_check::check_input(Input::Bytes(file), None).unwrap();
+/// assert_eq!(checked.from.format.name, "xbel");
+/// assert_eq!(checked.problems[0].rule, "xbel/bookmark-without-href");
+/// ```
+// The lead's single read door (`markport::read`) replaces read_input here
+// when it lands.
+pub fn check_input(input: Input, from: Option<&'static Format>) -> Result<Checked, Error> {
+    let (path, bytes) = match input {
+        // A tree, or a named format read by its path with no rules of its
+        // own (a database opened where it is): no bytes needed here.
+        Input::Path(path)
+            if path.is_dir()
+                || from.is_some_and(|f| f.path_reader.is_some() && !has_rules(f, &[])) =>
+        {
+            return by_reader_input(Input::Path(path), from);
+        }
+        Input::Path(path) => {
+            let bytes = markport::read_bytes(&path).map_err(|e| {
+                let mut err = Error::io(e);
+                err.message = format!("cannot read: {}", err.message);
+                err
+            })?;
+            (Some(path), bytes)
+        }
+        Input::Bytes(bytes) => (None, bytes),
+    };
+    let from = match from {
+        Some(format) => Resolved {
+            format,
+            chosen: Chosen::Named,
+        },
+        None => markport::resolve_format(None, path.as_deref(), Some(&bytes))?,
+    };
+    let format = from.format;
+    if has_rules(format, &bytes) {
+        let problems = check(&bytes, format);
+        return Ok(Checked { from, problems });
+    }
+    let input = match path {
+        // Read again by its path, as convert reads it: a database's pending
+        // changes live beside it. A pipe's bytes are all there is.
+        Some(path) if format.path_reader.is_some() && is_regular_file(&path) => {
+            drop(bytes);
+            Input::Path(path)
+        }
+        _ => Input::Bytes(bytes),
+    };
+    let problems = by_reader_input(input, Some(format))?.problems;
+    Ok(Checked { from, problems })
+}
+
+/// Whether check has rules of its own for `input` in `format` (else its
+/// problems are what the reader says).
+fn has_rules(format: &Format, input: &[u8]) -> bool {
+    match format.name {
+        "xbel" | "desktop" | "netscape" | "xfolk" | "pinboard" | "instapaper" | "firefox"
+        | "chromium" => true,
+        "pocket" => export::is_pocket_csv(input),
+        _ => false,
+    }
+}
+
+fn is_regular_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// What markport's reader says about `input`, read as convert reads it.
+fn by_reader_input(input: Input, from: Option<&'static Format>) -> Result<Checked, Error> {
+    match markport::read_input(input, from, &ReadOptions::default()) {
+        Ok((from, parsed)) => Ok(Checked {
+            from,
+            problems: reading(&Ok(parsed)),
+        }),
+        // A file that is not read at all (a tree in a symbolic link loop,
+        // a database that does not open) is a problem found, as a file
+        // that does not parse is.
+        Err(e) if e.stage == markport::Stage::Read && e.from.is_some() => {
+            let format = e.from.expect("matched");
+            Ok(Checked {
+                from: Resolved {
+                    format,
+                    chosen: Chosen::Named,
+                },
+                problems: reading(&Err(e.error)),
+            })
+        }
+        Err(e) => Err(e.error),
+    }
+}
 
 /// Check `input`, a file in `format`: every problem, in order of position.
 pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {

@@ -45,25 +45,6 @@ pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
         .map_err(|e| Failure::in_file(path.display(), format_args!("cannot read: {e}")))
 }
 
-/// The format of an input given by its bytes: `--from`, else what the
-/// content and the name say; said on standard error under `-v`.
-pub(crate) fn input_format(
-    from: Option<&str>,
-    path: &Path,
-    bytes: &[u8],
-) -> Result<&'static Format, Failure> {
-    let name = (!is_std(path)).then_some(path);
-    let resolved = markport::resolve_format(from, name, Some(bytes))
-        .map_err(|e| Failure::in_file(display_name(path), e.message))?;
-    crate::say::verbose(format_args!(
-        "markport: reading {} as {} ({})\n",
-        display_name(path),
-        resolved.format.name,
-        how(&resolved.chosen)
-    ));
-    Ok(resolved.format)
-}
-
 /// The format to write: `--to`, else the output's extension; an extension
 /// several formats write gets the usual one, said on standard error.
 pub(crate) fn output_format(
