@@ -245,7 +245,7 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
         }
         "chromium" => {
             let mut sink = Sink::new(input);
-            chromium::check(input, format, &mut sink);
+            chromium::check(input, &mut sink);
             sink.problems
         }
         _ => by_reader(input, format),
