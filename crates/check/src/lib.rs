@@ -61,7 +61,6 @@
 #![warn(missing_docs)]
 
 mod chromium;
-mod dates;
 mod desktop;
 mod export;
 mod firefox;

@@ -9,7 +9,6 @@ use std::borrow::Cow;
 
 use markport_markup::json::{Event, Parser};
 
-use crate::dates::is_w3c;
 use crate::problem::Sink;
 use crate::rules::*;
 
@@ -79,13 +78,18 @@ pub(crate) fn check(input: &[u8], sink: &mut Sink<'_>) {
             }
             match (&*key, text) {
                 ("href", Some(h)) if !h.trim().is_empty() => href = true,
-                ("time", Some(t)) if !t.is_empty() && !is_w3c(&t) => sink.at(
-                    &PINBOARD_BAD_DATE,
-                    value_at,
-                    format!(
+                ("time", Some(t))
+                    if !t.is_empty()
+                        && markport_model::Timestamp::parse_w3c_strict(&t).is_none() =>
+                {
+                    sink.at(
+                        &PINBOARD_BAD_DATE,
+                        value_at,
+                        format!(
                         "time {t:?} is not a date as Pinboard writes them (2023-11-14T22:13:20Z)"
                     ),
-                ),
+                    )
+                }
                 ("shared" | "toread", Some(f)) if f != "yes" && f != "no" => sink.at(
                     &PINBOARD_BAD_FLAG,
                     value_at,

@@ -41,7 +41,6 @@
 //! ```
 #![warn(missing_docs)]
 
-mod iso;
 mod mime;
 mod read;
 mod shell;
