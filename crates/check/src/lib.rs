@@ -77,7 +77,7 @@ use std::path::Path;
 use markport::{Chosen, Format, Input, Resolved};
 use markport_model::{Error, ReadOptions, Severity as ReaderSeverity};
 
-pub use problem::{Problem, Rule, Severity};
+pub use problem::{Problem, Rule, Severity, LIMIT_PER_RULE};
 pub use rules::RULES;
 
 use problem::Sink;
@@ -206,14 +206,14 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             let text = xml_text::decode(input, desktop, &mut raw);
             let mut sink = Sink::new(text.as_bytes());
             xbel::check(&text, desktop, &mut sink);
-            sink.problems
+            sink.finish()
         }
         "netscape" => netscape::check(input, &mut raw),
         "xfolk" => xfolk::check(input),
         "pinboard" => {
             let mut sink = Sink::new(input);
             pinboard::check(input, &mut sink);
-            sink.problems
+            sink.finish()
         }
         "instapaper" => {
             export::check(input, &export::INSTAPAPER, &mut raw);
@@ -229,7 +229,7 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
                     Ok(json) => {
                         let mut sink = Sink::new(&json);
                         firefox::check(&json, &mut sink);
-                        sink.problems
+                        sink.finish()
                     }
                     Err(e) => {
                         raw.at(&rules::FIREFOX_BAD_LZ4, 0, e.message);
@@ -239,17 +239,17 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             } else {
                 let mut sink = Sink::new(input);
                 firefox::check(input, &mut sink);
-                sink.problems
+                sink.finish()
             }
         }
         "chromium" => {
             let mut sink = Sink::new(input);
             chromium::check(input, &mut sink);
-            sink.problems
+            sink.finish()
         }
         _ => by_reader(input, format),
     };
-    problems.append(&mut raw.problems);
+    problems.append(&mut raw.finish());
     // Stable: problems at one place keep the order they were found in.
     problems.sort_by_key(|p| (p.line, p.column));
     problems
@@ -289,21 +289,28 @@ pub fn reading(read: &Result<markport_model::Parsed, markport_model::Error>) -> 
                 file: None,
             }]
         }
-        Ok(parsed) => parsed
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity >= ReaderSeverity::Warning)
-            .map(|d| {
+        Ok(parsed) => {
+            let mut problems = problem::Capped::default();
+            for d in &parsed.diagnostics {
+                // A reader's finding of one of check's rules is listed
+                // under it, whatever the reader's own severity.
+                let rule = d
+                    .rule
+                    .as_deref()
+                    .and_then(|id| RULES.iter().find(|r| r.id == id))
+                    .or((d.severity >= ReaderSeverity::Warning).then_some(&rules::READER_WARNING));
+                let Some(rule) = rule else { continue };
                 let (line, column) = at(d.location);
-                Problem {
+                problems.push(Problem {
                     line,
                     column,
-                    severity: rules::READER_WARNING.severity,
-                    rule: rules::READER_WARNING.id,
+                    severity: rule.severity,
+                    rule: rule.id,
                     message: d.message.clone(),
                     file: d.file.clone(),
-                }
-            })
-            .collect(),
+                });
+            }
+            problems.finish()
+        }
     }
 }
