@@ -28,7 +28,9 @@
 //!   `rel="tag"` links.
 //! * Pocket's and Instapaper's CSV exports: the header, and every row that
 //!   does not parse; Pinboard's JSON: every post without its link, with a
-//!   time or flag that is not Pinboard's.
+//!   time or flag that is not Pinboard's — found by markport's Pinboard
+//!   reader, which tags each diagnostic with the rule
+//!   ([`markport_model::Diagnostic::rule`]).
 //! * Every other format: what markport's reader of it reports
 //!   (`reader/error`, `reader/warning`), until it has rules of its own.
 //!
@@ -65,7 +67,6 @@ mod desktop;
 mod export;
 mod firefox;
 mod netscape;
-mod pinboard;
 mod problem;
 mod rules;
 mod xbel;
@@ -75,7 +76,7 @@ mod xml_text;
 use std::path::Path;
 
 use markport::{Chosen, Format, Input, Resolved};
-use markport_model::{Error, ReadOptions, Severity as ReaderSeverity};
+use markport_model::{Error, ErrorKind, ReadOptions, Severity as ReaderSeverity};
 
 pub use problem::{Problem, Rule, Severity, LIMIT_PER_RULE};
 pub use rules::RULES;
@@ -210,11 +211,15 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
         }
         "netscape" => netscape::check(input, &mut raw),
         "xfolk" => xfolk::check(input),
-        "pinboard" => {
-            let mut sink = Sink::new(input);
-            pinboard::check(input, &mut sink);
-            sink.finish()
-        }
+        // The reader finds every problem the format's rules name, and
+        // tags it with the rule.
+        "pinboard" => by_rules_of_reader(input, format, |kind| {
+            if kind == ErrorKind::Syntax {
+                &rules::PINBOARD_NOT_JSON
+            } else {
+                &rules::PINBOARD_STRUCTURE
+            }
+        }),
         "instapaper" => {
             export::check(input, &export::INSTAPAPER, &mut raw);
             Vec::new()
@@ -253,6 +258,37 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
     // Stable: problems at one place keep the order they were found in.
     problems.sort_by_key(|p| (p.line, p.column));
     problems
+}
+
+/// The problems markport's reader of `format` finds in `input` under
+/// check's rules: the diagnostics it tags with a rule, and its error (a file
+/// it cannot read) under the rule `fatal` names for the error's kind. What
+/// it says untagged is how markport reads the file, not a rule it breaks.
+fn by_rules_of_reader(
+    input: &[u8],
+    format: &Format,
+    fatal: fn(ErrorKind) -> &'static Rule,
+) -> Vec<Problem> {
+    match (format.read)(input, &ReadOptions::default()) {
+        Err(e) => {
+            let rule = fatal(e.kind);
+            let (line, column) = e
+                .location
+                .map_or((1, 1), |l| (l.line.max(1), l.column.max(1)));
+            vec![Problem {
+                line,
+                column,
+                severity: rule.severity,
+                rule: rule.id,
+                message: e.message,
+                file: None,
+            }]
+        }
+        Ok(mut parsed) => {
+            parsed.diagnostics.retain(|d| d.rule.is_some());
+            reading(&Ok(parsed))
+        }
+    }
 }
 
 /// What markport's reader of `format` says about `input`.
