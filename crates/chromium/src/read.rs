@@ -292,14 +292,17 @@ pub fn read_summed(input: &[u8]) -> Result<(Parsed, Option<Checksum>), Error> {
     });
     if let Some(sum) = checksum.as_ref().filter(|s| !s.stored.is_empty()) {
         if sum.stored != sum.computed {
-            r.diags.push(Diagnostic::warning(
-                format!(
-                    "checksum {} does not match the file's content ({}): \
+            r.diags.push(
+                Diagnostic::warning(
+                    format!(
+                        "checksum {} does not match the file's content ({}): \
                      it was changed after Chromium wrote it; read as it is",
-                    sum.stored, sum.computed
-                ),
-                Some(sum.location),
-            ));
+                        sum.stored, sum.computed
+                    ),
+                    Some(sum.location),
+                )
+                .rule("chromium/checksum"),
+            );
         }
     }
     let policy = r.unset.policy();

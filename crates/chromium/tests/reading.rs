@@ -210,6 +210,11 @@ fn the_checksum_is_given_stored_and_computed() {
             .unwrap()
             .unwrap();
         assert_ne!(sum.stored, sum.computed, "{name}");
+        // The reader says so under check's rule, where the sum stands.
+        let said = read(&edited).unwrap().diagnostics;
+        let d = said.iter().find(|d| d.rule.is_some()).unwrap();
+        assert_eq!(d.rule.as_deref(), Some("chromium/checksum"));
+        assert_eq!(d.location, Some(sum.location));
         let (rewritten, _) = write(&read(&edited).unwrap().document);
         let fresh = markport_chromium::checksum(rewritten.as_bytes())
             .unwrap()
