@@ -10,7 +10,6 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use markport_markup::json::{Event, Parser};
-use markport_model::ReadOptions;
 
 use crate::problem::Sink;
 use crate::rules::*;
@@ -62,7 +61,7 @@ fn is_lowercase_uuid(s: &str) -> bool {
 }
 
 /// Check a `Bookmarks` file into `sink`.
-pub(crate) fn check(input: &[u8], format: &markport::Format, sink: &mut Sink<'_>) {
+pub(crate) fn check(input: &[u8], sink: &mut Sink<'_>) {
     let Some(walked) = walk(input, sink) else {
         return;
     };
@@ -79,9 +78,9 @@ pub(crate) fn check(input: &[u8], format: &markport::Format, sink: &mut Sink<'_>
         }
         // Roots in another order, or a browser's own roots: the reader
         // knows where those go in the sum.
-        None => match by_reader(input, format) {
-            Some(sum) => sum,
-            None => return,
+        None => match markport_chromium::checksum(input) {
+            Ok(Some(sum)) => sum.computed,
+            _ => return,
         },
     };
     if *stored != computed {
@@ -93,16 +92,6 @@ pub(crate) fn check(input: &[u8], format: &markport::Format, sink: &mut Sink<'_>
             ),
         );
     }
-}
-
-/// The checksum markport's Chromium reader computes, from its warning.
-fn by_reader(input: &[u8], format: &markport::Format) -> Option<String> {
-    let parsed = (format.read)(input, &ReadOptions::default()).ok()?;
-    parsed.diagnostics.iter().find_map(|d| {
-        let rest = d.message.strip_prefix("checksum ")?;
-        let open = rest.find('(')?;
-        Some(rest[open + 1..open + 1 + rest[open + 1..].find(')')?].to_string())
-    })
 }
 
 /// What the walk found for the checksum.

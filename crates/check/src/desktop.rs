@@ -5,7 +5,6 @@
 
 use std::collections::HashMap;
 
-use crate::dates::is_glib_iso8601;
 use crate::problem::Sink;
 use crate::rules::*;
 
@@ -49,7 +48,7 @@ pub(crate) struct Desktop {
 
 /// Report a date GLib would not read.
 pub(crate) fn check_date(sink: &mut Sink<'_>, name: &str, value: &str, at: usize) {
-    if !is_glib_iso8601(value) {
+    if markport_model::Timestamp::parse_glib(value).is_none() {
         sink.at(
             &DESKTOP_BAD_DATE,
             at,

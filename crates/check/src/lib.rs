@@ -28,7 +28,9 @@
 //!   `rel="tag"` links.
 //! * Pocket's and Instapaper's CSV exports: the header, and every row that
 //!   does not parse; Pinboard's JSON: every post without its link, with a
-//!   time or flag that is not Pinboard's.
+//!   time or flag that is not Pinboard's — found by markport's Pinboard
+//!   reader, which tags each diagnostic with the rule
+//!   ([`markport_model::Diagnostic::rule`]).
 //! * Every other format: what markport's reader of it reports
 //!   (`reader/error`, `reader/warning`), until it has rules of its own.
 //!
@@ -61,25 +63,146 @@
 #![warn(missing_docs)]
 
 mod chromium;
-mod dates;
 mod desktop;
 mod export;
 mod firefox;
 mod netscape;
-mod pinboard;
 mod problem;
 mod rules;
 mod xbel;
 mod xfolk;
 mod xml_text;
 
-use markport::Format;
-use markport_model::{ReadOptions, Severity as ReaderSeverity};
+use std::path::Path;
 
-pub use problem::{Problem, Rule, Severity};
+use markport::{Chosen, Format, Input, Resolved};
+use markport_model::{Error, ErrorKind, ReadOptions, Severity as ReaderSeverity};
+
+pub use problem::{Problem, Rule, Severity, LIMIT_PER_RULE};
 pub use rules::RULES;
 
 use problem::Sink;
+
+/// What [`check_input`] found.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Checked {
+    /// The format the input was checked as, and why.
+    pub from: Resolved,
+    /// Every problem, in order of position.
+    pub problems: Vec<Problem>,
+}
+
+/// Check an input read the way `convert` reads it ([`markport::read`]:
+/// the format named, else told by content, else by extension). A format
+/// with rules of its own is checked in its bytes; any other is read by
+/// markport's reader, by its path where the format has a path reader (a
+/// live places.sqlite with its `-wal`, a favorites tree), and what the
+/// reader says is its problems.
+///
+/// The error is for an input that could not be checked at all: missing,
+/// unreadable, or of a format that cannot be told. A file that does not
+/// parse is a problem found (`reader/error` or the format's rule).
+///
+/// ```
+/// use markport::Input;
+///
+/// let file = b"<xbel version='1.0'><bookmark/></xbel>".to_vec();
+/// let checked = markport_check::check_input(Input::Bytes(file), None).unwrap();
+/// assert_eq!(checked.from.format.name, "xbel");
+/// assert_eq!(checked.problems[0].rule, "xbel/bookmark-without-href");
+/// ```
+pub fn check_input(input: Input, from: Option<&'static Format>) -> Result<Checked, Error> {
+    let (path, bytes) = match input {
+        // A tree, or a named format read by its path with no rules of its
+        // own (a database opened where it is): no bytes needed here.
+        Input::Path(path)
+            if path.is_dir()
+                || from.is_some_and(|f| f.path_reader.is_some() && !has_rules(f, &[])) =>
+        {
+            return by_reader_input(Input::Path(path), from);
+        }
+        Input::Path(path) => {
+            let bytes = std::fs::read(&path).map_err(cannot_read)?;
+            (Some(path), bytes)
+        }
+        Input::Bytes(bytes) => (None, bytes),
+        Input::Stdin => {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)
+                .map_err(cannot_read)?;
+            (None, bytes)
+        }
+    };
+    let from = match from {
+        Some(format) => Resolved {
+            format,
+            chosen: Chosen::Named,
+        },
+        None => markport::resolve_format(None, path.as_deref(), Some(&bytes))?,
+    };
+    let format = from.format;
+    if has_rules(format, &bytes) {
+        let problems = check(&bytes, format);
+        return Ok(Checked { from, problems });
+    }
+    let input = match path {
+        // Read again by its path, as convert reads it: a database's pending
+        // changes live beside it. A pipe's bytes are all there is.
+        Some(path) if format.path_reader.is_some() && is_regular_file(&path) => {
+            drop(bytes);
+            Input::Path(path)
+        }
+        _ => Input::Bytes(bytes),
+    };
+    let problems = by_reader_input(input, Some(format))?.problems;
+    Ok(Checked { from, problems })
+}
+
+/// Whether check has rules of its own for `input` in `format` (else its
+/// problems are what the reader says).
+fn has_rules(format: &Format, input: &[u8]) -> bool {
+    match format.name {
+        "xbel" | "desktop" | "netscape" | "xfolk" | "pinboard" | "instapaper" | "firefox"
+        | "chromium" => true,
+        "pocket" => export::is_pocket_csv(input),
+        _ => false,
+    }
+}
+
+fn cannot_read(e: std::io::Error) -> Error {
+    let mut err = Error::io(e);
+    err.message = format!("cannot read: {}", err.message);
+    err
+}
+
+fn is_regular_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
+}
+
+/// What markport's reader says about `input`, read as convert reads it.
+fn by_reader_input(input: Input, from: Option<&'static Format>) -> Result<Checked, Error> {
+    match markport::read(input, from, &ReadOptions::default()) {
+        Ok(read) => Ok(Checked {
+            from: read.from,
+            problems: reading(&Ok(markport::Parsed::new(read.document, read.diagnostics))),
+        }),
+        // A file that is not read at all (a tree in a symbolic link loop,
+        // a database that does not open) is a problem found, as a file
+        // that does not parse is.
+        Err(e) if e.stage == markport::Stage::Read && e.from.is_some() => {
+            let format = e.from.expect("matched");
+            Ok(Checked {
+                from: Resolved {
+                    format,
+                    chosen: Chosen::Named,
+                },
+                problems: reading(&Err(e.error)),
+            })
+        }
+        Err(e) => Err(e.error),
+    }
+}
 
 /// Check `input`, a file in `format`: every problem, in order of position.
 pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
@@ -90,15 +213,19 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             let text = xml_text::decode(input, desktop, &mut raw);
             let mut sink = Sink::new(text.as_bytes());
             xbel::check(&text, desktop, &mut sink);
-            sink.problems
+            sink.finish()
         }
         "netscape" => netscape::check(input, &mut raw),
         "xfolk" => xfolk::check(input),
-        "pinboard" => {
-            let mut sink = Sink::new(input);
-            pinboard::check(input, &mut sink);
-            sink.problems
-        }
+        // The reader finds every problem the format's rules name, and
+        // tags it with the rule.
+        "pinboard" => by_rules_of_reader(input, format, |kind| {
+            if kind == ErrorKind::Syntax {
+                &rules::PINBOARD_NOT_JSON
+            } else {
+                &rules::PINBOARD_STRUCTURE
+            }
+        }),
         "instapaper" => {
             export::check(input, &export::INSTAPAPER, &mut raw);
             Vec::new()
@@ -113,7 +240,7 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
                     Ok(json) => {
                         let mut sink = Sink::new(&json);
                         firefox::check(&json, &mut sink);
-                        sink.problems
+                        sink.finish()
                     }
                     Err(e) => {
                         raw.at(&rules::FIREFOX_BAD_LZ4, 0, e.message);
@@ -123,20 +250,51 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             } else {
                 let mut sink = Sink::new(input);
                 firefox::check(input, &mut sink);
-                sink.problems
+                sink.finish()
             }
         }
         "chromium" => {
             let mut sink = Sink::new(input);
-            chromium::check(input, format, &mut sink);
-            sink.problems
+            chromium::check(input, &mut sink);
+            sink.finish()
         }
         _ => by_reader(input, format),
     };
-    problems.append(&mut raw.problems);
+    problems.append(&mut raw.finish());
     // Stable: problems at one place keep the order they were found in.
     problems.sort_by_key(|p| (p.line, p.column));
     problems
+}
+
+/// The problems markport's reader of `format` finds in `input` under
+/// check's rules: the diagnostics it tags with a rule, and its error (a file
+/// it cannot read) under the rule `fatal` names for the error's kind. What
+/// it says untagged is how markport reads the file, not a rule it breaks.
+fn by_rules_of_reader(
+    input: &[u8],
+    format: &Format,
+    fatal: fn(ErrorKind) -> &'static Rule,
+) -> Vec<Problem> {
+    match (format.read)(input, &ReadOptions::default()) {
+        Err(e) => {
+            let rule = fatal(e.kind);
+            let (line, column) = e
+                .location
+                .map_or((1, 1), |l| (l.line.max(1), l.column.max(1)));
+            vec![Problem {
+                line,
+                column,
+                severity: rule.severity,
+                rule: rule.id,
+                message: e.message,
+                file: None,
+            }]
+        }
+        Ok(mut parsed) => {
+            parsed.diagnostics.retain(|d| d.rule.is_some());
+            reading(&Ok(parsed))
+        }
+    }
 }
 
 /// What markport's reader of `format` says about `input`.
@@ -173,21 +331,28 @@ pub fn reading(read: &Result<markport_model::Parsed, markport_model::Error>) -> 
                 file: None,
             }]
         }
-        Ok(parsed) => parsed
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity >= ReaderSeverity::Warning)
-            .map(|d| {
+        Ok(parsed) => {
+            let mut problems = problem::Capped::default();
+            for d in &parsed.diagnostics {
+                // A reader's finding of one of check's rules is listed
+                // under it, whatever the reader's own severity.
+                let rule = d
+                    .rule
+                    .as_deref()
+                    .and_then(|id| RULES.iter().find(|r| r.id == id))
+                    .or((d.severity >= ReaderSeverity::Warning).then_some(&rules::READER_WARNING));
+                let Some(rule) = rule else { continue };
                 let (line, column) = at(d.location);
-                Problem {
+                problems.push(Problem {
                     line,
                     column,
-                    severity: rules::READER_WARNING.severity,
-                    rule: rules::READER_WARNING.id,
+                    severity: rule.severity,
+                    rule: rule.id,
                     message: d.message.clone(),
                     file: d.file.clone(),
-                }
-            })
-            .collect(),
+                });
+            }
+            problems.finish()
+        }
     }
 }

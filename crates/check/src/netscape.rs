@@ -104,6 +104,21 @@ fn known_attributes(element: &str) -> Option<&'static [&'static str]> {
     })
 }
 
+/// Whether a `<META>` says markport wrote the file: then every attribute
+/// it carries is markport's own writing (its writer keeps the attributes
+/// of every source under their names), and only what its writer would not
+/// write is unknown.
+fn says_markport(attrs: &[RawAttr<'_>]) -> bool {
+    let value = |name: &str| {
+        attrs
+            .iter()
+            .find(|a| a.name.eq_ignore_ascii_case(name))
+            .map(|a| a.value.trim())
+    };
+    value("name").is_some_and(|n| n.eq_ignore_ascii_case("generator"))
+        && value("content") == Some(markport_netscape::GENERATOR)
+}
+
 /// Attributes that hold a date in seconds since 1970.
 const DATE_ATTRIBUTES: &[&str] = &["ADD_DATE", "LAST_MODIFIED", "LAST_VISIT"];
 
@@ -143,6 +158,8 @@ pub(crate) fn check(input: &[u8], raw: &mut Sink<'_>) -> Vec<crate::Problem> {
     let mut first = true;
     let (mut any_list, mut heading, mut after_dt) = (false, false, false);
     let mut charset_seen = false;
+    // Whether the file's head says markport wrote it.
+    let mut by_markport = false;
     let mut upper = String::new();
     while let Some(token) = scan.next(&mut attrs) {
         if first {
@@ -200,7 +217,11 @@ pub(crate) fn check(input: &[u8], raw: &mut Sink<'_>) -> Vec<crate::Problem> {
                     );
                 }
                 after_dt = element == "DT";
-                check_attributes(&mut sink, element, &attrs);
+                // A generator is declared in the head, before the lists.
+                if element == "META" && !any_list {
+                    by_markport |= says_markport(&attrs);
+                }
+                check_attributes(&mut sink, element, &attrs, by_markport);
                 if element == "META" && !charset_seen {
                     if let Some(label) = meta_charset(&attrs) {
                         charset_seen = true;
@@ -226,10 +247,10 @@ pub(crate) fn check(input: &[u8], raw: &mut Sink<'_>) -> Vec<crate::Problem> {
     for &open in &lists {
         sink.at(&NETSCAPE_UNBALANCED_DL, open, "this <DL> is never closed");
     }
-    sink.problems
+    sink.finish()
 }
 
-fn check_attributes(sink: &mut Sink<'_>, element: &str, attrs: &[RawAttr<'_>]) {
+fn check_attributes(sink: &mut Sink<'_>, element: &str, attrs: &[RawAttr<'_>], by_markport: bool) {
     let known = known_attributes(element);
     for (i, a) in attrs.iter().enumerate() {
         // Names compare without case; tags have a handful of attributes, so
@@ -254,7 +275,10 @@ fn check_attributes(sink: &mut Sink<'_>, element: &str, attrs: &[RawAttr<'_>]) {
         }
         let Some(known) = known else { continue };
         let name_upper = a.name.to_ascii_uppercase();
-        if !known.contains(&name_upper.as_str()) {
+        if !known.contains(&name_upper.as_str())
+            && !by_markport
+            && !markport_netscape::written_attributes(element).contains(&name_upper.as_str())
+        {
             sink.at(
                 &NETSCAPE_UNKNOWN_ATTRIBUTE,
                 a.at,

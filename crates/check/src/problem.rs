@@ -56,6 +56,83 @@ pub struct Problem {
     pub file: Option<String>,
 }
 
+/// How many problems of one rule `check` lists in one file. The rest are
+/// counted, and said in one problem more, at the last of them: a small
+/// file with a problem every few bytes (200,000 unknown attributes on one
+/// tag) would otherwise hold tens of times its size in messages.
+pub const LIMIT_PER_RULE: usize = 1_000;
+
+/// How often one rule fired in a file, and where the last problem not
+/// kept is (line, column, file of a tree).
+struct Count {
+    rule: &'static str,
+    severity: Severity,
+    found: usize,
+    last: (u32, u32, Option<String>),
+}
+
+/// Problems as found, at most [`LIMIT_PER_RULE`] of each rule, with the
+/// count and last place of the rest.
+#[derive(Default)]
+pub(crate) struct Capped {
+    problems: Vec<Problem>,
+    /// Per rule that fired: its id, how many times, and where the last
+    /// one not kept is. Few rules fire in one file: a list is quicker than
+    /// a map.
+    counts: Vec<Count>,
+}
+
+impl Capped {
+    /// Keep `problem` unless its rule has given [`LIMIT_PER_RULE`] already.
+    pub(crate) fn push(&mut self, problem: Problem) {
+        let i = match self.counts.iter().position(|c| c.rule == problem.rule) {
+            Some(i) => i,
+            None => {
+                self.counts.push(Count {
+                    rule: problem.rule,
+                    severity: problem.severity,
+                    found: 0,
+                    last: (0, 0, None),
+                });
+                self.counts.len() - 1
+            }
+        };
+        let count = &mut self.counts[i];
+        count.found += 1;
+        if count.found <= LIMIT_PER_RULE {
+            self.problems.push(problem);
+        } else {
+            count.last = (problem.line, problem.column, problem.file);
+        }
+    }
+
+    /// The problems kept, then one per rule that gave more than the limit.
+    pub(crate) fn finish(mut self) -> Vec<Problem> {
+        for Count {
+            rule,
+            severity,
+            found,
+            last: (line, column, file),
+        } in self.counts
+        {
+            if found > LIMIT_PER_RULE {
+                self.problems.push(Problem {
+                    line,
+                    column,
+                    severity,
+                    rule,
+                    message: format!(
+                        "{} more problems of this rule, the last here, not listed: check lists the first {LIMIT_PER_RULE} of each rule in a file",
+                        found - LIMIT_PER_RULE
+                    ),
+                    file,
+                });
+            }
+        }
+        self.problems
+    }
+}
+
 /// Collects problems found at byte offsets of one text and locates them.
 ///
 /// Problems come mostly in the order of the text, so each is located by
@@ -68,7 +145,7 @@ pub(crate) struct Sink<'a> {
     lines: Option<LineIndex<'a>>,
     /// The last place located: (offset, 1-based line, 0-based column).
     cursor: (usize, u32, u32),
-    pub(crate) problems: Vec<Problem>,
+    problems: Capped,
 }
 
 /// Characters in `bytes` as `String::from_utf8_lossy` counts them (one per
@@ -87,7 +164,7 @@ impl<'a> Sink<'a> {
             text,
             lines: None,
             cursor: (0, 1, 0),
-            problems: Vec::new(),
+            problems: Capped::default(),
         }
     }
 
@@ -134,6 +211,12 @@ impl<'a> Sink<'a> {
         });
     }
 
+    /// The problems found (at most [`LIMIT_PER_RULE`] of a rule, then its
+    /// count), in the order found.
+    pub(crate) fn finish(self) -> Vec<Problem> {
+        self.problems.finish()
+    }
+
     /// The line of byte `offset`, for messages that point at an earlier place.
     pub(crate) fn line_of(&mut self, offset: usize) -> u32 {
         let text = self.text;
@@ -172,7 +255,7 @@ mod tests {
                     continue;
                 }
                 sink.at(&rule, o, "");
-                let p = sink.problems.last().unwrap();
+                let p = sink.problems.problems.last().unwrap();
                 let want = index.locate(o);
                 assert_eq!((p.line, p.column), (want.line, want.column), "offset {o}");
             }

@@ -13,7 +13,6 @@ use markport_markup::xml::{is_name, is_xml_char};
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
-use crate::dates::is_w3c;
 use crate::desktop::{Desktop, FdKind};
 use crate::problem::Sink;
 use crate::rules::*;
@@ -552,7 +551,7 @@ impl<'t> Walk<'t> {
             {
                 if desktop {
                     crate::desktop::check_date(sink, a.name, &a.value, a.at);
-                } else if !is_w3c(&a.value) {
+                } else if markport_model::Timestamp::parse_w3c_strict(&a.value).is_none() {
                     sink.at(
                         &XBEL_BAD_DATE,
                         a.at,

@@ -106,5 +106,5 @@ pub(crate) fn check(input: &[u8]) -> Vec<crate::Problem> {
             Event::Text { .. } => {}
         }
     }
-    sink.problems
+    sink.finish()
 }

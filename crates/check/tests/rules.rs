@@ -681,9 +681,9 @@ fn a_100000_deep_file_checks_cleanly() {
         "{\"id\": \"0\", \"name\": \"o\", \"type\": \"folder\", \"children\": []}"
     );
     let problems = check(chromium.as_bytes(), markport::format("chromium").unwrap());
-    // Every folder repeats id 1: one problem each, and nothing else.
-    assert_eq!(problems.len(), depth - 1);
-    assert!(problems.iter().all(|p| p.rule == "chromium/duplicate-id"));
+    // Every folder repeats id 1: one problem each, and nothing else; the
+    // first LIMIT_PER_RULE listed, the rest counted in one more.
+    assert_capped(&problems, "chromium/duplicate-id", depth - 1);
 
     let firefox = format!(
         "{}{}",
@@ -707,8 +707,47 @@ fn a_100000_deep_file_checks_cleanly() {
     );
     let problems = check(xfolk.as_bytes(), markport::format("xfolk").unwrap());
     // No tags span holds a rel="tag" link: each is reported, once.
-    assert_eq!(problems.len(), depth);
-    assert!(problems.iter().all(|p| p.rule == "xfolk/tag-not-rel-tag"));
+    assert_capped(&problems, "xfolk/tag-not-rel-tag", depth);
+}
+
+/// `problems` are `found` problems of `rule`: the first
+/// [`markport_check::LIMIT_PER_RULE`] listed, then one that counts the rest.
+fn assert_capped(problems: &[markport_check::Problem], rule: &str, found: usize) {
+    let limit = markport_check::LIMIT_PER_RULE;
+    assert_eq!(problems.len(), limit + 1);
+    assert!(problems.iter().all(|p| p.rule == rule));
+    let more = problems
+        .iter()
+        .filter(|p| {
+            p.message
+                .starts_with(&format!("{} more problems of this rule", found - limit))
+        })
+        .count();
+    assert_eq!(more, 1, "{:?}", problems.last());
+}
+
+/// A small file with a problem every few bytes: 200,000 unknown
+/// attributes on one tag list the first LIMIT_PER_RULE, and say how many
+/// more there are at the last of them, so memory follows the file, not
+/// the number of problems (issue 30: 46 times the file's size).
+#[test]
+fn problems_of_one_rule_are_listed_up_to_the_limit_then_counted() {
+    let n = 200_000;
+    let names: Vec<String> = (0..n).map(|i| format!("a{i}")).collect();
+    let html = format!(
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><A HREF=\"https://e.example/\" {}>t</A>\n</DL><p>\n",
+        names.join(" ")
+    );
+    let problems = check(html.as_bytes(), markport::format("netscape").unwrap());
+    assert_capped(&problems, "netscape/unknown-attribute", n);
+    // The count stands at the last attribute, after the listed ones.
+    let last = problems.last().unwrap();
+    assert!(last.message.starts_with("199000 more"), "{last:?}");
+    assert_eq!(last.line, 3);
+    assert_eq!(
+        last.column as usize,
+        html.find("a199999").unwrap() - html.find("<DT>").unwrap() + 1
+    );
 }
 
 /// GLib's own test files and the probes GLib 2.74 was run on (the shared

@@ -59,6 +59,7 @@ use markport_model::{
 };
 
 pub use layout::{KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
+pub use read::Checksum;
 pub use write::ROOT_GUIDS;
 
 /// How sure it is that `input` is a Chromium `Bookmarks` file: a JSON object
@@ -88,6 +89,24 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 /// Read a `Bookmarks` file. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     read::read(input)?.enforce(opts)
+}
+
+/// The checksum `input` stores and the one its content sums to (`None`:
+/// the file stores none), from a reading of the whole file: a file that
+/// does not read is its error.
+///
+/// ```
+/// let file = br#"{ "checksum": "0123", "roots": {
+///     "bookmark_bar": { "children": [], "id": "1", "name": "Bar", "type": "folder" },
+///     "other": { "children": [], "id": "2", "name": "Other", "type": "folder" } },
+///   "version": 1 }"#;
+/// let sum = markport_chromium::checksum(file).unwrap().unwrap();
+/// assert_eq!(sum.stored, "0123");
+/// assert_eq!(sum.computed.len(), 32);
+/// assert_ne!(sum.stored, sum.computed);
+/// ```
+pub fn checksum(input: &[u8]) -> Result<Option<Checksum>, Error> {
+    read::read_summed(input).map(|(_, sum)| sum)
 }
 
 /// Write a `Bookmarks` file Chromium loads without repairing it; returns

@@ -225,6 +225,27 @@ struct Reader<'a> {
 
 /// Read a `Bookmarks` file.
 pub fn read(input: &[u8]) -> Result<Parsed, Error> {
+    read_summed(input).map(|(parsed, _)| parsed)
+}
+
+/// Chromium's checksum of a `Bookmarks` file: the sum it stores and the
+/// sum of its content as Chromium computes it on load. They differ when the
+/// file was changed after Chromium wrote it; Chromium then renumbers ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Checksum {
+    /// The `checksum` member as written (lowercase hex MD5, or empty).
+    pub stored: String,
+    /// Where the stored sum's string starts (byte offset of its quote).
+    pub offset: usize,
+    /// Where the stored sum's string starts, as line and column.
+    pub location: markport_model::Location,
+    /// The MD5 of the content, as Chromium computes it on load.
+    pub computed: String,
+}
+
+/// Read a `Bookmarks` file, and its checksum when it stores one.
+pub fn read_summed(input: &[u8]) -> Result<(Parsed, Option<Checksum>), Error> {
     if let Err(e) = std::str::from_utf8(input) {
         return Err(Error::syntax(
             "not UTF-8 (Chromium writes its Bookmarks file in UTF-8)",
@@ -263,17 +284,25 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
         }
         r.doc.retain(|_, id| !gone[id.index()]);
     }
-    if let Some((sum, at)) = checksum {
-        let computed = content_checksum(&r.doc);
-        if !sum.is_empty() && *sum != computed {
-            let at = r.locate(at);
-            r.diags.push(Diagnostic::warning(
-                format!(
-                    "checksum {sum} does not match the file's content ({computed}): \
-                     it was changed after Chromium wrote it; read as it is"
-                ),
-                Some(at),
-            ));
+    let checksum = checksum.map(|(sum, offset)| Checksum {
+        stored: sum.into_owned(),
+        offset,
+        location: r.locate(offset),
+        computed: content_checksum(&r.doc),
+    });
+    if let Some(sum) = checksum.as_ref().filter(|s| !s.stored.is_empty()) {
+        if sum.stored != sum.computed {
+            r.diags.push(
+                Diagnostic::warning(
+                    format!(
+                        "checksum {} does not match the file's content ({}): \
+                     it was changed after Chromium wrote it; read as it is",
+                        sum.stored, sum.computed
+                    ),
+                    Some(sum.location),
+                )
+                .rule("chromium/checksum"),
+            );
         }
     }
     let policy = r.unset.policy();
@@ -283,7 +312,7 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
             .extra
             .push(Attribute::new(UNSET_DATES_ATTR, policy));
     }
-    Ok(Parsed::new(r.doc, r.diags))
+    Ok((Parsed::new(r.doc, r.diags), checksum))
 }
 
 impl<'a> Reader<'a> {

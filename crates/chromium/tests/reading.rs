@@ -183,3 +183,48 @@ fn what_chromium_drops_on_its_next_save_is_reported_at_the_destination() {
     assert_eq!(loss.destination.len(), 12, "{loss}");
     assert!(!loss.arrives_whole());
 }
+
+/// The checksum as a value: the stored sum and the content's, equal in
+/// what Chromium (and markport) wrote, apart once a title is edited, the
+/// content's then what a fresh write of that content stores.
+#[test]
+fn the_checksum_is_given_stored_and_computed() {
+    for name in ["chrome-2024", "opera-custom-root", "vivaldi-trash"] {
+        let path = format!(
+            "{}/../../corpus/chromium/{name}.Bookmarks",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let file = std::fs::read_to_string(&path).unwrap();
+        let sum = markport_chromium::checksum(file.as_bytes())
+            .unwrap()
+            .unwrap();
+        assert_eq!(sum.stored, sum.computed, "{name}");
+        assert_eq!(
+            &file[sum.offset..sum.offset + 34],
+            format!("\"{}\"", sum.stored)
+        );
+
+        let (written, _) = write(&read(&file).unwrap().document);
+        let edited = written.replacen("\"name\": \"", "\"name\": \"x", 2);
+        let sum = markport_chromium::checksum(edited.as_bytes())
+            .unwrap()
+            .unwrap();
+        assert_ne!(sum.stored, sum.computed, "{name}");
+        // The reader says so under check's rule, where the sum stands.
+        let said = read(&edited).unwrap().diagnostics;
+        let d = said.iter().find(|d| d.rule.is_some()).unwrap();
+        assert_eq!(d.rule.as_deref(), Some("chromium/checksum"));
+        assert_eq!(d.location, Some(sum.location));
+        let (rewritten, _) = write(&read(&edited).unwrap().document);
+        let fresh = markport_chromium::checksum(rewritten.as_bytes())
+            .unwrap()
+            .unwrap();
+        assert_eq!(fresh.stored, sum.computed, "{name}");
+    }
+    let unsummed =
+        r#"{"roots": {"bookmark_bar": {"type": "folder", "children": []}}, "version": 1}"#;
+    assert_eq!(
+        markport_chromium::checksum(unsummed.as_bytes()).unwrap(),
+        None
+    );
+}

@@ -2,13 +2,13 @@
 //! or a linter does (the rules: docs/check.md, `markport_check::RULES`).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
 use serde::Serialize;
 
 use crate::failure::Failure;
-use crate::files::{display_name, input_format, read_input};
+use crate::files::display_name;
 use crate::flags::format_names;
 use crate::{exit, files};
 
@@ -48,16 +48,16 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
     let mut code = exit::OK;
     for path in &a.files {
         let name = display_name(path);
-        // A favorites tree is many files, read as convert reads it: its
-        // problems are what its reader says, each in its own file.
-        let checked = if !files::is_std(path) && path.is_dir() {
-            tree(path, a.from.as_deref())
-        } else {
-            read_input(path).and_then(|bytes| {
-                let format = input_format(a.from.as_deref(), path, &bytes)?;
-                Ok(markport_check::check(&bytes, format))
-            })
-        };
+        // Read as convert reads it: a favorites tree by its path, a live
+        // places.sqlite with its -wal.
+        let checked = (|| {
+            let input = files::input(path);
+            let from = files::named_format(a.from.as_deref())?;
+            let checked = markport_check::check_input(input, from)
+                .map_err(|e| Failure::in_file(&name, e.message))?;
+            files::said_read(path, &checked.from);
+            Ok::<_, Failure>(checked.problems)
+        })();
         let problems = match checked {
             Ok(p) => p,
             Err(f) => {
@@ -80,28 +80,6 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
     match files::finish_stdout(out) {
         Ok(()) => code,
         Err(f) => f.report(),
-    }
-}
-
-/// The problems of a directory collection: its reading's error or warnings.
-fn tree(path: &Path, from: Option<&str>) -> Result<Vec<markport_check::Problem>, Failure> {
-    let read = markport::read(
-        path,
-        files::named_format(from)?,
-        &markport::ReadOptions::default(),
-    );
-    match read {
-        Ok(read) => {
-            files::said_read(path, &read.from);
-            let parsed = markport::Parsed::new(read.document, read.diagnostics);
-            Ok(markport_check::reading(&Ok(parsed)))
-        }
-        // A tree that is not read at all (a symbolic link loop) is a
-        // problem found, as a file that does not parse is.
-        Err(e) if e.stage == markport::Stage::Read && e.from.is_some() => {
-            Ok(markport_check::reading(&Err(e.error)))
-        }
-        Err(e) => Err(files::read_failure(path, &e)),
     }
 }
 

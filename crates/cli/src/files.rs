@@ -4,7 +4,7 @@
 //! never overwritten. Paths are `OsStr`s: any bytes a file system allows.
 
 use std::borrow::Cow;
-use std::io::{self, Read as _, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use markport::output::OutputFile;
@@ -24,44 +24,6 @@ pub(crate) fn display_name(path: &Path) -> Cow<'_, str> {
     } else {
         path.to_string_lossy()
     }
-}
-
-/// Read all of `path` (`-`: standard input).
-pub(crate) fn read_input(path: &Path) -> Result<Vec<u8>, Failure> {
-    if is_std(path) {
-        let mut stdin = io::stdin().lock();
-        if io::IsTerminal::is_terminal(&stdin) {
-            crate::say::err(format_args!(
-                "markport: reading bookmarks from the terminal; end with Ctrl-D (or name a file)\n"
-            ));
-        }
-        let mut buf = Vec::new();
-        stdin
-            .read_to_end(&mut buf)
-            .map_err(|e| Failure::in_file("<stdin>", format_args!("cannot read: {e}")))?;
-        return Ok(buf);
-    }
-    std::fs::read(path)
-        .map_err(|e| Failure::in_file(path.display(), format_args!("cannot read: {e}")))
-}
-
-/// The format of an input given by its bytes: `--from`, else what the
-/// content and the name say; said on standard error under `-v`.
-pub(crate) fn input_format(
-    from: Option<&str>,
-    path: &Path,
-    bytes: &[u8],
-) -> Result<&'static Format, Failure> {
-    let name = (!is_std(path)).then_some(path);
-    let resolved = markport::resolve_format(from, name, Some(bytes))
-        .map_err(|e| Failure::in_file(display_name(path), e.message))?;
-    crate::say::verbose(format_args!(
-        "markport: reading {} as {} ({})\n",
-        display_name(path),
-        resolved.format.name,
-        how(&resolved.chosen)
-    ));
-    Ok(resolved.format)
 }
 
 /// The format to write and its options: `--to`, else the output's

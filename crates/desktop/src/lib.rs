@@ -43,7 +43,6 @@
 #![warn(missing_docs)]
 
 mod clean;
-mod iso;
 mod mime;
 mod read;
 mod shell;

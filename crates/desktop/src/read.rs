@@ -10,7 +10,7 @@ use markport_model::{
 /// A date the XBEL reader kept raw, read again with GLib's ISO 8601 forms.
 fn glib_date(d: &mut Option<DateValue>) {
     if let Some(DateValue::Raw(r)) = d {
-        if let Some(t) = crate::iso::parse(r) {
+        if let Some(t) = markport_model::Timestamp::parse_glib(r) {
             *d = Some(DateValue::Instant(t));
         }
     }

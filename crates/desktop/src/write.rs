@@ -89,7 +89,7 @@ fn form_kept(t: &Timestamp, text: &str) -> bool {
     if t.offset_seconds() == Some(written_offset(t)) && t.precision() == precision {
         return true;
     }
-    crate::iso::parse(text)
+    markport_model::Timestamp::parse_glib(text)
         .is_none_or(|back| DateValue::Instant(back).same_form(&DateValue::Instant(*t)))
 }
 
@@ -533,9 +533,10 @@ mod tests {
                         let (text, rounded) = glib_date(&t);
                         assert_eq!(text, by_strftime(&t));
                         assert_eq!(rounded, nanos % 1000 != 0);
-                        let by_reading = crate::iso::parse(&text).is_none_or(|back| {
-                            DateValue::Instant(back).same_form(&DateValue::Instant(t))
-                        });
+                        let by_reading =
+                            markport_model::Timestamp::parse_glib(&text).is_none_or(|back| {
+                                DateValue::Instant(back).same_form(&DateValue::Instant(t))
+                            });
                         assert_eq!(form_kept(&t, &text), by_reading, "{text} {t:?}");
                     }
                 }

@@ -1,5 +1,6 @@
 //! Errors, diagnostics and source positions.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -134,6 +135,10 @@ pub struct Diagnostic {
     /// The location, if any, is in that file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// The `markport check` rule (docs/check.md) this breaks, when it is
+    /// one: `check` lists the diagnostic under that id, at its location.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Cow<'static, str>>,
 }
 
 impl Diagnostic {
@@ -144,6 +149,7 @@ impl Diagnostic {
             message: message.into(),
             location,
             file: None,
+            rule: None,
         }
     }
 
@@ -154,6 +160,7 @@ impl Diagnostic {
             message: message.into(),
             location,
             file: None,
+            rule: None,
         }
     }
 
@@ -168,6 +175,20 @@ impl Diagnostic {
     /// ```
     pub fn in_file(mut self, file: impl Into<String>) -> Diagnostic {
         self.file = Some(file.into());
+        self
+    }
+
+    /// The same diagnostic as a finding of `markport check`'s rule `id`
+    /// (`FORMAT/NAME`, as docs/check.md lists it).
+    ///
+    /// ```
+    /// use markport_model::{Diagnostic, Location};
+    ///
+    /// let d = Diagnostic::warning("checksum 0123 does not match", None).rule("chromium/checksum");
+    /// assert_eq!(d.rule.as_deref(), Some("chromium/checksum"));
+    /// ```
+    pub fn rule(mut self, id: &'static str) -> Diagnostic {
+        self.rule = Some(Cow::Borrowed(id));
         self
     }
 }

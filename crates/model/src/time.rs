@@ -131,77 +131,73 @@ impl Timestamp {
     /// format): `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mmTZD`,
     /// `YYYY-MM-DDThh:mm:ssTZD`, `YYYY-MM-DDThh:mm:ss.sTZD`. `TZD` is `Z` or
     /// `±hh:mm`; for leniency it may be missing (read as UTC), `z`, or `±hhmm`,
-    /// and a space may stand for `T`.
+    /// a space may stand for `T`, a comma for the fraction's point, and a
+    /// leap second `60` is read as `59`. [`Timestamp::parse_w3c_strict`]
+    /// takes the profiles exactly.
     pub fn parse_w3c(text: &str) -> Option<Timestamp> {
+        parse_w3c(text, false)
+    }
+
+    /// Parse exactly the W3C profiles (W3C NOTE-datetime), as a validator
+    /// holds a file to them: `T` between date and time, a time always with
+    /// its zone (`Z` or `±hh:mm`), seconds 00 to 59, every field in range.
+    ///
+    /// ```
+    /// use markport_model::Timestamp;
+    ///
+    /// assert!(Timestamp::parse_w3c_strict("1997-07-16T19:20:30.45+01:00").is_some());
+    /// assert!(Timestamp::parse_w3c("1997-07-16 19:20").is_some());
+    /// assert!(Timestamp::parse_w3c_strict("1997-07-16 19:20").is_none());
+    /// ```
+    pub fn parse_w3c_strict(text: &str) -> Option<Timestamp> {
+        parse_w3c(text, true)
+    }
+
+    /// Parse an ISO 8601 date/time exactly as GLib's
+    /// `g_date_time_new_from_iso8601` reads one in a desktop-bookmark file:
+    /// `<date><sep><time><zone>`, date `YYYY-MM-DD`, `YYYYMMDD`, `YYYY-DDD`,
+    /// `YYYYDDD`, `YYYY-Www-D` or `YYYYWwwD` (years 1 to 9999); sep `T`,
+    /// `t` or a space; time `hh:mm:ss` or `hhmmss` with an optional fraction
+    /// after `.` or `,` (kept to the microsecond, as GLib keeps it); zone
+    /// `Z`, `±hh:mm`, `±hhmm` or `±hh`. `None` where GLib fails too.
+    ///
+    /// ```
+    /// use markport_model::Timestamp;
+    ///
+    /// let want = Some(1128121528);
+    /// let secs = |t: &str| Timestamp::parse_glib(t).map(|t| t.unix_seconds());
+    /// assert_eq!(secs("2005-09-30T23:05:28Z"), want);
+    /// assert_eq!(secs("2005-W39-5 23:05:28Z"), want);
+    /// assert_eq!(secs("2005-274T01:05:28+0200"), want);
+    /// assert_eq!(secs("2005-09-30T23:05:28"), None);
+    /// ```
+    pub fn parse_glib(text: &str) -> Option<Timestamp> {
         let b = text.as_bytes();
-        let mut p = Cursor { b, i: 0 };
-        let year = p.digits(4)? as i32;
-        if p.done() {
-            return Timestamp::from_parts(year, 1, 1, 0, 0, 0, 0, None, Precision::Year);
-        }
-        p.expect(b'-')?;
-        let month = p.digits(2)?;
-        if p.done() {
-            return Timestamp::from_parts(year, month, 1, 0, 0, 0, 0, None, Precision::Month);
-        }
-        p.expect(b'-')?;
-        let day = p.digits(2)?;
-        if p.done() {
-            return Timestamp::from_parts(year, month, day, 0, 0, 0, 0, None, Precision::Day);
-        }
-        if !(p.eat(b'T') || p.eat(b't') || p.eat(b' ')) {
-            return None;
-        }
-        let hour = p.digits(2)?;
-        p.expect(b':')?;
-        let minute = p.digits(2)?;
-        let mut second = 0;
-        let mut nanos = 0;
-        let mut precision = Precision::Minute;
-        if p.eat(b':') {
-            second = p.digits(2)?;
-            precision = Precision::Second;
-            if p.eat(b'.') || p.eat(b',') {
-                let start = p.i;
-                while p.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    p.i += 1;
-                }
-                let digits = &text[start..p.i];
-                if digits.is_empty() {
-                    return None;
-                }
-                // Beyond nanoseconds the extra digits carry nothing we can keep.
-                let kept = &digits[..digits.len().min(9)];
-                nanos = kept.parse::<u32>().ok()? * 10u32.pow(9 - kept.len() as u32);
-                precision = Precision::Fraction(kept.len() as u8);
-            }
-        }
-        let offset = if p.done() {
-            None
-        } else if p.eat(b'Z') || p.eat(b'z') {
-            Some(0)
-        } else {
-            let sign = if p.eat(b'+') {
-                1
-            } else if p.eat(b'-') {
-                -1
-            } else {
-                return None;
-            };
-            let oh = p.digits(2)? as i32;
-            p.eat(b':');
-            let om = if p.done() { 0 } else { p.digits(2)? as i32 };
-            if oh > 23 || om > 59 {
-                return None;
-            }
-            Some(sign * (oh * 3600 + om * 60))
+        let sep = b.iter().position(|&c| matches!(c, b'T' | b't' | b' '))?;
+        let date = glib_date(&b[..sep])?;
+        let rest = &b[sep + 1..];
+        let zone_at = rest
+            .iter()
+            .position(|&c| matches!(c, b'Z' | b'+' | b'-'))
+            .unwrap_or(rest.len());
+        let (time, zone) = rest.split_at(zone_at);
+        let (hour, minute, second, nanos, digits) = glib_time(time)?;
+        let offset = glib_zone(zone)?;
+        let local = date.and_time(NaiveTime::from_hms_nano_opt(
+            hour,
+            minute,
+            second.min(59),
+            nanos,
+        )?);
+        let secs = local.and_utc().timestamp() - i64::from(offset);
+        let precision = match digits {
+            0 => Precision::Second,
+            d => Precision::Fraction(d),
         };
-        if !p.done() {
-            return None;
-        }
-        Timestamp::from_parts(
-            year, month, day, hour, minute, second, nanos, offset, precision,
-        )
+        let t = Timestamp::from_unix(secs, nanos)?.with_precision(precision);
+        // GLib takes a zone of ±24 hours, which a fixed offset cannot hold:
+        // the instant is kept, written in UTC.
+        Some(t.with_offset(Some(offset)).unwrap_or(t))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -247,6 +243,179 @@ impl Timestamp {
         }
         .to_string()
     }
+}
+
+/// The W3C profiles; `strict` takes them exactly, else the lenient forms
+/// [`Timestamp::parse_w3c`] lists are taken too.
+fn parse_w3c(text: &str, strict: bool) -> Option<Timestamp> {
+    let b = text.as_bytes();
+    let mut p = Cursor { b, i: 0 };
+    let year = p.digits(4)? as i32;
+    if p.done() {
+        return Timestamp::from_parts(year, 1, 1, 0, 0, 0, 0, None, Precision::Year);
+    }
+    p.expect(b'-')?;
+    let month = p.digits(2)?;
+    if p.done() {
+        return Timestamp::from_parts(year, month, 1, 0, 0, 0, 0, None, Precision::Month);
+    }
+    p.expect(b'-')?;
+    let day = p.digits(2)?;
+    if p.done() {
+        return Timestamp::from_parts(year, month, day, 0, 0, 0, 0, None, Precision::Day);
+    }
+    if !(p.eat(b'T') || (!strict && (p.eat(b't') || p.eat(b' ')))) {
+        return None;
+    }
+    let hour = p.digits(2)?;
+    p.expect(b':')?;
+    let minute = p.digits(2)?;
+    let mut second = 0;
+    let mut nanos = 0;
+    let mut precision = Precision::Minute;
+    if p.eat(b':') {
+        second = p.digits(2)?;
+        if strict && second > 59 {
+            return None;
+        }
+        precision = Precision::Second;
+        if p.eat(b'.') || (!strict && p.eat(b',')) {
+            let start = p.i;
+            while p.peek().is_some_and(|c| c.is_ascii_digit()) {
+                p.i += 1;
+            }
+            let digits = &text[start..p.i];
+            if digits.is_empty() {
+                return None;
+            }
+            // Beyond nanoseconds the extra digits carry nothing we can keep.
+            let kept = &digits[..digits.len().min(9)];
+            nanos = kept.parse::<u32>().ok()? * 10u32.pow(9 - kept.len() as u32);
+            precision = Precision::Fraction(kept.len() as u8);
+        }
+    }
+    let offset = if p.done() {
+        if strict {
+            return None;
+        }
+        None
+    } else if p.eat(b'Z') || (!strict && p.eat(b'z')) {
+        Some(0)
+    } else {
+        let sign = if p.eat(b'+') {
+            1
+        } else if p.eat(b'-') {
+            -1
+        } else {
+            return None;
+        };
+        let oh = p.digits(2)? as i32;
+        let colon = p.eat(b':');
+        if strict && !colon {
+            return None;
+        }
+        let om = if p.done() && !strict {
+            0
+        } else {
+            p.digits(2)? as i32
+        };
+        if oh > 23 || om > 59 {
+            return None;
+        }
+        Some(sign * (oh * 3600 + om * 60))
+    };
+    if !p.done() {
+        return None;
+    }
+    Timestamp::from_parts(
+        year, month, day, hour, minute, second, nanos, offset, precision,
+    )
+}
+
+/// GLib's date forms: calendar, ordinal or week date, extended or basic.
+fn glib_date(b: &[u8]) -> Option<NaiveDate> {
+    let mut c = Cursor { b, i: 0 };
+    let year = c.digits(4)?;
+    if year == 0 {
+        return None;
+    }
+    let dashed = c.eat(b'-');
+    if c.eat(b'W') {
+        let week = c.digits(2)?;
+        if dashed {
+            c.expect(b'-')?;
+        }
+        let day = c.digits(1)?;
+        if !c.done() || !(1..=53).contains(&week) || !(1..=7).contains(&day) {
+            return None;
+        }
+        // Counted from the Monday of week 1, so week 53 of a year that
+        // has 52 is the next year's first week, as GLib counts it.
+        let monday = NaiveDate::from_isoywd_opt(year as i32, 1, chrono::Weekday::Mon)?;
+        return monday.checked_add_days(chrono::Days::new(u64::from((week - 1) * 7 + day - 1)));
+    }
+    match (dashed, b.len() - c.i) {
+        (_, 3) => NaiveDate::from_yo_opt(year as i32, c.digits(3)?),
+        (true, 5) | (false, 4) => {
+            let month = c.digits(2)?;
+            if dashed {
+                c.expect(b'-')?;
+            }
+            NaiveDate::from_ymd_opt(year as i32, month, c.digits(2)?)
+        }
+        _ => None,
+    }
+}
+
+/// GLib's time: `hh:mm:ss` or `hhmmss`, a fraction after `.` or `,` kept
+/// to the microsecond. Hour, minute, second (60 allowed), nanoseconds and
+/// the fraction's digits kept (0 to 6).
+fn glib_time(b: &[u8]) -> Option<(u32, u32, u32, u32, u8)> {
+    let mut c = Cursor { b, i: 0 };
+    let hour = c.digits(2)?;
+    let colon = c.eat(b':');
+    let minute = c.digits(2)?;
+    if colon {
+        c.expect(b':')?;
+    }
+    let second = c.digits(2)?;
+    let (mut nanos, mut kept) = (0, 0u8);
+    if c.eat(b'.') || c.eat(b',') {
+        let start = c.i;
+        while c.peek().is_some_and(|d| d.is_ascii_digit()) {
+            if c.i - start < 6 {
+                nanos = nanos * 10 + u32::from(b[c.i] - b'0');
+                kept += 1;
+            }
+            c.i += 1;
+        }
+        if kept == 0 {
+            return None;
+        }
+        nanos *= 10u32.pow(9 - u32::from(kept));
+    }
+    (c.done() && hour <= 23 && minute <= 59 && second <= 60)
+        .then_some((hour, minute, second, nanos, kept))
+}
+
+/// GLib's zone: `Z`, `±hh`, `±hh:mm` or `±hhmm`, hours to 24; seconds
+/// east of UTC.
+fn glib_zone(b: &[u8]) -> Option<i32> {
+    let (sign, rest) = match b {
+        [b'Z'] => return Some(0),
+        [b'+', rest @ ..] => (1, rest),
+        [b'-', rest @ ..] => (-1, rest),
+        _ => return None,
+    };
+    let mut c = Cursor { b: rest, i: 0 };
+    let h = c.digits(2)?;
+    let m = if c.done() {
+        0
+    } else {
+        c.eat(b':');
+        c.digits(2)?
+    };
+    (c.done() && h <= 24 && m <= 59).then(|| sign * (h as i32 * 3600 + m as i32 * 60))
 }
 
 impl Precision {
@@ -607,5 +776,108 @@ mod tests {
         assert_eq!(json, r#"[{"raw":"yesterday"},"2001-02-03"]"#);
         let back: Vec<DateValue> = serde_json::from_str(&json).unwrap();
         assert_eq!(back, v);
+    }
+
+    /// The strict profiles and nothing else (what `markport check` holds
+    /// an XBEL date to).
+    #[test]
+    fn strict_w3c_takes_the_profiles_and_nothing_else() {
+        for ok in [
+            "1997",
+            "1997-07",
+            "1997-07-16",
+            "1997-07-16T19:20+01:00",
+            "1997-07-16T19:20:30+01:00",
+            "1997-07-16T19:20:30.45Z",
+            "2024-02-29",
+        ] {
+            assert!(Timestamp::parse_w3c_strict(ok).is_some(), "{ok}");
+        }
+        for bad in [
+            "",
+            "97",
+            "1997-7",
+            "1997-13",
+            "2023-02-29",
+            "1997-07-16T19:20",
+            "1997-07-16 19:20Z",
+            "1997-07-16T19:20:30+0100",
+            "1997-07-16T19:20:30+01",
+            "1997-07-16T19:20:30+01:",
+            "1997-07-16T19:20:30z",
+            "1997-07-16T19:20:30,5Z",
+            "1997-07-16T19:20:60Z",
+            "1997-07-16T24:00Z",
+            "1997-07-16T19:20:30.Z",
+            "yesterday",
+            "1700000000",
+        ] {
+            assert!(Timestamp::parse_w3c_strict(bad).is_none(), "{bad}");
+        }
+        // The lenient reading takes some of them, as readers do.
+        for lenient in [
+            "1997-07-16T19:20",
+            "1997-07-16 19:20Z",
+            "1997-07-16T19:20:30+0100",
+        ] {
+            assert!(Timestamp::parse_w3c(lenient).is_some(), "{lenient}");
+        }
+    }
+
+    /// GLib's forms, from the GBookmarkFile checklist: every one it reads
+    /// gives the instant, every one it refuses gives none.
+    #[test]
+    fn glib_reads_what_its_checklist_says() {
+        let want = Some(1128121528);
+        let secs = |t: &str| Timestamp::parse_glib(t).map(|t| t.unix_seconds());
+        for same in [
+            "2005-09-30T23:05:28Z",
+            "20050930T230528Z",
+            "20050930T23:05:28Z",
+            "2005-273T23:05:28Z",
+            "2005273T23:05:28Z",
+            "2005-W39-5T23:05:28Z",
+            "2005W395T23:05:28Z",
+            "2005-09-30 23:05:28Z",
+            "2005-09-30t23:05:28Z",
+            "2005-10-01T01:05:28+02",
+            "2005-10-01T01:05:28+0200",
+            "2005-09-30T17:35:28-05:30",
+        ] {
+            assert_eq!(secs(same), want, "{same}");
+        }
+        for ok in [
+            "2024-03-02T10:00:00+01",
+            "2024-03-04T16:30:12.250000Z",
+            "2024-03-04 16:30:12+02:00",
+            "2024-064T00:00:00-0530",
+            "2024-W09-1T00:00:00Z",
+            "2024-03-04T16:30:60Z",
+            "2024-03-04T16:30:12+24",
+            "2026-W53-1T00:00:00Z",
+        ] {
+            assert!(Timestamp::parse_glib(ok).is_some(), "{ok}");
+        }
+        for bad in [
+            "2024-03-04",
+            "2024-03-04T16:30Z",
+            "2024-03-04T16:30:12",
+            "2024-03-04T16:30:12z",
+            "2024-03-04T16:3012Z",
+            "202403-04T16:30:12Z",
+            "2024-03-04T16:30:12.Z",
+            "2024-03-04T16:30:12+25",
+            "1709280000",
+            "0000-01-01T00:00:00Z",
+            "2023-02-29T00:00:00Z",
+            "2023-366T00:00:00Z",
+            "2024-W54-1T00:00:00Z",
+            " 2024-03-04T16:30:12Z",
+        ] {
+            assert!(Timestamp::parse_glib(bad).is_none(), "{bad}");
+        }
+        let t = Timestamp::parse_glib("2005-09-30T23:05:28,1234567Z").unwrap();
+        assert_eq!(t.subsec_nanos(), 123_456_000);
+        assert_eq!(t.precision(), Precision::Fraction(6));
     }
 }

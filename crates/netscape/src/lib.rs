@@ -74,6 +74,23 @@ pub const H1_EXTRA: &str = "<H1>";
 /// Other readers ignore it and take the link for the title.
 pub const UNTITLED: &str = "MARKPORT_UNTITLED";
 
+/// What markport's writer puts in `<META NAME="generator" CONTENT=...>`:
+/// the file is markport's, so the attributes it carries from other formats
+/// (any name) are its own writing, not another producer's.
+pub const GENERATOR: &str = "markport";
+
+/// The attributes markport's writer gives `element` (upper case: `A`,
+/// `H3`, `H1`, `HR`) of its own, beside the source's extra attributes it
+/// carries under their names; what `markport check` knows markport writes.
+///
+/// ```
+/// assert!(markport_netscape::written_attributes("A").contains(&markport_netscape::UNTITLED));
+/// assert!(markport_netscape::written_attributes("DL").is_empty());
+/// ```
+pub fn written_attributes(element: &str) -> &'static [&'static str] {
+    write::written_attributes(element)
+}
+
 /// The folder `ID` Safari gives its reading list.
 pub const READING_LIST_ID: &str = "com.apple.ReadingList";
 

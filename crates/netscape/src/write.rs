@@ -34,6 +34,7 @@ const HEADER: &str = "<!DOCTYPE NETSCAPE-Bookmark-file-1>
      It will be read and overwritten.
      DO NOT EDIT! -->
 <META HTTP-EQUIV=\"Content-Type\" CONTENT=\"text/html; charset=UTF-8\">
+<META NAME=\"generator\" CONTENT=\"markport\">
 ";
 
 /// Attribute names the writer produces itself on `<A>`; extras with these
@@ -67,6 +68,20 @@ const FOLDER_ATTRS: &[&str] = &[
     "PLACES_ROOT",
 ];
 const HEADER_ATTRS: &[&str] = &["ADD_DATE", "LAST_MODIFIED"];
+
+/// The attributes the writer gives `element` of its own.
+pub(crate) fn written_attributes(element: &str) -> &'static [&'static str] {
+    match element {
+        "A" => BOOKMARK_ATTRS,
+        "H3" => FOLDER_ATTRS,
+        "H1" => HEADER_ATTRS,
+        "HR" => SEPARATOR_ATTRS,
+        _ => &[],
+    }
+}
+
+/// What a separator's `<HR>` has of the writer's own.
+const SEPARATOR_ATTRS: &[&str] = &["NAME"];
 
 struct Writer<'d> {
     doc: &'d Document,
@@ -582,7 +597,7 @@ impl Writer<'_> {
             self.attr("NAME", t);
         }
         let extra: Vec<&Attribute> = s.extra.iter().collect();
-        self.extras(n, Field::SeparatorExtra, &extra, &["NAME"]);
+        self.extras(n, Field::SeparatorExtra, &extra, SEPARATOR_ATTRS);
         self.out.push_str(">\n");
         self.loss
             .record_unsupported(self.doc, n, separator_fields(s), crate::support, NO_PLACE);

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use markport_markup::json::{Event, Parser, SyntaxError};
 use markport_model::{
     Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Parsed,
-    ReadOptions,
+    ReadOptions, Timestamp,
 };
 
 /// How sure it is that `input` is a Pinboard export: a JSON array whose
@@ -78,10 +78,13 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             Event::ObjectStart => {}
             other => {
                 p.skip_value(at, &other).map_err(syntax)?;
-                diags.push(Diagnostic::warning(
-                    format!("post {i} is not an object; skipped"),
-                    Some(p.locate(at)),
-                ));
+                diags.push(
+                    Diagnostic::warning(
+                        format!("post {i} is not an object; skipped"),
+                        Some(p.locate(at)),
+                    )
+                    .rule("pinboard/structure"),
+                );
                 continue;
             }
         }
@@ -168,23 +171,61 @@ fn post(
         Some((_, _, Value::Str(s))) => Some(&**s),
         _ => None,
     };
+    // Pinboard writes a link and a time as strings: another value is
+    // reported where it stands, as a note (the link is then missing, the
+    // time kept as an extra), so --strict reads as it did.
+    for key in ["href", "time"] {
+        if let Some((_, vat, v)) = last(key).filter(|(_, _, v)| !matches!(v, Value::Str(_))) {
+            diags.push(
+                Diagnostic::note(
+                    format!("post {i}: `{key}` is {}, not a string", v.text()),
+                    Some(p.locate(*vat)),
+                )
+                .rule("pinboard/structure"),
+            );
+        }
+    }
     let Some(href) = s("href") else {
-        diags.push(Diagnostic::warning(
-            format!("post {i} has no href; skipped"),
-            Some(p.locate(at)),
-        ));
+        diags.push(
+            Diagnostic::warning(
+                format!("post {i} has no href; skipped (importers skip it)"),
+                Some(p.locate(at)),
+            )
+            .rule("pinboard/missing-href"),
+        );
         return None;
     };
+    if href.trim().is_empty() {
+        diags.push(
+            Diagnostic::note(
+                format!("post {i} has an empty href: importers skip it"),
+                Some(p.locate(at)),
+            )
+            .rule("pinboard/missing-href"),
+        );
+    }
     let mut b = Bookmark::new(href);
     b.title = s("description").filter(|t| !t.is_empty()).map(String::from);
     b.desc = s("extended").filter(|t| !t.is_empty()).map(String::from);
     b.added = s("time").filter(|t| !t.is_empty()).map(|t| {
         let d = DateValue::from_w3c(t);
-        if d.instant().is_none() {
-            diags.push(Diagnostic::warning(
-                format!("post {i}: time {t:?} is not a date; kept as written"),
-                None,
-            ));
+        // Pinboard writes the W3C profile exactly (2023-11-14T22:13:20Z);
+        // a looser form is read, and said.
+        if Timestamp::parse_w3c_strict(t).is_none() {
+            let at = last("time").map(|(_, vat, _)| p.locate(*vat));
+            let said = match d.instant() {
+                None => Diagnostic::warning(
+                    format!("post {i}: time {t:?} is not a date; kept as written"),
+                    at,
+                ),
+                Some(_) => Diagnostic::note(
+                    format!(
+                        "post {i}: time {t:?} is not a date as Pinboard writes them (2023-11-14T22:13:20Z); read as one"
+                    ),
+                    at,
+                ),
+            };
+            diags.push(said.rule("pinboard/bad-date"));
         }
         d
     });
@@ -196,13 +237,22 @@ fn post(
         Some((_, _, Value::Str(s))) if s == "yes" => false,
         Some((_, _, Value::Str(s))) if s == "no" => true,
         Some((_, vat, v)) => {
-            diags.push(Diagnostic::warning(
-                format!(
-                    "post {i}: shared {} is not \"yes\" or \"no\"; read as private (kept as written)",
-                    v.text()
-                ),
-                Some(p.locate(*vat)),
-            ));
+            // A string Pinboard does not write breaks the flag's rule; a
+            // value that is not a string, the post's structure.
+            let rule = match v {
+                Value::Str(_) => "pinboard/bad-flag",
+                _ => "pinboard/structure",
+            };
+            diags.push(
+                Diagnostic::warning(
+                    format!(
+                        "post {i}: shared {} is not \"yes\" or \"no\"; read as private (kept as written)",
+                        v.text()
+                    ),
+                    Some(p.locate(*vat)),
+                )
+                .rule(rule),
+            );
             kept.push("shared");
             true
         }
@@ -219,13 +269,22 @@ fn post(
         Some((_, _, Value::Str(s))) if s == "no" => Some(false),
         None => None,
         Some((_, vat, v)) => {
-            diags.push(Diagnostic::warning(
-                format!(
-                    "post {i}: toread {} is not \"yes\" or \"no\"; kept as written",
-                    v.text()
-                ),
-                Some(p.locate(*vat)),
-            ));
+            // A string Pinboard does not write breaks the flag's rule; a
+            // value that is not a string, the post's structure.
+            let rule = match v {
+                Value::Str(_) => "pinboard/bad-flag",
+                _ => "pinboard/structure",
+            };
+            diags.push(
+                Diagnostic::warning(
+                    format!(
+                        "post {i}: toread {} is not \"yes\" or \"no\"; kept as written",
+                        v.text()
+                    ),
+                    Some(p.locate(*vat)),
+                )
+                .rule(rule),
+            );
             kept.push("toread");
             None
         }
