@@ -54,6 +54,7 @@
 mod census;
 mod diag;
 mod diff;
+pub mod display;
 mod document;
 mod field;
 mod header;
