@@ -17,6 +17,15 @@ a loopback HTTP server this script runs.
       Chromium loads BOOKMARKS, the extension creates one marker bookmark (its url in the
       answer's "marker") at the end of "Other bookmarks", which makes Chromium save; once the
       saved file holds the marker, it is copied to OUT: what Chromium keeps of BOOKMARKS.
+  chromium_bookmarks.py import HTML
+      Chromium's own HTML import (the importer behind "Import bookmarks and settings",
+      bookmark_html_reader) reads HTML on a first run: the initial preferences' key
+      distribution.import_bookmarks_from_file names the file. Debian's Chromium takes its
+      initial preferences only from /etc/chromium/master_preferences, so the driver runs
+      itself again in a private mount namespace (`unshare --mount`, root or a user namespace)
+      where a copy of that file naming HTML is bind-mounted over it: nothing outside the
+      namespace sees the change. Prints {"ok": true, "chromium": VERSION, "tree": getTree()}
+      once the imported bookmarks have stopped changing.
 
 Exit status: 0 done; 1 Chromium did not answer or save in time (--timeout); 2 it cannot run.
 """
@@ -46,8 +55,20 @@ async function create(parentId, nodes) {
     if (n.children) await create(made.id, n.children);
   }
 }
+async function settled() {
+  // The first-run import may still be adding bookmarks when the worker starts: wait until
+  // the tree has children and has not changed for two seconds.
+  let last = "", since = Date.now();
+  for (;;) {
+    const now = JSON.stringify(await chrome.bookmarks.getTree());
+    if (now !== last) { last = now; since = Date.now(); }
+    else if (Date.now() - since > 2000 && now.includes('"url"')) return;
+    await new Promise(r => setTimeout(r, 250));
+  }
+}
 async function run() {
   const job = await (await fetch(answer + "job")).json();
+  if (job.settle) await settled();
   const roots = {};
   for (const r of (await chrome.bookmarks.getTree())[0].children) roots[r.folderType] = r.id;
   let marker = null;
@@ -129,6 +150,8 @@ def drive(a, work):
     job = {}
     if a.mode in ("load", "resave"):
         shutil.copyfile(a.input, bookmarks)
+    elif a.mode == "import":
+        job["settle"] = True
     else:
         with open(a.input, encoding="utf-8") as f:
             job["spec"] = json.load(f)
@@ -142,8 +165,10 @@ def drive(a, work):
                        "background": {"service_worker": "worker.js"}}, f)
         with open(os.path.join(ext, "worker.js"), "w") as f:
             f.write(WORKER.replace("%PORT%", str(server.server_address[1])))
+        # The import runs only on a first run.
+        first_run = "--force-first-run" if a.mode == "import" else "--no-first-run"
         browser = subprocess.Popen(
-            [a.chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+            [a.chromium, "--headless=new", "--no-sandbox", "--disable-gpu", first_run,
              "--no-default-browser-check", "--user-data-dir=" + profile,
              "--load-extension=" + ext, "--disable-extensions-except=" + ext, "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -154,7 +179,7 @@ def drive(a, work):
             result = dict(answer)
             if not result.get("ok"):
                 return result, 1
-            if a.mode != "load":
+            if a.mode not in ("load", "import"):
                 if a.mode == "write":
                     urls = json.dumps(job["spec"]).count('"url"')
                     holds = lambda text: text.count('"type": "url"') >= urls
@@ -176,19 +201,60 @@ def drive(a, work):
         server.shutdown()
 
 
+PREFERENCES = "/etc/chromium/master_preferences"
+
+
+def in_namespace(a):
+    """Runs this script again, mode `import`, in a private mount namespace where Chromium's
+    initial preferences name `a.input`; returns its answer and exit status."""
+    try:
+        with open(PREFERENCES, encoding="utf-8") as f:
+            prefs = json.load(f)
+    except (OSError, ValueError) as e:
+        return {"ok": False, "error": f"no initial preferences to name the file in ({e})"}, 2
+    prefs.setdefault("distribution", {})["import_bookmarks_from_file"] = os.path.abspath(a.input)
+    prefs["distribution"]["import_bookmarks"] = False
+    work = tempfile.mkdtemp(prefix="markport-chromium-prefs-")
+    try:
+        mine = os.path.join(work, "master_preferences")
+        with open(mine, "w", encoding="utf-8") as f:
+            json.dump(prefs, f)
+        os.chmod(work, 0o755)
+        os.chmod(mine, 0o644)
+        inner = [sys.executable, os.path.abspath(__file__), "import", os.path.abspath(a.input),
+                 "--chromium", a.chromium, "--timeout", str(a.timeout), "--inside"]
+        # Root unshares directly; anyone else through a user namespace (mapped to root).
+        user = [] if os.geteuid() == 0 else ["--map-root-user"]
+        cmd = ["unshare", "--mount", "--propagation", "private", *user, "sh", "-c",
+               'mount --bind "$0" "$1" && shift && exec "$@"', mine, PREFERENCES, *inner]
+        run = subprocess.run(cmd, capture_output=True, text=True, timeout=a.timeout + 60)
+        try:
+            return json.loads(run.stdout), run.returncode
+        except ValueError:
+            return {"ok": False, "error": "cannot give Chromium the file to import in a private "
+                    f"mount namespace: {run.stderr.strip() or run.stdout.strip()}"}, 2
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["load", "write", "resave"])
+    ap.add_argument("mode", choices=["load", "write", "resave", "import"])
     ap.add_argument("input")
     ap.add_argument("-o", "--output")
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     ap.add_argument("--timeout", type=float, default=90)
+    ap.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
-    if a.mode != "load" and not a.output:
+    if a.mode not in ("load", "import") and not a.output:
         ap.error(f"{a.mode} needs -o OUT")
     if not a.chromium:
         print(json.dumps({"ok": False, "error": "chromium is not installed"}))
         return 2
+    if a.mode == "import" and not a.inside:
+        result, code = in_namespace(a)
+        print(json.dumps(result, ensure_ascii=False))
+        return code
     for s in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, on_signal)
     work = tempfile.mkdtemp(prefix="markport-chromium-")  # mode 0700

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use clap::Args;
+use markport::model::display::{shown, MESSAGE_CHARS, VALUE_CHARS};
 use serde::Serialize;
 
 use crate::failure::Failure;
@@ -108,15 +109,17 @@ fn print(
             )?;
             writeln!(out)?;
         } else {
+            // The message quotes the file: escaped and cut, as every
+            // value a person reads (JSON keeps it exact).
             writeln!(
                 out,
                 "{}:{}:{}: {}: {}: {}",
-                located_in(name, p),
+                shown(&located_in(name, p), VALUE_CHARS),
                 p.line,
                 p.column,
                 p.severity.as_str(),
                 p.rule,
-                p.message
+                shown(&p.message, MESSAGE_CHARS)
             )?;
         }
     }

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use markport::model::display::{shown, MESSAGE_CHARS, VALUE_CHARS};
 use markport::model::Location;
 
 use crate::exit;
@@ -53,7 +54,7 @@ impl Failure {
 pub(crate) fn diagnostic_line(file: impl fmt::Display, d: &markport::Diagnostic) -> String {
     // A diagnostic about one file of a tree names it under the tree.
     let file = match &d.file {
-        Some(inner) => format!("{file}/{inner}"),
+        Some(inner) => format!("{file}/{}", shown(inner, VALUE_CHARS)),
         None => file.to_string(),
     };
     match d.location {
@@ -90,7 +91,9 @@ impl fmt::Display for Failure {
             }
             f.write_str(" ")?;
         }
-        write!(f, "error: {}", self.message)
+        // A message may quote the file (a tool's stderr, a value): shown
+        // escaped and cut, as every value a person reads.
+        write!(f, "error: {}", shown(&self.message, MESSAGE_CHARS))
     }
 }
 

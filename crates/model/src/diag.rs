@@ -4,6 +4,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
+use crate::display::{shown, MESSAGE_CHARS, VALUE_CHARS};
 use serde::{Deserialize, Serialize};
 
 /// A position in a source file: 1-based line and column (in characters).
@@ -199,15 +200,18 @@ impl fmt::Display for Diagnostic {
             Severity::Note => "note",
             Severity::Warning => "warning",
         };
+        // The message may quote the file, and a file's name in a tree is
+        // the tree's: both are shown escaped and cut.
+        let message = shown(&self.message, MESSAGE_CHARS);
         if let Some(file) = &self.file {
-            write!(f, "{file}:")?;
+            write!(f, "{}:", shown(file, VALUE_CHARS))?;
             if self.location.is_none() {
                 f.write_str(" ")?;
             }
         }
         match self.location {
-            Some(l) => write!(f, "{l}: {sev}: {}", self.message),
-            None => write!(f, "{sev}: {}", self.message),
+            Some(l) => write!(f, "{l}: {sev}: {message}"),
+            None => write!(f, "{sev}: {message}"),
         }
     }
 }
@@ -294,9 +298,10 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = shown(&self.message, MESSAGE_CHARS);
         match self.location {
-            Some(l) => write!(f, "{l}: {}", self.message),
-            None => f.write_str(&self.message),
+            Some(l) => write!(f, "{l}: {message}"),
+            None => f.write_str(&message),
         }
     }
 }

@@ -32,6 +32,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use serde::Serialize;
 
+use crate::display::{shown, VALUE_CHARS};
 use crate::document::{Document, NodeId};
 use crate::field::Field;
 use crate::link::link_key;
@@ -86,6 +87,7 @@ impl Diff {
 /// One line for people: `bookmark.tags differs on 2 nodes: News/BBC, ...`.
 /// A date's written form says that the instant is the same:
 /// `bookmark.added precision/offset differs on 1 node, same instant: ...`.
+/// Paths are shown escaped and cut ([`crate::display::shown`]).
 impl std::fmt::Display for Difference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let nodes = if self.count == 1 { "node" } else { "nodes" };
@@ -97,16 +99,19 @@ impl std::fmt::Display for Difference {
             )?,
             None => write!(f, "{} differs on {} {nodes}", self.field, self.count)?,
         }
+        let list = |paths: &[String]| {
+            paths
+                .iter()
+                .map(|p| shown(p, VALUE_CHARS))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         if !self.paths.is_empty() {
-            write!(f, ": {}", self.paths.join(", "))?;
+            write!(f, ": {}", list(&self.paths))?;
         }
         if !self.only_second.is_empty() {
             let sep = if self.paths.is_empty() { ":" } else { ";" };
-            write!(
-                f,
-                "{sep} only in the second: {}",
-                self.only_second.join(", ")
-            )?;
+            write!(f, "{sep} only in the second: {}", list(&self.only_second))?;
         }
         if self.count > self.paths.len() + self.only_second.len()
             && !(self.paths.is_empty() && self.only_second.is_empty())

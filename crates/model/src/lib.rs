@@ -55,6 +55,7 @@ pub mod budget;
 mod census;
 mod diag;
 mod diff;
+pub mod display;
 mod document;
 mod field;
 mod format;

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::display::{shown, VALUE_CHARS};
 use crate::document::{Document, NodeId};
 use crate::field::Field;
 
@@ -302,6 +303,7 @@ impl LossReport {
 /// One line per entry: `lost bookmark.tags on 2 nodes: why (paths)`, then
 /// `only in an extension: bookmark.tags on 2 nodes: why (paths)`, then the
 /// requested changes: `changed bookmark on 12 nodes: removed by --dedupe (paths)`.
+/// Paths are titles from a file: shown escaped and cut ([`crate::display::shown`]).
 impl fmt::Display for LossReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let lines = self
@@ -324,7 +326,7 @@ impl fmt::Display for LossReport {
                     if i > 0 {
                         write!(f, ", ")?;
                     }
-                    write!(f, "{p}")?;
+                    f.write_str(&shown(p, VALUE_CHARS))?;
                 }
                 if l.count > l.paths.len() {
                     write!(f, ", ...")?;

@@ -135,8 +135,9 @@ pub fn support(field: Field) -> Support {
     const NAMES: &str = "attribute names upper-case";
     use Field::*;
     match field {
-        DocumentTitle | DocumentDesc | BookmarkTitle | BookmarkDesc | FolderTitle | FolderDesc => {
-            Support::Partial(TRIMMED)
+        DocumentTitle | DocumentDesc | BookmarkDesc | FolderDesc => Support::Partial(TRIMMED),
+        BookmarkTitle | FolderTitle => {
+            Support::Partial("one line: a line break becomes a space; empty reads as none")
         }
         DocumentAdded | DocumentModified | BookmarkAdded | BookmarkModified | BookmarkVisited
         | FolderAdded | FolderModified => Support::Partial(SECONDS),

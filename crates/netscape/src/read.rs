@@ -366,7 +366,13 @@ impl<'a> Reader<'a> {
             return;
         };
         // Trim in place: the gathered text becomes the title without a copy.
-        let t = trim_html(&g.buf);
+        // A title keeps the white space on its own line (docs/formats/netscape.md,
+        // "White space in titles": both browsers' imports keep it).
+        let t = if g.target == Target::H1 {
+            trim_html(&g.buf)
+        } else {
+            title_as_read(&g.buf)
+        };
         let start = t.as_ptr() as usize - g.buf.as_ptr() as usize;
         let end = start + t.len();
         g.buf.truncate(end);
@@ -796,5 +802,31 @@ impl<'a> Reader<'a> {
             (None, None) => {}
         }
         Ok(Parsed::new(self.doc, self.diags))
+    }
+}
+
+/// A folder's or bookmark's title as read from the text of its element:
+/// as written, but for a run of white space at either end that holds a line
+/// break, which is the file's layout (an element written over several
+/// lines), not the title's: that run is dropped. Spaces, tabs and
+/// no-break spaces on the title's own line are kept, as Firefox's import
+/// keeps them in folder titles and Chromium's in every title (measured,
+/// docs/formats/netscape.md); a title written over several lines is no
+/// value either browser agrees on (Chromium drops the element), so its
+/// surrounding white space goes as it always has.
+pub(crate) fn title_as_read(text: &str) -> &str {
+    let space = |c: char| matches!(c, ' ' | '\t' | '\n' | '\x0C' | '\r');
+    let breaks = |run: &str| run.contains(['\n', '\r']);
+    let body = text.trim_start_matches(space);
+    let text = if breaks(&text[..text.len() - body.len()]) {
+        body
+    } else {
+        text
+    };
+    let body = text.trim_end_matches(space);
+    if breaks(&text[body.len()..]) {
+        body
+    } else {
+        text
     }
 }

@@ -282,6 +282,16 @@ impl Writer<'_> {
         }
     }
 
+    /// Report a folder's or bookmark's title lost if it would not read back:
+    /// an empty one reads as none. Its white space is written as it is and
+    /// read back so ([`crate::read::title_as_read`]); a line break is
+    /// [`Writer::title`]'s to report.
+    fn check_title(&mut self, node: Option<NodeId>, field: Field, value: Option<&str>) {
+        if value == Some("") {
+            self.lose(node, field, "an empty title reads as none");
+        }
+    }
+
     /// A title, on the line of its element: Chromium's importer reads one
     /// line per `<DT><A>` or `<H3>` and takes no character reference for a
     /// line end, so a line break in a title becomes a space, reported.
@@ -501,7 +511,7 @@ impl Writer<'_> {
         let extra: Vec<&Attribute> = f.extra.iter().collect();
         self.extras(n, Field::FolderExtra, &extra, FOLDER_ATTRS);
         self.out.push('>');
-        self.check_text(n, Field::FolderTitle, f.title.as_deref());
+        self.check_title(n, Field::FolderTitle, f.title.as_deref());
         self.title(n, Field::FolderTitle, f.title.as_deref().unwrap_or(""));
         self.out.push_str("</H3>\n");
         if let Some(d) = &f.desc {
@@ -695,7 +705,7 @@ impl Writer<'_> {
         if untitled {
             self.untitled_link(n, &b.href);
         } else {
-            self.check_text(n, Field::BookmarkTitle, b.title.as_deref());
+            self.check_title(n, Field::BookmarkTitle, b.title.as_deref());
             self.title(n, Field::BookmarkTitle, b.title.as_deref().unwrap_or(""));
         }
         self.out.push_str("</A>\n");

@@ -4,16 +4,25 @@
 
 use markport_markup::xml::{push_escaped, Escaping};
 use markport_model::{DateValue, Document, Field, LossReport, NodeId, Timestamp};
-use markport_xfolk::entry::{shown_title, written_href};
+use markport_xfolk::entry::{shown_title, unwritable, written_href};
 
-// The characters XML cannot hold are left out here without a report: the
-// pages carry the same values and report them (`markport_xfolk::entry::unwritable`).
+// The characters a page cannot carry (`markport_xfolk::entry::unwritable`:
+// those XML cannot hold, DEL and the C1 controls) are left out here without
+// a report: the pages carry the same values and report them.
 fn xml(out: &mut String, s: &str) {
-    push_escaped(out, s, Escaping::Text);
+    push_escaped(out, &without_unwritable(s), Escaping::Text);
 }
 
 fn xml_attr(out: &mut String, s: &str) {
-    push_escaped(out, s, Escaping::Attribute);
+    push_escaped(out, &without_unwritable(s), Escaping::Attribute);
+}
+
+fn without_unwritable(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains(unwritable) {
+        std::borrow::Cow::Owned(s.replace(unwritable, ""))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
 }
 
 /// A stable `urn:uuid:` from text: a name-based UUID, version 5 (SHA-1,

@@ -50,10 +50,16 @@ pub enum Written {
 
 /// Characters an HTML page cannot carry: NUL (parsers turn it into U+FFFD
 /// or drop it), the other C0 controls but tab, line feed, form feed and
-/// carriage return, and the noncharacters U+FFFE and U+FFFF. The writers
-/// leave them out and report the fields that had them.
+/// carriage return, DEL and the C1 controls (U+007F–U+009F: HTML calls them
+/// parse errors, and a page shown as text or pasted into a terminal would
+/// pass U+0085, a line break in some programs, or an escape sequence on),
+/// and the noncharacters U+FFFE and U+FFFF. The writers leave them out and
+/// report the fields that had them.
 pub fn unwritable(c: char) -> bool {
-    matches!(c, '\0'..='\x08' | '\x0B' | '\x0E'..='\x1F' | '\u{FFFE}' | '\u{FFFF}')
+    matches!(
+        c,
+        '\0'..='\x08' | '\x0B' | '\x0E'..='\x1F' | '\x7F'..='\u{9F}' | '\u{FFFE}' | '\u{FFFF}'
+    )
 }
 
 /// A link exactly as every markport page, feed and search index writes it:
@@ -179,6 +185,16 @@ pub fn write_paragraphs(out: &mut String, text: &str) {
 /// [`write_paragraphs`].
 pub fn reads_back(desc: &str) -> bool {
     is_block_normal(desc) && !desc.contains(unwritable)
+}
+
+/// Why a description (or other block text) `d` does not read back: the
+/// [`unwritable`] characters left out, else its white space.
+pub fn text_loss(d: &str) -> &'static str {
+    if d.contains(unwritable) {
+        "control characters a page cannot carry are left out"
+    } else {
+        "text is read back with whitespace collapsed into lines and paragraphs"
+    }
 }
 
 /// A title as a page shows it: whitespace collapsed, unwritable characters
@@ -380,11 +396,7 @@ impl Entry<'_> {
         self.out.push_str("</a>\n");
         if let Some(d) = &b.desc {
             if !reads_back(d) {
-                self.lose(
-                    n,
-                    Field::BookmarkDesc,
-                    "text is read back with whitespace collapsed into lines and paragraphs",
-                );
+                self.lose(n, Field::BookmarkDesc, crate::entry::text_loss(d));
             }
             self.out.push_str("<div class=\"description p-summary\">");
             write_paragraphs(self.out, d);

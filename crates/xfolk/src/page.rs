@@ -164,11 +164,7 @@ impl Writer<'_> {
         self.out.push_str("</h1>\n");
         if let Some(d) = &doc.header.desc {
             if !is_block_normal(d) || d.contains(unwritable) {
-                self.lose(
-                    None,
-                    Field::DocumentDesc,
-                    "text is read back with whitespace collapsed into lines and paragraphs",
-                );
+                self.lose(None, Field::DocumentDesc, crate::entry::text_loss(d));
             }
             self.out.push_str("<div class=\"intro\">");
             self.paragraphs(d);
@@ -317,11 +313,7 @@ impl Writer<'_> {
         self.out.push_str(&format!("</h{level}>\n"));
         if let Some(d) = &f.desc {
             if !is_block_normal(d) || d.contains(unwritable) {
-                self.lose(
-                    Some(id),
-                    Field::FolderDesc,
-                    "text is read back with whitespace collapsed into lines and paragraphs",
-                );
+                self.lose(Some(id), Field::FolderDesc, crate::entry::text_loss(d));
             }
             self.out.push_str("<div class=\"folder-description\">");
             self.paragraphs(d);
