@@ -77,7 +77,7 @@ fn titles(tree: &Value, kids: &str, link: &str) -> HashMap<String, String> {
 
 #[test]
 fn markport_reads_title_white_space_as_written() {
-    let doc = markport::read(
+    let doc = markport::read_bytes(
         file().as_bytes(),
         markport::format("netscape").unwrap(),
         &ReadOptions::default(),

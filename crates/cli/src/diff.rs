@@ -140,11 +140,9 @@ fn shown(v: &serde_json::Value) -> String {
     if v.is_null() {
         return "(not set)".into();
     }
-    let text = v.to_string();
-    match text.char_indices().nth(TEXT_VALUE_CHARS) {
-        Some((cut, _)) => format!("{}… ({} characters)", &text[..cut], text.chars().count()),
-        None => text,
-    }
+    // JSON quotes a string and escapes what JSON must; `shown` escapes the
+    // rest a terminal would act on (DEL, C1, bidi controls) and cuts it.
+    markport::model::display::shown(&v.to_string(), TEXT_VALUE_CHARS).into_owned()
 }
 
 /// Shorten every string in `v` to `max` characters (and a `…`). The model's
