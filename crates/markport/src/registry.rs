@@ -277,7 +277,6 @@ pub static FORMATS: &[Format] = &[
         write: None,
         support: read_only,
     },
-    #[cfg(feature = "services")]
     #[cfg(feature = "buku")]
     Format {
         name: "buku",
