@@ -1,9 +1,9 @@
 //! The managers' readers (Linkwarden, Karakeep, wallabag, Omnivore's JSON and
-//! its export ZIP, through markport-markup's bounded archive reader) on any
+//! its export ZIP, through markport-files' bounded archive reader) on any
 //! bytes: detection and reading give an answer, an error or a document,
 //! never a panic. The first byte picks the reader. Seed it from the corpus:
-//! `cargo fuzz run read_managers ../../../corpus/linkwarden ../../../corpus/karakeep
-//! ../../../corpus/wallabag ../../../corpus/omnivore` (prefix a byte to pick;
+//! `cargo fuzz run read_managers fuzz/corpus/read_managers corpus/linkwarden corpus/karakeep
+//! corpus/wallabag corpus/omnivore` (prefix a byte to pick;
 //! a seed ZIP's own first byte, `P`, picks the ZIP, and is put back).
 #![no_main]
 

@@ -3,7 +3,8 @@
 //! authors; this reaches markport's detection over the first page, the
 //! header checks, and its reading of whatever columns and values a
 //! `bookmarks` table holds). Seed it from `corpus/buku/`:
-//! `cargo fuzz run read_buku ../../../corpus/buku`.
+//! `cargo fuzz run read_buku fuzz/corpus/read_buku corpus/buku` (from the
+//! repository root; the first directory collects what the fuzzer finds).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -3,7 +3,7 @@
 //! its own output back, so a row or line it cannot read back fails here).
 //! The first byte picks the reader; a header is put in front of the rest
 //! for the CSV reader so the fuzzer reaches the rows. Seed it from the
-//! corpus: `cargo fuzz run read_lists fuzz/corpus/read_lists ../../corpus/csv ../../corpus/urls`.
+//! corpus: `cargo fuzz run read_lists fuzz/corpus/read_lists corpus/csv corpus/urls`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -2,7 +2,7 @@
 //! entry, a web location in XML or binary), and the sniffing reader: an
 //! error or a bookmark, never a panic. The bytes go to all of them, so the
 //! files of corpus/favorites/ seed it as they are:
-//! `cargo fuzz run read_link_files ../../corpus/favorites/mixed`.
+//! `cargo fuzz run read_link_files fuzz/corpus/read_link_files corpus/favorites/mixed`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

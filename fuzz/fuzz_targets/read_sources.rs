@@ -1,9 +1,9 @@
 //! The readers of the current exports on any bytes: Pocket's export ZIP
-//! (through markport-markup's bounded archive reader), Pocket's cursor
+//! (through markport-files' bounded archive reader), Pocket's cursor
 //! generation, Instapaper's CSV with `Tags`, Raindrop's CSV. An error or a
 //! document, never a panic. The first byte picks the reader; CSV headers
 //! are put in front so the fuzzer reaches the rows. Seed it from the corpus:
-//! `cargo fuzz run read_sources ../../../corpus/pocket ../../../corpus/instapaper ../../../corpus/raindrop`
+//! `cargo fuzz run read_sources fuzz/corpus/read_sources corpus/pocket corpus/instapaper corpus/raindrop`
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
