@@ -38,6 +38,9 @@ pub mod output;
 pub mod private;
 pub mod tree;
 
+#[cfg(all(test, unix))]
+mod cleaning_tests;
+
 /// Remove every temporary this process has made and not finished with:
 /// unfinished outputs' temporary files ([`output::remove_unfinished`]),
 /// private directories ([`private::remove_all`]) and staged or swapped-out

@@ -323,7 +323,7 @@ fn temp_beside(asked: &Path, dest: &Destination) -> Result<tempfile::NamedTempFi
         _ => PathBuf::from("."),
     };
     // What runs now gone left here goes first (see leftovers.rs).
-    crate::leftovers::clean_beside(&dir, None);
+    crate::leftovers::clean_beside(&dir, None, &crate::tree::RULES);
     let mut prefix = OsString::from(".");
     prefix.push(dest.path.file_name().unwrap_or_default());
     prefix.push(format!(".markport-{}-", std::process::id()));

@@ -305,6 +305,12 @@ fn lock(dir: &Path) -> Result<Lock, PublishError> {
 
 /// Remove the lock file `path` of the tree `tree` when the tree does not
 /// exist and no process holds the lock (see the module documentation).
+/// This module's rules for the leftovers beside a tree.
+pub(crate) const RULES: crate::leftovers::TreeRules = crate::leftovers::TreeRules {
+    only_ours,
+    remove_stale_lock,
+};
+
 pub(crate) fn remove_stale_lock(path: &Path, tree: &Path) {
     if fs::symlink_metadata(tree).is_ok() {
         return;
@@ -405,7 +411,7 @@ pub fn stage_with_dirs(
         _ => Path::new("."),
     };
     let name = dir.file_name().and_then(|n| n.to_str());
-    crate::leftovers::clean_beside(parent, name);
+    crate::leftovers::clean_beside(parent, name, &RULES);
     let tmp = sibling(&dir, "tmp")?;
     // Owner-only until it has the old directory's permissions.
     let mut builder = fs::DirBuilder::new();

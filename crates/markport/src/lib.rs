@@ -80,6 +80,7 @@ pub mod json;
 pub mod matrix;
 pub mod ops;
 mod paths;
+mod plan;
 pub mod profiles;
 mod read;
 mod registry;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use markport_model::{Diagnostic, Document, Error, ErrorKind, Parsed, ReadOptions};
 
-use crate::job::{JobError, Stage};
+use crate::plan::{JobError, Stage};
 use crate::registry::Format;
 use crate::resolve::{resolve_format, Chosen, Resolved};
 

@@ -56,7 +56,7 @@ pub struct Format {
     /// knows which extensions mean something.
     pub write_options_for_extension: fn(&str, &mut WriteOptions),
     /// Whether what the writer makes with these options is binary, not
-    /// text (Firefox's compressed `.jsonlz4`): [`text_output`] for every
+    /// text (Firefox's compressed `.jsonlz4`): `false` for every
     /// format whose output is always text.
     pub binary_output: fn(&WriteOptions) -> bool,
     /// The writer; `None` for a format markport only reads (a browser's

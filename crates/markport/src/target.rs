@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use markport_files::output::{same_destination, Mode, OutputError, OutputFile};
 use markport_model::{Document, Error, ErrorKind, LossReport, WriteOptions};
 
-use crate::job::{JobError, Refusal, Stage, To};
+use crate::plan::{JobError, Refusal, Stage, To};
 use crate::registry::Format;
 
 /// Where the output goes.
