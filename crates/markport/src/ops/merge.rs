@@ -9,7 +9,7 @@ use markport_model::{
 use super::absorb::{conflicts, Survivors};
 use super::emptied;
 use super::join::{join, Descriptions};
-use super::link::link_key;
+use super::link::LinkMatch;
 
 /// What [`merge`] did with one input.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -110,6 +110,39 @@ pub fn merge_keeping(
     keep_duplicates: bool,
     keep_empty: bool,
 ) -> Result<(Document, Vec<MergedInput>), Error> {
+    merge_by(
+        inputs,
+        (!keep_duplicates).then_some(LinkMatch::Exact),
+        keep_empty,
+    )
+}
+
+/// [`merge_keeping`], merging a bookmark into an earlier one whose link has
+/// the same key at the level `by` (`merge --match LEVEL`); `None` keeps
+/// every bookmark (`--keep-duplicates`). Each link is normalised once.
+///
+/// # Errors
+/// As [`merge`].
+///
+/// ```
+/// use markport::ops::{merge_by, LinkMatch};
+/// use markport::{Bookmark, Document};
+///
+/// let mut pocket = Document::new();
+/// pocket.push(None, Bookmark::new("https://example.org/post?utm_source=pocket_saves"));
+/// let mut safari = Document::new();
+/// safari.push(None, Bookmark::new("http://example.org/post/"));
+/// let inputs = vec![pocket, safari];
+/// let (_, exact) = merge_by(inputs.clone(), Some(LinkMatch::Exact), false).unwrap();
+/// assert_eq!(exact[1].merged, 0);
+/// let (doc, loose) = merge_by(inputs, Some(LinkMatch::Loose), false).unwrap();
+/// assert_eq!((loose[1].merged, doc.census().bookmarks), (1, 1));
+/// ```
+pub fn merge_by(
+    inputs: Vec<Document>,
+    by: Option<LinkMatch>,
+    keep_empty: bool,
+) -> Result<(Document, Vec<MergedInput>), Error> {
     if inputs.len() < 2 {
         return Err(Error::new(
             ErrorKind::Invalid,
@@ -196,8 +229,9 @@ pub fn merge_keeping(
                 Step::Leaf(id) => match take(&mut doc, id) {
                     Node::Bookmark(b) => {
                         done.bookmarks += 1;
-                        let key = link_key(&b.href).into_owned();
-                        let earlier = (!keep_duplicates).then(|| by_link.get(&key)).flatten();
+                        // Keeping duplicates, no key is made at all.
+                        let key = by.map(|m| m.key(&b.href).into_owned());
+                        let earlier = key.as_ref().and_then(|k| by_link.get(k));
                         match earlier {
                             Some(&survivor) => {
                                 let s = out.as_bookmark_mut(survivor).expect("a bookmark");
@@ -209,7 +243,9 @@ pub fn merge_keeping(
                             }
                             None => {
                                 let n = out.push(parent, b);
-                                by_link.entry(key).or_insert(n);
+                                if let Some(key) = key {
+                                    by_link.entry(key).or_insert(n);
+                                }
                                 done.added += 1;
                             }
                         }
