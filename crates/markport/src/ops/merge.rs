@@ -170,6 +170,7 @@ pub fn merge_by(
         // folder of this input joined with another of the same title.
         let mut mine: HashSet<NodeId> = HashSet::new();
         let mut joined = 0;
+        let mut respelled = 0;
         let steps: Vec<Step> = doc.walk().collect();
         let mut parents: Vec<Option<NodeId>> = vec![None];
         for step in steps {
@@ -234,6 +235,27 @@ pub fn merge_by(
                         let earlier = key.as_ref().and_then(|k| by_link.get(k));
                         match earlier {
                             Some(&survivor) => {
+                                // Beyond the exact key, a merge of two
+                                // spellings is the level's doing: listed, so
+                                // the person sees what --match took as one.
+                                let differs = by.is_some_and(|m| m != LinkMatch::Exact)
+                                    && out.node(survivor).as_bookmark().expect("a bookmark").href
+                                        != b.href;
+                                if differs {
+                                    let paths = if respelled < MAX_PATHS {
+                                        vec![out.path(survivor)]
+                                    } else {
+                                        Vec::new()
+                                    };
+                                    respelled += 1;
+                                    let level = by.map_or("", LinkMatch::name);
+                                    done.report.record_change(
+                                        Field::Bookmark,
+                                        1,
+                                        paths,
+                                        format!("merged by --match {level}: {RESPELLED}"),
+                                    );
+                                }
                                 let s = out.as_bookmark_mut(survivor).expect("a bookmark");
                                 for field in conflicts(s, &b) {
                                     *done.conflicts.entry(field).or_default() += 1;
@@ -282,6 +304,10 @@ pub fn merge_by(
 
 /// The change a folder left empty by merge is.
 const EMPTIED: &str = "removed by merge: left empty, all it held merged into earlier bookmarks (--keep-empty keeps it)";
+
+/// The change a bookmark merged into an earlier one whose link is spelled
+/// otherwise is, after `merged by --match LEVEL: `.
+const RESPELLED: &str = "into the earlier bookmark (its path listed) whose link differs as written; the earlier link kept";
 
 /// Why a later folder's field is missing from the folder it was joined with.
 const NOT_KEPT: &str = "not kept: merge joined the folder with an earlier one of the same title or role, whose value was kept";

@@ -665,6 +665,24 @@ fn merge_matches_links_across_inputs_at_the_level_asked() {
     assert_eq!(merged(Some(LinkMatch::Exact)), 0);
     assert_eq!(merged(Some(LinkMatch::Normal)), 1);
     assert_eq!(merged(Some(LinkMatch::Loose)), 2);
+    // Exact merges of other spellings are not listed (as before); a
+    // level's are, with the bookmark each merged into.
+    let listed = |by| {
+        let (_, report) = merge_by(inputs.clone(), Some(by), false).unwrap();
+        entries(&report[1].report.changes)
+    };
+    assert_eq!(listed(LinkMatch::Exact), []);
+    assert_eq!(
+        listed(LinkMatch::Loose),
+        [(
+            Field::Bookmark,
+            2,
+            vec![
+                "https://example.org/a?utm_source=pocket_saves".to_string(),
+                "https://example.org/b/".to_string()
+            ]
+        )]
+    );
     let (doc, _) = merge_by(inputs, Some(LinkMatch::Loose), false).unwrap();
     let first = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
     assert_eq!(first.tags, ["p", "s"]);
