@@ -181,6 +181,15 @@ elif fmt == "csv":
     elif shape == "many-warnings":  # a date and a flag not understood per row
         w("url,title,created,private\n")
         w("".join("https://e/%d,t%d,bad%d,maybe\n" % (i, i, i) for i in range(n)))
+    elif shape == "past-header":  # 20 cells past the header on every row
+        w("url,title\n")
+        w("".join("https://e/%d,t%d,%s\n" % (i, i, ",".join("a" * 20)) for i in range(n)))
+    elif shape == "extra-cells":  # 20 named extra columns, a short cell each
+        w("url,title," + ",".join("c%d" % j for j in range(20)) + "\n")
+        w("".join("https://e/%d,t%d,%s\n" % (i, i, ",".join("a" * 20)) for i in range(n)))
+    elif shape == "distinct-paths":  # every row a path of 20 parts of its own
+        w("url,folder\n")
+        w("".join("https://e/%d,%s\n" % (i, "/".join("p%d" % i for _ in range(20))) for i in range(n)))
 elif fmt == "urls":
     if shape == "long-line":  # one line with a title of n * 50 bytes
         w("https://e/ " + "t" * (n * 50))
@@ -323,7 +332,7 @@ shapes() {
         karakeep) echo deep-lists many-bookmarks many-warnings ;;
         wallabag) echo long-line many-keys huge-content ;;
         omnivore) echo long-line many-labels ;;
-        csv) echo many-columns huge-field deep-path many-warnings ;;
+        csv) echo many-columns huge-field deep-path many-warnings past-header extra-cells distinct-paths ;;
         urls) echo long-line many-warnings onetab ;;
         favorites) echo many-files folders many-warnings deep long-lines ;;
     esac

@@ -262,3 +262,125 @@ fn exec_lines_are_stored_and_expanded_as_glib_does() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(compared, execs.len() * uris.len());
 }
+
+/// A store cleaned in place (`remove`, then `prune --missing` and
+/// `--older-than`) is one GLib loads, holding exactly the entries left, in
+/// their order, with their values: the corpus store, GLib's own sample
+/// written by GLib, and entries for real files, one of them deleted.
+#[test]
+fn glib_loads_a_pruned_store_with_exactly_the_entries_left() {
+    use markport::desktop::spec::{
+        prune_file, register, remove_from_file, update, Prune, Registration, UpdateOptions,
+    };
+    if !tool("python3", "the GLib driver runs on Python") {
+        return;
+    }
+    let script = peer_driver("glib_bookmarks.py");
+    let probe = std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--version")
+        .output()
+        .unwrap();
+    if !probe.status.success() {
+        assert!(
+            !std::env::var("CI").is_ok_and(|v| v == "true"),
+            "CI=true but GLib cannot be loaded"
+        );
+        eprintln!(
+            "skipped: GLib cannot be loaded (libglib2.0-0 is not installed): {}",
+            String::from_utf8_lossy(&probe.stderr)
+        );
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let store = root.join("recently-used.xbel");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../corpus/desktop/recently-used.xbel"),
+        &store,
+    )
+    .unwrap();
+    let kept = root.join("kept file.txt");
+    let gone = root.join("Résumé.jpg");
+    std::fs::write(&kept, "x").unwrap();
+    std::fs::write(&gone, "x").unwrap();
+    let uri = |p: &std::path::Path| markport::desktop::spec::uri_for_path(p).unwrap();
+    update(&store, |doc| {
+        for (u, private) in [
+            (uri(&kept), true),
+            (uri(&gone), false),
+            ("https://example.org/removed".to_owned(), false),
+        ] {
+            let r = Registration {
+                uri: u,
+                app: "eog".into(),
+                private,
+                ..Default::default()
+            };
+            register(doc, &r, markport::model::Timestamp::now())?;
+        }
+        Ok(())
+    })
+    .unwrap();
+    std::fs::remove_file(&gone).unwrap();
+    let opts = UpdateOptions::default();
+    let removed = remove_from_file(
+        &store,
+        &["https://example.org/removed".to_owned()],
+        Some(&opts),
+    )
+    .unwrap();
+    assert_eq!(removed.removed.len(), 1);
+    let pruned = prune_file(
+        &store,
+        &Prune {
+            missing: true,
+            older_than: markport::model::Timestamp::parse_w3c("2024-03-03T00:00:00Z"),
+        },
+        Some(&opts),
+    )
+    .unwrap();
+    let gone_ones: Vec<&str> = pruned.removed.iter().map(|r| r.href.as_str()).collect();
+    // The corpus's report and its café picture name files not on this
+    // machine; its diary (a web URI) is newer than the limit.
+    assert_eq!(
+        gone_ones,
+        [
+            "file:///home/ana/Documents/report%202024.odt",
+            "file:///home/ana/Pictures/caf%E9-latin1.png",
+            uri(&gone).as_str(),
+        ]
+    );
+    let run = std::process::Command::new("python3")
+        .arg(&script)
+        .arg(&store)
+        .output()
+        .unwrap();
+    let dump: Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(dump["ok"], Value::Bool(true), "GLib refuses it: {dump}");
+    let seen: Vec<(String, bool)> = dump["bookmarks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["uri"].as_str().unwrap().to_owned(),
+                b["is_private"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("https://example.org/diary.txt".to_owned(), true),
+            (uri(&kept), true),
+        ]
+    );
+    let diary = &dump["bookmarks"][0];
+    assert_eq!(
+        diary["description"],
+        "Private: only the editor that registered it sees it."
+    );
+    assert_eq!(diary["applications"][0]["count"], 3);
+}

@@ -62,14 +62,27 @@ pub use layout::{KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
 pub use write::ROOT_GUIDS;
 
 /// How sure it is that `input` is a Chromium `Bookmarks` file: a JSON object
-/// with `roots` and `checksum` or `version` near its start.
+/// with two of the keys only Chromium's file has together (`roots`,
+/// `bookmark_bar`, `sync_metadata`, `checksum`, `date_added`), in either of
+/// its ends (the first and last 64 KiB, [`markport_markup::sniff`]), so
+/// that the order of its keys does not matter: a file whose `checksum` comes
+/// last, or whose roots come after a long `sync_metadata`, is found too.
 pub fn detect(input: &[u8]) -> Option<u8> {
-    let head = &input[..input.len().min(1 << 16)];
-    let text = String::from_utf8_lossy(head);
-    let start = text.trim_start_matches('\u{feff}').trim_start();
-    let roots = text.contains("\"roots\"") && text.contains("\"bookmark_bar\"");
-    let marks = text.contains("\"checksum\"") || text.contains("\"version\"");
-    (start.starts_with('{') && roots && marks).then_some(90)
+    use markport_markup::sniff::{either_end, first_byte, has_key};
+    if first_byte(input)? != b'{' {
+        return None;
+    }
+    let marks = [
+        "roots",
+        "bookmark_bar",
+        "sync_metadata",
+        "checksum",
+        "date_added",
+    ]
+    .iter()
+    .filter(|k| either_end(input, |w| has_key(w, k)))
+    .count();
+    (marks >= 2).then_some(90)
 }
 
 /// Read a `Bookmarks` file. See the crate documentation.

@@ -81,7 +81,7 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     // Both destinations are prepared (temporary files made, devices opened,
     // permissions checked) before either is written, so a report that cannot
     // be written never leaves a replaced output behind.
-    let out = Out::open(&to, a.output.as_deref(), &inputs)?;
+    let out = Out::open(&to, a.output.as_deref(), &inputs, a.job.gates.dry_run)?;
     let report_out = ReportOut::open(
         a.job.report.report_file.as_deref(),
         a.output.as_deref(),
@@ -113,7 +113,16 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         destination: &loss.destination,
     };
     let json = a.job.report.json || a.report == ReportStyle::Json;
-    let mut text = if json { report.json() } else { report.text() };
+    let mut text = if json {
+        report.json()
+    } else {
+        report.text(&pipeline::summary(
+            &done,
+            &inputs,
+            &output_name,
+            a.job.gates.dry_run,
+        ))
+    };
     if let (Some(line), false) = (pipeline::refusal_line(&done, &a.job.gates.allow_loss), json) {
         text.push_str(&line);
     }

@@ -1,6 +1,7 @@
 //! `markport desktop`: the desktop-bookmark spec's operations on a bookmark
 //! file (by default `$XDG_DATA_HOME/recently-used.xbel`).
 
+use std::borrow::Cow;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,7 +10,7 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use markport::desktop::spec::{self, Registration, StandardFile};
-use markport::model::{Document, Node, ReadOptions, Timestamp};
+use markport::model::{Bookmark, Document, Node, ReadOptions, Timestamp};
 
 use crate::exit;
 use crate::failure::Failure;
@@ -33,8 +34,14 @@ struct FileArg {
 enum DesktopCommand {
     /// Register URI (or a local PATH) for an application.
     Add(AddArgs),
-    /// List the bookmarks an application (or group) may see.
+    /// List the bookmarks (all of them, private ones marked; or those an
+    /// application or group may see), with the date of last use and a count.
     List(ListArgs),
+    /// Remove the entries of URIs (or local paths), under the file's lock.
+    Remove(RemoveArgs),
+    /// Remove the entries whose local file is gone (--missing) or that were
+    /// last used before a date (--older-than), under the file's lock.
+    Prune(PruneArgs),
     /// Print the command line an application registered for URI, as GLib's
     /// g_bookmark_file_get_application_info gives it (unquoted, expanded).
     Exec(ExecArgs),
@@ -64,17 +71,84 @@ struct AddArgs {
     /// Its MIME type (default: from the file name).
     #[arg(long)]
     mime_type: Option<String>,
+    #[command(flatten)]
+    wait: WaitArg,
+    #[command(flatten)]
+    file: FileArg,
+}
+
+/// How long to wait for another process's lock: `desktop add`, `remove` and
+/// `prune` take the same lock.
+#[derive(Args)]
+struct WaitArg {
     /// How long to wait, in seconds, for another process that holds the
     /// file's lock before giving up.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     wait: f64,
+}
+
+#[derive(Args)]
+struct RemoveArgs {
+    /// The URIs, or local paths as typed (a relative one is made absolute
+    /// from the working directory); a file: URI matches its entry however
+    /// either is escaped. One that has no entry is said, and the exit
+    /// status is then 1 (the others are still removed).
+    #[arg(required = true, value_name = "URI", value_parser = clap::value_parser!(OsString))]
+    uris: Vec<OsString>,
+    /// Say what would be removed; change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    #[command(flatten)]
+    wait: WaitArg,
     #[command(flatten)]
     file: FileArg,
 }
 
 #[derive(Args)]
+#[command(group(clap::ArgGroup::new("what").required(true).multiple(true)))]
+struct PruneArgs {
+    /// Remove the entries of local files that are gone (file: URIs of this host whose
+    /// path no longer exists; other URIs stay).
+    #[arg(long, group = "what")]
+    missing: bool,
+    /// Remove entries last used before DATE: a W3C date (2024-06-01,
+    /// 2024-06-01T09:30:00Z) or a number of days ago (90d). The last use
+    /// is the latest of the entry's modified and visited dates and its
+    /// applications' registrations; an entry with none stays.
+    #[arg(long, value_name = "DATE", value_parser = older_than, group = "what")]
+    older_than: Option<Timestamp>,
+    /// Say what would be removed; change nothing.
+    #[arg(long)]
+    dry_run: bool,
+    #[command(flatten)]
+    wait: WaitArg,
+    #[command(flatten)]
+    file: FileArg,
+}
+
+/// `--older-than`: a W3C date, or `N` days before now (`90d`).
+fn older_than(text: &str) -> Result<Timestamp, String> {
+    if let Some(days) = text.strip_suffix('d') {
+        if let Ok(days) = days.parse::<u32>() {
+            let now = Timestamp::now();
+            return Timestamp::from_unix(
+                now.unix_seconds() - i64::from(days) * 86_400,
+                now.subsec_nanos(),
+            )
+            .ok_or_else(|| format!("{text:?}: too many days"));
+        }
+    }
+    Timestamp::parse_w3c(text).ok_or_else(|| {
+        format!(
+            "{text:?} is neither a W3C date (2024-06-01, 2024-06-01T09:30:00Z) nor days ago (90d)"
+        )
+    })
+}
+
+#[derive(Args)]
 struct ListArgs {
-    /// Show what this application sees (private bookmarks of others are hidden).
+    /// Show what this application sees (private bookmarks of others are
+    /// left out, and counted at the end).
     #[arg(long)]
     app: Option<String>,
     /// Show only bookmarks in this group (and private ones of the group).
@@ -147,6 +221,8 @@ pub(crate) fn run(a: DesktopArgs) -> u8 {
     let done = match a.command {
         DesktopCommand::Add(a) => add(a),
         DesktopCommand::List(a) => list(&a),
+        DesktopCommand::Remove(a) => remove(&a),
+        DesktopCommand::Prune(a) => prune(&a),
         DesktopCommand::Exec(a) => exec(&a),
         DesktopCommand::Watch(a) => watch(&a),
     };
@@ -166,18 +242,11 @@ fn add(a: AddArgs) -> Result<u8, Failure> {
         title: None,
     };
     r.check().map_err(|e| Failure::new(e.message))?;
-    let wait = Duration::try_from_secs_f64(a.wait)
-        .map_err(|_| Failure::new(format_args!("--wait {}: not a number of seconds", a.wait)))?;
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Failure::in_file(dir.display(), e))?;
     }
-    let waiting = |lock: &Path| {
-        crate::say::err(format_args!(
-            "note: waiting for another process to release {} (up to {} s; --wait)\n",
-            lock.display(),
-            wait.as_secs_f64()
-        ));
-    };
+    let wait = wait_of(&a.wait)?;
+    let waiting = waiting(wait);
     let opts = spec::UpdateOptions {
         wait,
         waiting: Some(&waiting),
@@ -189,28 +258,168 @@ fn add(a: AddArgs) -> Result<u8, Failure> {
     Ok(exit::OK)
 }
 
-/// `desktop list`: the bookmarks an application or group may see, as
-/// tab-separated lines or JSON.
+/// `--wait` as a duration.
+fn wait_of(w: &WaitArg) -> Result<Duration, Failure> {
+    Duration::try_from_secs_f64(w.wait)
+        .map_err(|_| Failure::new(format_args!("--wait {}: not a number of seconds", w.wait)))
+}
+
+/// What is said when another process holds the lock for a second.
+fn waiting(wait: Duration) -> impl Fn(&Path) {
+    move |lock: &Path| {
+        crate::say::err(format_args!(
+            "note: waiting for another process to release {} (up to {} s; --wait)\n",
+            lock.display(),
+            wait.as_secs_f64()
+        ));
+    }
+}
+
+/// How an entry is shown to a person: a local file as its path (the exact
+/// bytes), anything else as its URI. A path with a control character
+/// (a tab, a line break) stays a URI, so that each entry is one line.
+fn shown(href: &str) -> Cow<'_, [u8]> {
+    match markport::desktop::file_uri_to_path(href) {
+        Some(path) if !path.iter().any(|&b| b < 0x20 || b == 0x7f) => Cow::Owned(path),
+        _ => Cow::Borrowed(href.as_bytes()),
+    }
+}
+
+/// A date of last use as a list shows it: UTC, to the second.
+fn day_and_time(t: Option<&Timestamp>) -> String {
+    t.and_then(|t| Timestamp::from_unix_seconds(t.unix_seconds()))
+        .map_or_else(|| "-".to_owned(), |t| t.to_w3c_utc())
+}
+
+/// `N entries` / `1 entry`.
+fn entries(n: usize) -> String {
+    if n == 1 {
+        "1 entry".to_owned()
+    } else {
+        format!("{n} entries")
+    }
+}
+
+/// Print what a clean-up removed (or would), one line each, then the count.
+fn said_removed(
+    out: &mut impl Write,
+    path: &Path,
+    done: &spec::Removal,
+    dry_run: bool,
+) -> Result<(), Failure> {
+    let verb = if dry_run { "would remove" } else { "removed" };
+    for r in &done.removed {
+        out.write_all(verb.as_bytes())?;
+        out.write_all(b" ")?;
+        out.write_all(&shown(&r.href))?;
+        match r.reason {
+            spec::Reason::Missing => out.write_all(b" (the file is gone)\n")?,
+            spec::Reason::Unused => {
+                writeln!(out, " (last used {})", day_and_time(r.last_use.as_ref()))?
+            }
+            _ => out.write_all(b"\n")?,
+        }
+    }
+    let total = done.removed.len() + done.left;
+    writeln!(
+        out,
+        "{verb} {} of {} from {}{}",
+        done.removed.len(),
+        entries(total),
+        path.display(),
+        if dry_run {
+            " (dry run: nothing changed)"
+        } else {
+            ""
+        }
+    )?;
+    Ok(())
+}
+
+/// `desktop remove`: the entries of the URIs given, under the lock.
+fn remove(a: &RemoveArgs) -> Result<u8, Failure> {
+    let path = file_of(&a.file);
+    let uris = a.uris.iter().map(uri_of).collect::<Result<Vec<_>, _>>()?;
+    let wait = wait_of(&a.wait)?;
+    let waiting = waiting(wait);
+    let opts = spec::UpdateOptions {
+        wait,
+        waiting: Some(&waiting),
+    };
+    let done = spec::remove_from_file(&path, &uris, (!a.dry_run).then_some(&opts))
+        .map_err(|e| Failure::located(path.display(), &e))?;
+    let mut out = files::stdout()?;
+    said_removed(&mut out, &path, &done, a.dry_run)?;
+    files::finish_stdout(out)?;
+    for uri in &done.absent {
+        crate::say::err(format_args!(
+            "markport: {}: no entry for {}\n",
+            path.display(),
+            String::from_utf8_lossy(&shown(uri))
+        ));
+    }
+    Ok(if done.absent.is_empty() {
+        exit::OK
+    } else {
+        exit::DIFFERENT
+    })
+}
+
+/// `desktop prune`: the entries whose file is gone or that were not used
+/// since a date, under the lock.
+fn prune(a: &PruneArgs) -> Result<u8, Failure> {
+    let path = file_of(&a.file);
+    let wait = wait_of(&a.wait)?;
+    let waiting = waiting(wait);
+    let opts = spec::UpdateOptions {
+        wait,
+        waiting: Some(&waiting),
+    };
+    let what = spec::Prune {
+        missing: a.missing,
+        older_than: a.older_than,
+    };
+    let done = spec::prune_file(&path, &what, (!a.dry_run).then_some(&opts))
+        .map_err(|e| Failure::located(path.display(), &e))?;
+    let mut out = files::stdout()?;
+    said_removed(&mut out, &path, &done, a.dry_run)?;
+    files::finish_stdout(out)?;
+    Ok(exit::OK)
+}
+
+/// `desktop list`: every bookmark (private ones marked), or those an
+/// application or group may see, as tab-separated lines (path or URI, last
+/// use, MIME type, applications, `[private]`) and a count; or JSON.
 fn list(a: &ListArgs) -> Result<u8, Failure> {
     let doc = load(&file_of(&a.file))?;
     let groups: Vec<String> = a.group.iter().cloned().collect();
-    let visible = doc.preorder().filter_map(|id| {
-        let Node::Bookmark(b) = doc.node(id) else {
-            return None;
-        };
-        let in_group = a
-            .group
-            .as_ref()
-            .is_none_or(|g| b.details().desktop().groups.contains(g));
-        (in_group && spec::visible_to(b, a.app.as_deref(), &groups)).then_some((id, b))
-    });
+    let asked = a.app.is_some() || a.group.is_some();
+    let mut hidden = 0usize;
+    // The node for JSON (which names its type), the bookmark for lines.
+    let visible: Vec<(&Node, &Bookmark)> = doc
+        .preorder()
+        .filter_map(|id| doc.node(id).as_bookmark().map(|b| (doc.node(id), b)))
+        .filter(|(_, b)| {
+            a.group
+                .as_ref()
+                .is_none_or(|g| b.details().desktop().groups.contains(g))
+        })
+        .filter(|(_, b)| {
+            // Without --app or --group the person asking owns the file:
+            // every entry is shown, private ones marked.
+            let seen = !asked || spec::visible_to(b, a.app.as_deref(), &groups);
+            hidden += usize::from(!seen);
+            seen
+        })
+        .collect();
     let mut out = files::stdout()?;
     if a.json {
-        let listed: Vec<&Node> = visible.map(|(id, _)| doc.node(id)).collect();
-        serde_json::to_writer_pretty(&mut out, &listed)?;
+        let nodes: Vec<&Node> = visible.iter().map(|(n, _)| *n).collect();
+        serde_json::to_writer_pretty(&mut out, &nodes)?;
         writeln!(out)?;
     } else {
-        for (_, b) in visible {
+        let mut private = 0usize;
+        for (_, b) in &visible {
             let apps: Vec<String> = b
                 .details()
                 .desktop()
@@ -218,19 +427,38 @@ fn list(a: &ListArgs) -> Result<u8, Failure> {
                 .iter()
                 .map(|a| format!("{}×{}", a.name, a.count.unwrap_or(1)))
                 .collect();
-            let private = if b.private == Some(true) {
-                "\tprivate"
-            } else {
-                ""
-            };
-            writeln!(
+            out.write_all(&shown(&b.href))?;
+            write!(
                 out,
-                "{}\t{}\t{}{private}",
-                b.href,
+                "\t{}\t{}\t{}",
+                day_and_time(spec::last_use(b).as_ref()),
                 b.details().desktop().mime_type.as_deref().unwrap_or(""),
                 apps.join(","),
             )?;
+            if b.private == Some(true) {
+                private += 1;
+                out.write_all(b"\t[private]")?;
+            }
+            out.write_all(b"\n")?;
         }
+        let mut count = format!(
+            "{} {}",
+            visible.len(),
+            if visible.len() == 1 {
+                "bookmark"
+            } else {
+                "bookmarks"
+            }
+        );
+        if private > 0 {
+            count.push_str(&format!(", {private} private"));
+        }
+        if hidden > 0 {
+            count.push_str(&format!(
+                "; {hidden} private to other applications or groups not shown"
+            ));
+        }
+        writeln!(out, "{count}")?;
     }
     files::finish_stdout(out)?;
     Ok(exit::OK)

@@ -50,6 +50,15 @@ pub(crate) struct GateFlags {
     /// output.
     #[arg(long)]
     pub(crate) fail_on_extension: bool,
+    /// Write an output with no bookmark although the input had some
+    /// (without it, such an output is not written: exit 1, naming what
+    /// removed them).
+    #[arg(long)]
+    pub(crate) allow_empty: bool,
+    /// Read, change and convert, print the summary and the report, and
+    /// write nothing.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
 }
 
 /// Where and how the report is printed.
@@ -78,6 +87,7 @@ impl JobFlags {
         job.fail_on_loss = self.gates.fail_on_loss || !self.gates.allow_loss.is_empty();
         job.allow_loss = self.gates.allow_loss.clone();
         job.fail_on_extension = self.gates.fail_on_extension;
+        job.allow_empty = self.gates.allow_empty;
         Ok(job)
     }
 }
@@ -257,7 +267,7 @@ mod tests {
     const WRITING: [&str; 4] = ["convert", "merge", "publish", "roundtrip"];
 
     /// The flags the house issue names: every writing subcommand has them.
-    const SHARED: [&str; 11] = [
+    const SHARED: [&str; 13] = [
         "from",
         "encoding",
         "strict",
@@ -269,6 +279,8 @@ mod tests {
         "include-private",
         "xbel-strict",
         "dedupe",
+        "allow-empty",
+        "dry-run",
     ];
 
     #[test]

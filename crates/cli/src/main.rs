@@ -107,15 +107,21 @@ fn main() -> ExitCode {
         }),
         Command::Man(a) => manual::run(a, Cli::command()),
     };
+    // A command that stopped because its temporaries were removed under
+    // it does not exit first: the signal's thread exits, with 128 + the
+    // signal.
+    hold_if_exiting();
     ExitCode::from(code)
 }
 
 /// Behave as `cat` and the other Unix tools do when a reader goes away or
 /// the user interrupts: a closed pipe ends the process quietly (Rust ignores
-/// SIGPIPE, which turns `markport formats | head -1` into a panic), and
-/// SIGINT, SIGTERM or SIGHUP remove the temporary file of an unfinished
-/// output and every private copy of user data (a places.sqlite being read)
-/// before exiting with 128 + the signal's number.
+/// SIGPIPE, which turns `markport formats | head -1` into a panic), and every
+/// catchable signal that would end the process (SIGINT, SIGTERM, SIGHUP,
+/// SIGQUIT, SIGUSR1, ... and SIGPIPE while there is something to clean)
+/// removes the temporary file of an unfinished output, staged trees and every
+/// private copy of user data (a places.sqlite being read) before exiting with
+/// 128 + the signal's number. What SIGKILL leaves, the next run removes.
 ///
 /// The main thread may see the cleanup's effects (a tool killed, a
 /// directory gone) before the exit: it calls [`hold_if_exiting`] before
@@ -123,21 +129,55 @@ fn main() -> ExitCode {
 fn handle_signals() {
     #[cfg(unix)]
     {
+        use signal_hook::consts::signal::*;
         // SAFETY: restoring the default disposition of SIGPIPE takes no
         // pointer and runs before any other thread exists.
         unsafe {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
-        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
-        if let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) {
-            std::thread::spawn(move || {
-                if let Some(signal) = signals.forever().next() {
-                    EXITING.store(true, std::sync::atomic::Ordering::SeqCst);
-                    markport::remove_temporaries();
-                    std::process::exit(128 + signal);
-                }
-            });
+        // Every signal whose default is to end the process and that a
+        // handler may catch; not those a fault raises (SIGSEGV, SIGBUS,
+        // SIGILL, SIGFPE, SIGTRAP, SIGSYS), after which nothing can run
+        // safely, nor SIGABRT, which ends the process whatever a handler does.
+        #[allow(unused_mut)]
+        let mut ending = vec![
+            SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU, SIGXFSZ,
+            SIGVTALRM, SIGPROF,
+        ];
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            ending.extend([libc::SIGIO, libc::SIGPWR, libc::SIGSTKFLT]);
+            ending.extend(libc::SIGRTMIN()..=libc::SIGRTMAX());
         }
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(&ending) else {
+            return;
+        };
+        // A closed pipe with nothing to clean ends the process at once, by
+        // the signal, as before: the thread that wrote never sees EPIPE (and
+        // prints no error). With something to clean, the cleaning thread,
+        // woken first (actions run in the order they were registered),
+        // removes it and exits 141; the thread that wrote, if it sees EPIPE
+        // first, fails, and the temporaries go with it all the same.
+        // SAFETY: the action only loads an atomic and restores the default
+        // action and raises, all async-signal-safe.
+        let _ = unsafe {
+            signal_hook::low_level::register(SIGPIPE, || {
+                if !markport::temporaries_exist() {
+                    let _ = signal_hook::low_level::emulate_default_handler(SIGPIPE);
+                }
+            })
+        };
+        std::thread::spawn(move || {
+            for signal in signals.forever() {
+                if signal == SIGPIPE && !markport::temporaries_exist() {
+                    // The raw action above ends the process.
+                    continue;
+                }
+                EXITING.store(true, std::sync::atomic::Ordering::SeqCst);
+                markport::remove_temporaries();
+                std::process::exit(128 + signal);
+            }
+        });
     }
 }
 

@@ -157,6 +157,10 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "List what an application registered:",
                 "markport desktop list --app writer",
             ),
+            (
+                "Forget files that no longer exist:",
+                "markport desktop prune --missing",
+            ),
         ],
     ),
     (
@@ -168,7 +172,33 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
     ),
     (
         "desktop list",
-        &[("As JSON:", "markport desktop list --json")],
+        &[
+            (
+                "Every entry (private ones marked), its date of last use, and a count:",
+                "markport desktop list",
+            ),
+            ("As JSON:", "markport desktop list --json"),
+        ],
+    ),
+    (
+        "desktop remove",
+        &[(
+            "Remove a file's entry, named as you would type it:",
+            "markport desktop remove ~/Pictures/Résumé.jpg",
+        )],
+    ),
+    (
+        "desktop prune",
+        &[
+            (
+                "See what would go: files that are gone, entries unused for 90 days:",
+                "markport desktop prune --missing --older-than 90d --dry-run",
+            ),
+            (
+                "Remove entries last used before 2025:",
+                "markport desktop prune --older-than 2025-01-01",
+            ),
+        ],
     ),
     (
         "desktop exec",

@@ -105,7 +105,7 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     if let Some(level) = a.link_match {
         job.link_match = level.into();
     }
-    let out = Out::open(&to, a.output.as_deref(), &a.inputs)?;
+    let out = Out::open(&to, a.output.as_deref(), &a.inputs, a.job.gates.dry_run)?;
     let report_out = ReportOut::open(
         a.job.report.report_file.as_deref(),
         a.output.as_deref(),
@@ -139,7 +139,8 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     let mut text = if a.job.report.json {
         serde_json::to_string_pretty(&report).expect("a report serialises") + "\n"
     } else {
-        text(&report, loss)
+        pipeline::summary(&done, &a.inputs, &output_name, a.job.gates.dry_run)
+            + &text(&report, loss)
     };
     if let (Some(line), false) = (
         pipeline::refusal_line(&done, &a.job.gates.allow_loss),

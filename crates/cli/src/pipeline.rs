@@ -35,8 +35,17 @@ pub(crate) enum Out {
 }
 
 impl Out {
-    /// The output for `to` at `path` (`None` or `-`: standard output).
-    pub(crate) fn open(to: &To, path: Option<&Path>, inputs: &[PathBuf]) -> Result<Out, Failure> {
+    /// The output for `to` at `path` (`None` or `-`: standard output);
+    /// nowhere for a dry run.
+    pub(crate) fn open(
+        to: &To,
+        path: Option<&Path>,
+        inputs: &[PathBuf],
+        dry_run: bool,
+    ) -> Result<Out, Failure> {
+        if dry_run {
+            return Ok(Out::Nowhere);
+        }
         let Some(path) = path.filter(|p| !is_std(p)) else {
             if to.is_directory() {
                 return Err(Failure::new(format_args!(
@@ -180,8 +189,83 @@ pub(crate) fn refusal_line(done: &Done, allow_loss: &[markport::Field]) -> Optio
             format!("--fail-on-loss ({} not allowed)", names.join(", "))
         }
         markport::Refusal::Extension => "--fail-on-extension".to_string(),
+        markport::Refusal::Empty => {
+            let had: usize = done.inputs.iter().map(|r| r.bookmarks).sum();
+            let by = done.emptied_by();
+            let by = if by.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", by.join(", "))
+            };
+            format!(
+                "no bookmark is left of the {} read{by}; --allow-empty writes it anyway",
+                thousands(had)
+            )
+        }
     };
     Some(format!("nothing written: {flag}\n"))
+}
+
+/// The first line a person reads: what was written and what it holds
+/// (`wrote out.html: 2,419 bookmarks in 37 folders`), or would be with
+/// `--dry-run`, or why nothing was; and a warning line for an input that
+/// holds no bookmark.
+pub(crate) fn summary(done: &Done, inputs: &[PathBuf], output: &str, dry_run: bool) -> String {
+    let mut s = String::new();
+    for (read, path) in done.inputs.iter().zip(inputs) {
+        if read.bookmarks == 0 {
+            s.push_str(&format!(
+                "warning: {} holds no bookmarks\n",
+                display_name(path)
+            ));
+        }
+    }
+    let (mut bookmarks, mut folders) = (0usize, 0usize);
+    for id in done.document.preorder() {
+        match done.document.node(id) {
+            markport::Node::Bookmark(_) => bookmarks += 1,
+            markport::Node::Folder(_) => folders += 1,
+            _ => {}
+        }
+    }
+    let holds = format!(
+        "{} in {}",
+        counted(bookmarks, "bookmark"),
+        counted(folders, "folder")
+    );
+    let verb = match (done.refused, dry_run) {
+        (Some(_), _) => "not written",
+        (None, true) => "would write",
+        (None, false) => "wrote",
+    };
+    if done.refused.is_some() {
+        s.push_str(&format!("{verb}: {output} would hold {holds}\n"));
+    } else {
+        s.push_str(&format!("{verb} {output}: {holds}\n"));
+    }
+    s
+}
+
+/// `1 bookmark`, `2,419 bookmarks`.
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{} {noun}s", thousands(n))
+    }
+}
+
+/// `2419` as `2,419`.
+pub(crate) fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `job` showing a bar of its inputs as they are read (on a terminal, not

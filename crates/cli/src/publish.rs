@@ -59,14 +59,15 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
     };
     let to = markport::To::Site(opts);
     let job = a.job.job(pipeline::inputs(&a.inputs)?, to.clone())?;
-    let out = Out::open(&to, Some(&a.output), &a.inputs)?;
+    let out = Out::open(&to, Some(&a.output), &a.inputs, a.job.gates.dry_run)?;
     let output_name = a.output.display().to_string();
     let (job, progress) = pipeline::with_progress(job);
     let done = out.run(job);
     drop(progress);
     let done = done.map_err(|e| pipeline::failure(&e, &a.inputs, &output_name, "site"))?;
     pipeline::say_diagnostics(&done, &a.inputs);
-    let site = done.site.expect("a site job counts its site");
+    // No site is made when no bookmark is left to publish.
+    let site = done.site.unwrap_or_default();
     let from: Vec<_> = done.inputs.iter().map(|r| r.from.format.name).collect();
     let from = from.join("+");
     let loss = &done.loss;
@@ -92,9 +93,20 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
         .expect("a report serialises")
             + "\n";
     } else {
-        if done.refused.is_none() {
+        s.push_str(&pipeline::summary(
+            &done,
+            &a.inputs,
+            &output_name,
+            a.job.gates.dry_run,
+        ));
+        if done.refused.is_none() && done.site.is_some() {
+            let verb = if a.job.gates.dry_run {
+                "would publish"
+            } else {
+                "published"
+            };
             s.push_str(&format!(
-                "published {}: {} bookmarks, {} folder pages, {} tags, {} files\n",
+                "{verb} {}: {} bookmarks, {} folder pages, {} tags, {} files\n",
                 a.output.display(),
                 site.bookmarks,
                 site.folder_pages,

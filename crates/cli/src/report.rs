@@ -31,11 +31,14 @@ pub(crate) struct Report<'a> {
 }
 
 impl Report<'_> {
-    pub(crate) fn text(&self) -> String {
+    /// The report for people: the reader's warnings as they came, then
+    /// `summary` (what was written), then what was lost.
+    pub(crate) fn text(&self, summary: &str) -> String {
         let mut s = String::new();
         for d in self.diagnostics {
             s.push_str(&crate::failure::diagnostic_line(self.input, d));
         }
+        s.push_str(summary);
         let mut loss = LossReport::new();
         loss.losses = self.losses.to_vec();
         loss.extensions = self.extensions.to_vec();

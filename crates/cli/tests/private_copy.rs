@@ -1,7 +1,8 @@
 //! The private copy of a places database: owner-only while it exists, and
 //! gone when `markport` ends, however it ends (done, failed, or interrupted
-//! by SIGINT, SIGTERM or SIGHUP). `TMPDIR` points at a directory the test
-//! owns, so whatever is left behind is seen.
+//! by SIGINT, SIGTERM, SIGHUP or another signal that would end it), and
+//! what `kill -9` left is removed by the next run. `TMPDIR` points at a
+//! directory the test owns, so whatever is left behind is seen.
 #![cfg(unix)]
 
 #[path = "../../places/tests/schema.rs"]
@@ -65,7 +66,14 @@ fn mkfifo(path: &Path) {
 #[test]
 fn an_interrupted_convert_leaves_no_copy_and_the_copy_is_owner_only() {
     let bytes = database();
-    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    for signal in [
+        libc::SIGINT,
+        libc::SIGTERM,
+        libc::SIGHUP,
+        libc::SIGQUIT,
+        libc::SIGUSR2,
+        libc::SIGALRM,
+    ] {
         let tmp = tempfile::tempdir().unwrap();
         let work = tempfile::tempdir().unwrap();
         // The database arrives through a pipe, half of it now and the rest
@@ -154,4 +162,47 @@ fn a_finished_or_failed_convert_leaves_no_copy() {
     let failed = run(&["--to", "json"]);
     assert_eq!(failed.status.code(), Some(2), "{failed:?}");
     assert_eq!(names_in(tmp.path()), Vec::<String>::new());
+}
+
+#[test]
+fn a_copy_kill_9_left_is_removed_by_the_next_run_that_makes_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let db = work.path().join("places.sqlite");
+    std::fs::write(&db, database()).unwrap();
+    std::fs::write(work.path().join("places.sqlite-wal"), b"").unwrap();
+    let dead = {
+        let mut child = Process::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    };
+    let me = std::process::id();
+    let left = |name: &str| {
+        let dir = tmp.path().join(name);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("places.sqlite"), database()).unwrap();
+    };
+    // A dead run's copy, and one whose removal was under way.
+    left(&format!(".markport-{dead}-aB3dE9"));
+    left(&format!(".markport-{dead}-zZ9yY8.removing"));
+    // A live process's (this test's), and names markport's without an id.
+    left(&format!(".markport-{me}-qW1eR2"));
+    left(".markport-xY7uI8");
+    let out = Process::new(bin())
+        .arg("convert")
+        .arg(&db)
+        .args(["--to", "json"])
+        .env("TMPDIR", tmp.path())
+        .stdout(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        names_in(tmp.path()),
+        [
+            format!(".markport-{me}-qW1eR2"),
+            ".markport-xY7uI8".to_owned()
+        ]
+    );
 }

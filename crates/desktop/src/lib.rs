@@ -17,7 +17,8 @@
 //! * [`spec`]: registering, visibility of private bookmarks, exec quoting and
 //!   expansion as GLib does them, file: URIs, the standard locations, and
 //!   updates under an advisory lock with atomic replace that never lose what
-//!   a file holds.
+//!   a file holds; cleaning a store in place ([`spec::remove_from_file`],
+//!   [`spec::prune_file`]) under the same lock.
 //!
 //! ```
 //! use markport_model::{ReadOptions, Timestamp, WriteOptions};
@@ -41,6 +42,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod clean;
 mod iso;
 mod mime;
 mod read;

@@ -1,7 +1,8 @@
 //! The desktop-bookmark spec's operations: registering a bookmark for an
 //! application, who may see a private one, expanding an application's
-//! command line, where the files live, and changing a file safely while
-//! other programs do the same.
+//! command line, where the files live, changing a file safely while other
+//! programs do the same, and cleaning it (removing entries, pruning those
+//! whose file is gone or that were not used since a date).
 
 use std::fs::File;
 use std::io::Write;
@@ -15,6 +16,10 @@ use markport_model::{
 
 use markport_files::output::{destination, OutputFile};
 
+pub use crate::clean::{
+    last_use, local_file_state, prune, prune_file, remove, remove_from_file, FileState, Prune,
+    Reason, Removal, Removed,
+};
 use crate::mime::mime_for;
 pub use crate::shell::{exec_command_line, shell_quote, shell_unquote};
 use crate::uri::{file_uri_to_path, path_to_file_uri};
@@ -429,6 +434,40 @@ pub fn update_with<T>(
     opts: &UpdateOptions,
     change: impl FnOnce(&mut Document) -> Result<T, Error>,
 ) -> Result<T, Error> {
+    transact(path, Some(opts), |doc| change(doc).map(|t| (t, true)))
+}
+
+/// [`update_with`]'s reading and checking without its writing: what
+/// `change` gives on the document an update would change, and the same
+/// refusal when writing it back would lose something. Takes no lock and
+/// leaves the file (and a missing one) as it is; for `--dry-run`.
+pub fn preview<T>(
+    path: &Path,
+    change: impl FnOnce(&mut Document) -> Result<T, Error>,
+) -> Result<T, Error> {
+    transact(path, None, |doc| change(doc).map(|t| (t, true)))
+}
+
+/// [`update_with`] that writes only when `change` says it changed the
+/// document (the second value): a clean-up that finds nothing to remove
+/// leaves the file untouched, and does not create a missing one. With
+/// `opts` `None` it is [`preview`].
+pub fn update_if_changed<T>(
+    path: &Path,
+    opts: Option<&UpdateOptions>,
+    change: impl FnOnce(&mut Document) -> Result<(T, bool), Error>,
+) -> Result<T, Error> {
+    transact(path, opts, change)
+}
+
+/// The one read-change-write sequence behind [`update_with`], [`preview`]
+/// and [`update_if_changed`]: `opts` `None` reads without the lock and never
+/// writes; otherwise the file is written when `change` says it changed.
+fn transact<T>(
+    path: &Path,
+    opts: Option<&UpdateOptions>,
+    change: impl FnOnce(&mut Document) -> Result<(T, bool), Error>,
+) -> Result<T, Error> {
     let io = |e: std::io::Error| Error::io(e);
     // The file a chain of symbolic links ends at (which need not exist),
     // so that the link is kept and its target changed.
@@ -459,10 +498,14 @@ pub fn update_with<T>(
             ));
         }
     }
-    let mut lock_name = path.as_os_str().to_owned();
-    lock_name.push(".lock");
-    let lock_path = PathBuf::from(lock_name);
-    let lock = take_lock(&lock_path, opts)?;
+    let lock = match opts {
+        Some(opts) => {
+            let mut lock_name = path.as_os_str().to_owned();
+            lock_name.push(".lock");
+            Some(take_lock(&PathBuf::from(lock_name), opts)?)
+        }
+        None => None,
+    };
     let bytes = match std::fs::read(path) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
@@ -489,7 +532,10 @@ pub fn update_with<T>(
             }
         }
     };
-    let result = change(&mut doc)?;
+    let (result, changed) = change(&mut doc)?;
+    if !changed {
+        return Ok(result);
+    }
     let mut out = Vec::new();
     let loss = if as_xbel {
         markport_xbel::write(&doc, &WriteOptions::default(), &mut out)?
@@ -506,6 +552,9 @@ pub fn update_with<T>(
             None,
         ));
     }
+    let Some(lock) = lock else {
+        return Ok(result);
+    };
     // The one output writer: a temporary file beside it, synced and renamed
     // into place, keeping the old file's mode (a private recently-used.xbel
     // must not become readable by others) and owner where the process may.

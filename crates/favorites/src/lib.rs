@@ -57,6 +57,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod at;
 mod filetime;
 mod ini;
 pub mod link;

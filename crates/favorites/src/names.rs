@@ -153,8 +153,8 @@ mod tests {
         assert_eq!(names.unique("caf\u{e9}", ".url"), "caf\u{e9}");
         assert_eq!(names.unique("cafe\u{301}", ".url"), "cafe\u{301} (2)");
         assert_eq!(
-            names.unique(".MARKPORT-site", ".json"),
-            ".MARKPORT-site (2)"
+            names.unique(".MARKPORT-publish", ".json"),
+            ".MARKPORT-publish (2)"
         );
         // Many equal titles stay linear and distinct.
         let got: HashSet<String> = (0..1000).map(|_| names.unique("same", ".url")).collect();

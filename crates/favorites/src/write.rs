@@ -29,11 +29,12 @@ const OWN_KEYS: &[&str] = &["URL", "IconFile", "Modified"];
 const MAX_PATH: usize = 4_095;
 
 /// A tree staged beside its directory: [`Staged::swap`] makes it the one
-/// there; dropping it without a swap leaves the directory as it was (the
-/// staging directory is removed by [`abandon`]).
+/// there; dropping it without a swap (or [`abandon`]) leaves the directory
+/// as it was and removes the staging directory.
 pub fn stage(doc: &Document, dir: &Path) -> Result<(LossReport, Staged), Error> {
     let (files, dirs, loss) = plan(doc)?;
-    let staged = markport_files::tree::stage(&files, dir).map_err(|e| {
+    // Empty folders are directories with no file to imply them.
+    let staged = markport_files::tree::stage_with_dirs(&files, &dirs, dir).map_err(|e| {
         // The marker is the one `markport publish` keeps: say what it
         // means for a tree.
         let message = e.message.replace(
@@ -46,25 +47,12 @@ pub fn stage(doc: &Document, dir: &Path) -> Result<(LossReport, Staged), Error> 
             None,
         )
     })?;
-    // Empty folders are directories with no file to imply them (and
-    // `create_dir_all` makes the folders above them).
-    for d in &dirs {
-        let path = staged.path().join(d);
-        if let Err(e) = std::fs::create_dir_all(&path) {
-            abandon(staged);
-            return Err(Error::new(
-                ErrorKind::Io,
-                format!("{}: {e}", path.display()),
-                None,
-            ));
-        }
-    }
     Ok((loss, staged))
 }
 
-/// Remove a staged tree that is not to be swapped in.
+/// Remove a staged tree that is not to be swapped in (as dropping it does).
 pub fn abandon(staged: Staged) {
-    let _ = std::fs::remove_dir_all(staged.path());
+    drop(staged);
 }
 
 /// A directory the walk is inside of.

@@ -19,9 +19,11 @@
 //! - A target the user could not write with `>` (a read-only file, for a user
 //!   who is not root) is refused before anything is written.
 //!
-//! The temporary file is named `.NAME.markport-XXXXXX.tmp` beside the target,
-//! so the one left by `kill -9` or a power cut is recognisable. A program that
-//! handles SIGINT or SIGTERM calls [`remove_unfinished`] before it exits, as the
+//! The temporary file is named `.NAME.markport-PID-XXXXXX.tmp` beside the
+//! target, so the one left by `kill -9`, an abort or a power cut is
+//! recognisable: the next output written into the same directory removes it
+//! when it is this user's and the process `PID` is gone. A program that
+//! handles signals calls [`remove_unfinished`] before it exits, as the
 //! `markport` command does.
 //!
 //! ```
@@ -44,23 +46,39 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// Temporary files that are written but not yet renamed into place, so a
-/// signal handler can remove them ([`remove_unfinished`]).
-static UNFINISHED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+/// signal handler can remove them ([`remove_unfinished`]), and whether it
+/// has (after which no temporary file is made: the process is exiting).
+struct Unfinished {
+    files: Vec<PathBuf>,
+    closed: bool,
+}
+
+static UNFINISHED: Mutex<Unfinished> = Mutex::new(Unfinished {
+    files: Vec::new(),
+    closed: false,
+});
+
+fn unfinished() -> std::sync::MutexGuard<'static, Unfinished> {
+    UNFINISHED.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Remove every temporary file an [`OutputFile`] of this process has not yet
-/// committed. Meant for a SIGINT/SIGTERM handler running in a normal thread
-/// (it takes a lock, so not from inside a raw signal handler).
+/// committed, and make no new one. Meant for a signal handler running in a
+/// normal thread (it takes a lock, so not from inside a raw signal handler).
 pub fn remove_unfinished() {
-    let list = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
-    for path in list.iter() {
+    let mut list = unfinished();
+    list.closed = true;
+    crate::count(false, list.files.len());
+    for path in list.files.drain(..) {
         let _ = std::fs::remove_file(path);
     }
 }
 
 fn forget_unfinished(path: &Path) {
-    let mut list = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = list.iter().position(|p| p == path) {
-        list.swap_remove(i);
+    let mut list = unfinished();
+    if let Some(i) = list.files.iter().position(|p| p == path) {
+        list.files.swap_remove(i);
+        crate::count(false, 1);
     }
 }
 
@@ -225,11 +243,16 @@ impl OutputFile {
                 Sink::Through(BufWriter::with_capacity(1 << 16, file))
             }
             Mode::Replace => {
-                // Made and listed under one lock: a signal's handler that
-                // comes in between waits for the listing, then removes it.
-                let mut list = UNFINISHED.lock().unwrap_or_else(|e| e.into_inner());
+                // Made and registered at once: a signal handler's
+                // remove_unfinished runs before (and this refuses) or
+                // removes it.
+                let mut list = unfinished();
+                if list.closed {
+                    return Err(error(path, "not written: the process is exiting", None));
+                }
                 let temp = temp_beside(path, &destination)?;
-                list.push(temp.path().to_path_buf());
+                list.files.push(temp.path().to_path_buf());
+                crate::count(true, 1);
                 drop(list);
                 let registered = Registered(temp.path().to_path_buf());
                 Sink::Temp(BufWriter::with_capacity(1 << 16, temp), registered)
@@ -299,9 +322,11 @@ fn temp_beside(asked: &Path, dest: &Destination) -> Result<tempfile::NamedTempFi
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
     };
+    // What runs now gone left here goes first (see leftovers.rs).
+    crate::leftovers::clean_beside(&dir, None);
     let mut prefix = OsString::from(".");
     prefix.push(dest.path.file_name().unwrap_or_default());
-    prefix.push(".markport-");
+    prefix.push(format!(".markport-{}-", std::process::id()));
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");
     // A temporary file is private (0600); the output must get the
@@ -457,6 +482,7 @@ mod tests {
             UNFINISHED
                 .lock()
                 .unwrap()
+                .files
                 .iter()
                 .filter(|p| p.starts_with(dir.path()))
                 .count()

@@ -8,7 +8,8 @@
 //! that leaves it in `$TMPDIR` leaks it to the next reader of that
 //! directory and fills the disk. A program that handles SIGINT, SIGTERM or
 //! SIGHUP calls [`remove_all`] before it exits, as the `markport` command
-//! does.
+//! does. One that `kill -9` left (its name carries the id of the process
+//! that made it) is removed by the next run that makes a private directory.
 //!
 //! ```
 //! use std::io::Write;
@@ -64,6 +65,7 @@ pub fn remove_all() {
     for hook in &registry.hooks {
         hook();
     }
+    crate::count(false, registry.dirs.len());
     for dir in registry.dirs.drain(..) {
         remove(&dir);
     }
@@ -106,17 +108,21 @@ pub struct PrivateDir {
 }
 
 impl PrivateDir {
-    /// Make a new directory, mode 0700, named `.markport-XXXXXX` so one
-    /// left by `kill -9` is recognisable.
+    /// Make a new directory, mode 0700, named `.markport-PID-XXXXXX` so one
+    /// left by `kill -9` is recognisable (and, the first time in a process,
+    /// remove those that runs now gone left in the same place).
     pub fn new() -> io::Result<PrivateDir> {
+        static CLEANED: std::sync::Once = std::sync::Once::new();
+        CLEANED.call_once(|| crate::leftovers::clean_private(&std::env::temp_dir()));
         // Made under the registry's lock: a signal handler's remove_all
         // either runs before (and this refuses) or sees it registered.
         let mut registry = registry();
         if registry.closed {
             return Err(io::Error::other("the process is exiting"));
         }
+        let prefix = format!(".markport-{}-", std::process::id());
         let mut builder = tempfile::Builder::new();
-        builder.prefix(".markport-");
+        builder.prefix(&prefix);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -124,6 +130,7 @@ impl PrivateDir {
         }
         let path = builder.tempdir()?.keep();
         registry.dirs.push(path.clone());
+        crate::count(true, 1);
         Ok(PrivateDir { path })
     }
 
@@ -169,6 +176,7 @@ impl Drop for PrivateDir {
         let mut registry = registry();
         if let Some(i) = registry.dirs.iter().position(|p| *p == self.path) {
             registry.dirs.swap_remove(i);
+            crate::count(false, 1);
             remove(&self.path);
         }
     }

@@ -7,6 +7,14 @@
 //! step leaves the old or the new site whole at `DIR` (on Linux) and a
 //! leftover sibling that the next publish removes.
 //!
+//! The staging directory, and the old site once swapped out, are this
+//! process's temporaries: [`remove_unfinished`] (called by a program's
+//! signal handler) removes them, and so does dropping a [`Staged`] that was
+//! not swapped in or a [`Replaced`] that was not cleaned. What a run that
+//! could not clean up left (`kill -9`) is removed by the next write of the same
+//! tree, under its lock: only when its name carries the id of a process that is
+//! gone, it is this user's, and it holds nothing but its manifest's files.
+//!
 //! Every site holds a manifest, [`MANIFEST`], listing its files. A
 //! directory is replaced only when it is empty or every file in it is in
 //! its manifest: files markport did not write are never deleted.
@@ -17,6 +25,10 @@
 //! `DIR` to the removal of the old site. A second publish waits for the
 //! first, so it never removes a staging directory that is still being
 //! written, and the leftovers it removes are those of runs that died.
+//! A run that refuses `DIR` removes the lock file it made, and a lock file
+//! whose `DIR` does not exist and that no process holds is removed by the
+//! next run beside it: each run checks, once it holds the lock, that the
+//! file it locked is still the one at that name, and starts again if not.
 //!
 //! The new site gets the old directory's mode (setgid bit included) and
 //! group before any file is written into it, so a private (0700) site stays
@@ -27,6 +39,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +87,59 @@ fn fail(path: &Path, message: impl fmt::Display) -> PublishError {
 
 fn io_fail(path: &Path, e: io::Error) -> PublishError {
     fail(path, e)
+}
+
+/// The staging and old directories of this process not yet swapped in or
+/// removed, and whether [`remove_unfinished`] has run (after which nothing
+/// more is staged or written: the process is on its way out).
+struct Registry {
+    dirs: Vec<PathBuf>,
+    closed: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    dirs: Vec::new(),
+    closed: false,
+});
+
+fn registry() -> MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Registry {
+    fn forget(&mut self, path: &Path) -> bool {
+        match self.dirs.iter().position(|p| p == path) {
+            Some(i) => {
+                self.dirs.swap_remove(i);
+                crate::count(false, 1);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn open(&self, path: &Path) -> Result<(), PublishError> {
+        if self.closed {
+            Err(fail(path, "not written: the process is exiting"))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Remove every staging directory of this process not yet swapped in, and
+/// every old tree swapped out and not yet removed; then stage nothing more.
+/// Meant for a signal handler running in a normal thread just before the
+/// process exits (it takes a lock, so not from inside a raw signal
+/// handler). A file being written into a staging directory is finished
+/// first; no other is written after.
+pub fn remove_unfinished() {
+    let mut registry = registry();
+    registry.closed = true;
+    crate::count(false, registry.dirs.len());
+    for dir in registry.dirs.drain(..) {
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
 
 /// Write `files` to `dir` as a whole (see the module documentation).
@@ -142,15 +208,17 @@ fn only_manifest_files(dir: &Path) -> io::Result<Result<(), String>> {
 
 /// A new site written beside `dir`, not yet visible there. It holds the
 /// lock on `dir` until it is swapped in or dropped.
+/// Dropped without [`Staged::swap`], the staging directory is removed.
 #[derive(Debug)]
 pub struct Staged {
     dir: PathBuf,
     tmp: PathBuf,
-    lock: fs::File,
+    lock: Option<fs::File>,
 }
 
 /// The site that was at `dir` before the swap, now at a temporary name.
-/// It holds the lock on `dir` until it is cleaned or dropped.
+/// It holds the lock on `dir` until it is cleaned or dropped; dropped
+/// without [`Replaced::clean`], the old site is removed all the same.
 #[derive(Debug)]
 pub struct Replaced {
     old: Option<PathBuf>,
@@ -158,25 +226,95 @@ pub struct Replaced {
     _lock: fs::File,
 }
 
+/// The lock of a directory, and whether this run made its file.
+struct Lock {
+    file: fs::File,
+    path: PathBuf,
+    made: bool,
+}
+
+impl Lock {
+    /// Give up the lock after refusing the directory: a lock file this run
+    /// made is removed (under the lock; a run waiting on it sees it gone
+    /// and starts again).
+    fn refuse(self) {
+        if self.made {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `file` is the file at `path` (not one removed since it was opened).
+fn still_there(file: &fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::symlink_metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        path.exists()
+    }
+}
+
 /// Take the lock of `dir` (see the module documentation), waiting for a
 /// publish that holds it.
-fn lock(dir: &Path) -> Result<fs::File, PublishError> {
+fn lock(dir: &Path) -> Result<Lock, PublishError> {
     let path = sibling_named(dir, ".markport-lock")?;
-    let file = fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .or_else(|e| match e.kind() {
-            // Someone else's lock file in a shared directory: reading is
-            // enough to lock it.
-            io::ErrorKind::PermissionDenied => fs::File::open(&path),
-            _ => Err(e),
-        })
-        .map_err(|e| io_fail(&path, e))?;
-    file.lock().map_err(|e| io_fail(&path, e))?;
-    Ok(file)
+    loop {
+        let made = fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(&path);
+        let (file, made) = match made {
+            Ok(f) => (f, true),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                let existing = fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(&path)
+                    .or_else(|e| match e.kind() {
+                        // Someone else's lock file in a shared directory:
+                        // reading is enough to lock it.
+                        io::ErrorKind::PermissionDenied => fs::File::open(&path),
+                        _ => Err(e),
+                    });
+                match existing {
+                    Ok(f) => (f, false),
+                    // Removed since: make it anew.
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(io_fail(&path, e)),
+                }
+            }
+            Err(e) => return Err(io_fail(&path, e)),
+        };
+        file.lock().map_err(|e| io_fail(&path, e))?;
+        // A run that refused the directory, or found the lock stale, may
+        // have removed the file while this one waited: a lock on it would
+        // exclude no one.
+        if still_there(&file, &path) {
+            return Ok(Lock { file, path, made });
+        }
+    }
+}
+
+/// Remove the lock file `path` of the tree `tree` when the tree does not
+/// exist and no process holds the lock (see the module documentation).
+pub(crate) fn remove_stale_lock(path: &Path, tree: &Path) {
+    if fs::symlink_metadata(tree).is_ok() {
+        return;
+    }
+    let Ok(file) = fs::OpenOptions::new().read(true).open(path) else {
+        return;
+    };
+    if file.try_lock().is_ok() && still_there(&file, path) && fs::symlink_metadata(tree).is_err() {
+        let _ = fs::remove_file(path);
+    }
 }
 
 /// Give the staging directory `tmp` the mode and group of the directory it
@@ -232,6 +370,16 @@ fn sibling_named(dir: &Path, suffix: &str) -> Result<PathBuf, PublishError> {
 /// Step 1: check `dir` and write `files` to a temporary sibling. `dir` is
 /// not touched.
 pub fn stage(files: &[File], dir: &Path) -> Result<Staged, PublishError> {
+    stage_with_dirs(files, &[], dir)
+}
+
+/// [`stage`], with directories `dirs` (inside the tree, `/`-separated) made
+/// whether or not a file implies them: the empty folders of a favorites tree.
+pub fn stage_with_dirs(
+    files: &[File],
+    dirs: &[String],
+    dir: &Path,
+) -> Result<Staged, PublishError> {
     let dir = if dir.file_name().is_none() {
         // `site/.` or `.`: name the directory itself.
         std::path::absolute(dir).map_err(|e| io_fail(dir, e))?
@@ -243,27 +391,21 @@ pub fn stage(files: &[File], dir: &Path) -> Result<Staged, PublishError> {
         fs::create_dir_all(parent).map_err(|e| io_fail(parent, e))?;
     }
     let lock = lock(&dir)?;
-    let existing = match fs::symlink_metadata(&dir) {
-        Ok(m) if m.file_type().is_symlink() => {
-            return Err(fail(
-                &dir,
-                "is a symbolic link: markport publishes a site by swapping whole directories and does not follow links; give the link's target",
-            ))
+    let existing = match check(&dir) {
+        Ok(existing) => existing,
+        Err(e) => {
+            lock.refuse();
+            return Err(e);
         }
-        Ok(m) if !m.is_dir() => return Err(fail(&dir, "exists and is not a directory")),
-        Ok(m) => {
-            if let Err(why) = only_manifest_files(&dir).map_err(|e| io_fail(&dir, e))? {
-                if fs::read_dir(&dir).map_err(|e| io_fail(&dir, e))?.next().is_some() {
-                    return Err(fail(&dir, format!("refusing to replace it: {why}")));
-                }
-            }
-            Some(m)
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io_fail(&dir, e)),
     };
-    // Under the lock, every staging sibling is a dead run's.
-    remove_leftovers(&dir);
+    // Under the lock no live run stages into `dir`: what is beside it with
+    // the name of a run that is gone is a leftover.
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let name = dir.file_name().and_then(|n| n.to_str());
+    crate::leftovers::clean_beside(parent, name);
     let tmp = sibling(&dir, "tmp")?;
     // Owner-only until it has the old directory's permissions.
     let mut builder = fs::DirBuilder::new();
@@ -272,12 +414,23 @@ pub fn stage(files: &[File], dir: &Path) -> Result<Staged, PublishError> {
         use std::os::unix::fs::DirBuilderExt;
         builder.mode(0o700);
     }
-    builder.create(&tmp).map_err(|e| io_fail(&tmp, e))?;
+    {
+        // Made and registered at once: a signal handler's
+        // remove_unfinished either runs before (and this refuses) or
+        // removes it.
+        let mut registry = registry();
+        registry.open(&tmp)?;
+        builder.create(&tmp).map_err(|e| io_fail(&tmp, e))?;
+        registry.dirs.push(tmp.clone());
+        crate::count(true, 1);
+    }
+    let staged = Staged {
+        dir,
+        tmp,
+        lock: Some(lock.file),
+    };
     if let Some(m) = &existing {
-        if let Err(e) = keep_permissions(&tmp, m) {
-            let _ = fs::remove_dir_all(&tmp);
-            return Err(e);
-        }
+        keep_permissions(&staged.tmp, m)?;
     }
     // The manifest first: a leftover of a killed publish is then provably ours.
     let manifest = Manifest {
@@ -285,51 +438,55 @@ pub fn stage(files: &[File], dir: &Path) -> Result<Staged, PublishError> {
         files: files.iter().map(|f| f.path.clone()).collect(),
     };
     let text = serde_json::to_vec_pretty(&manifest).expect("a manifest serialises");
-    let staged = Staged { dir, tmp, lock };
-    let result = (|| {
-        fs::write(staged.tmp.join(MANIFEST), text).map_err(|e| io_fail(&staged.tmp, e))?;
-        for f in files {
-            let path = staged.tmp.join(&f.path);
-            if let Some(p) = path.parent() {
-                fs::create_dir_all(p).map_err(|e| io_fail(p, e))?;
-            }
-            fs::write(&path, &f.bytes).map_err(|e| io_fail(&path, e))?;
-        }
-        Ok(())
-    })();
-    if let Err(e) = result {
-        let _ = fs::remove_dir_all(&staged.tmp);
-        return Err(e);
+    staged.write(|| fs::write(staged.tmp.join(MANIFEST), &text), &staged.tmp)?;
+    for f in files {
+        let path = staged.tmp.join(&f.path);
+        staged.write(
+            || {
+                if let Some(p) = path.parent() {
+                    fs::create_dir_all(p)?;
+                }
+                fs::write(&path, &f.bytes)
+            },
+            &path,
+        )?;
+    }
+    for d in dirs {
+        let path = staged.tmp.join(d);
+        staged.write(|| fs::create_dir_all(&path), &path)?;
     }
     Ok(staged)
 }
 
-/// Siblings `DIR.markport-tmp-*` and `DIR.markport-old-*` that a killed
-/// publish left, removed when they hold only their manifest's files.
-fn remove_leftovers(dir: &Path) {
-    let (Some(parent), Some(name)) = (dir.parent(), dir.file_name()) else {
-        return;
-    };
-    let parent = if parent.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        parent
-    };
-    let prefix = format!("{}.markport-", name.to_string_lossy());
-    let Ok(entries) = fs::read_dir(parent) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let n = e.file_name().to_string_lossy().into_owned();
-        let ours = n
-            .strip_prefix(&prefix)
-            .is_some_and(|rest| rest.starts_with("tmp-") || rest.starts_with("old-"));
-        if ours && e.file_type().is_ok_and(|t| t.is_dir()) {
-            let path = e.path();
-            if matches!(only_manifest_files(&path), Ok(Ok(()))) {
-                let _ = fs::remove_dir_all(&path);
+/// Check `dir` before staging: absent, empty, or a site markport wrote.
+/// Its metadata when it exists.
+fn check(dir: &Path) -> Result<Option<fs::Metadata>, PublishError> {
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => Err(fail(
+            dir,
+            "is a symbolic link: markport publishes a site by swapping whole directories and does not follow links; give the link's target",
+        )),
+        Ok(m) if !m.is_dir() => Err(fail(dir, "exists and is not a directory")),
+        Ok(m) => {
+            if let Err(why) = only_manifest_files(dir).map_err(|e| io_fail(dir, e))? {
+                if fs::read_dir(dir).map_err(|e| io_fail(dir, e))?.next().is_some() {
+                    return Err(fail(dir, format!("refusing to replace it: {why}")));
+                }
             }
+            Ok(Some(m))
         }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_fail(dir, e)),
+    }
+}
+
+/// Whether the directory `path`, a staging or old sibling, holds nothing
+/// but the files its manifest lists (or nothing at all: a run killed before
+/// it wrote the manifest).
+pub(crate) fn only_ours(path: &Path) -> bool {
+    match only_manifest_files(path) {
+        Ok(Ok(())) => true,
+        _ => list_files(path).is_ok_and(|f| f.is_empty()),
     }
 }
 
@@ -339,21 +496,44 @@ impl Staged {
         &self.tmp
     }
 
+    /// Run `write`, one file's or directory's writing into the staging
+    /// directory, unless the process is exiting; on failure the staging
+    /// directory goes (when `self` is dropped).
+    fn write(
+        &self,
+        write: impl FnOnce() -> io::Result<()>,
+        path: &Path,
+    ) -> Result<(), PublishError> {
+        // Under the registry's lock: once a signal handler has removed the
+        // staging directory, no write makes it again.
+        let registry = registry();
+        registry.open(path)?;
+        write().map_err(|e| io_fail(path, e))
+    }
+
     /// Step 2: make the new site the one at `dir`.
-    pub fn swap(self) -> Result<Replaced, PublishError> {
+    pub fn swap(mut self) -> Result<Replaced, PublishError> {
+        let lock = self.lock.take().expect("a staged tree holds its lock");
+        // Under the registry's lock: a signal handler then removes the
+        // staging directory before the swap, or the old site after it,
+        // never a directory in the middle of being renamed.
+        let mut registry = registry();
+        registry.open(&self.dir)?;
         if fs::symlink_metadata(&self.dir).is_err() {
             fs::rename(&self.tmp, &self.dir).map_err(|e| io_fail(&self.dir, e))?;
+            registry.forget(&self.tmp);
             return Ok(Replaced {
                 old: None,
-                _lock: self.lock,
+                _lock: lock,
             });
         }
         #[cfg(target_os = "linux")]
         if exchange(&self.tmp, &self.dir).is_ok() {
-            // The old site now has the temporary name.
+            // The old site now has the temporary name, which stays
+            // registered: it is the old site that goes if the process must.
             return Ok(Replaced {
-                old: Some(self.tmp),
-                _lock: self.lock,
+                old: Some(std::mem::take(&mut self.tmp)),
+                _lock: lock,
             });
         }
         // No atomic exchange here: between these two renames `dir` is
@@ -364,10 +544,22 @@ impl Staged {
             let _ = fs::rename(&old, &self.dir);
             return Err(io_fail(&self.dir, e));
         }
+        registry.forget(&self.tmp);
+        registry.dirs.push(old.clone());
+        crate::count(true, 1);
         Ok(Replaced {
             old: Some(old),
-            _lock: self.lock,
+            _lock: lock,
         })
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        let mut registry = registry();
+        if registry.forget(&self.tmp) {
+            let _ = fs::remove_dir_all(&self.tmp);
+        }
     }
 }
 
@@ -379,10 +571,25 @@ impl Replaced {
 
     /// Step 3: remove the old site (checked to be only its manifest's
     /// files before it was replaced).
-    pub fn clean(self) -> Result<(), PublishError> {
-        match self.old {
-            Some(old) => fs::remove_dir_all(&old).map_err(|e| io_fail(&old, e)),
+    pub fn clean(mut self) -> Result<(), PublishError> {
+        match self.old.take() {
+            Some(old) => {
+                let removed = fs::remove_dir_all(&old).map_err(|e| io_fail(&old, e));
+                registry().forget(&old);
+                removed
+            }
             None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Replaced {
+    fn drop(&mut self) {
+        if let Some(old) = self.old.take() {
+            let mut registry = registry();
+            if registry.forget(&old) {
+                let _ = fs::remove_dir_all(&old);
+            }
         }
     }
 }
@@ -410,5 +617,105 @@ fn exchange(a: &Path, b: &Path) -> io::Result<()> {
         Ok(())
     } else {
         Err(io::Error::last_os_error())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut n: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        n.sort();
+        n
+    }
+
+    fn one() -> Vec<File> {
+        vec![File {
+            path: "a/index.html".into(),
+            bytes: b"<p>a</p>".to_vec(),
+        }]
+    }
+
+    #[test]
+    fn a_refused_directory_leaves_no_lock_file_it_made() {
+        let tmp = tempfile::tempdir().unwrap();
+        // A file where the tree would go, and a directory of someone's own.
+        fs::write(tmp.path().join("file"), b"x").unwrap();
+        fs::create_dir(tmp.path().join("mine")).unwrap();
+        fs::write(tmp.path().join("mine/notes.txt"), b"x").unwrap();
+        for refused in ["file", "mine"] {
+            let e = stage(&one(), &tmp.path().join(refused)).unwrap_err();
+            assert!(
+                e.message.contains("not a directory") || e.message.contains("refusing"),
+                "{e}"
+            );
+        }
+        assert_eq!(names(tmp.path()), ["file", "mine"]);
+        // A lock file that was there before stays: another run may hold it.
+        fs::write(tmp.path().join("mine.markport-lock"), b"").unwrap();
+        stage(&one(), &tmp.path().join("mine")).unwrap_err();
+        assert_eq!(names(tmp.path()), ["file", "mine", "mine.markport-lock"]);
+    }
+
+    #[test]
+    fn a_dropped_stage_and_an_unclean_replacement_leave_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("site");
+        let staged = stage(&one(), &dir).unwrap();
+        assert!(staged.path().join("a/index.html").is_file());
+        drop(staged);
+        assert_eq!(names(tmp.path()), ["site.markport-lock"]);
+        publish(&one(), &dir).unwrap();
+        let old = stage(&one(), &dir).unwrap().swap().unwrap();
+        let at = old.path().unwrap().to_owned();
+        assert!(at.join("a/index.html").is_file());
+        drop(old);
+        assert_eq!(names(tmp.path()), ["site", "site.markport-lock"]);
+        assert!(dir.join("a/index.html").is_file());
+    }
+
+    #[test]
+    fn empty_directories_are_staged_too() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("tree");
+        let staged = stage_with_dirs(&one(), &["b/c".to_owned()], &dir).unwrap();
+        staged.swap().unwrap().clean().unwrap();
+        assert!(dir.join("b/c").is_dir());
+        assert!(dir.join("a/index.html").is_file());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_dead_runs_staging_beside_the_tree_goes_and_a_live_ones_stays() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("site");
+        let dead = crate::leftovers::dead_pid();
+        // What `kill -9` left while staging: the manifest, part of its files.
+        let left = tmp.path().join(format!("site.markport-tmp-{dead}-0"));
+        fs::create_dir_all(left.join("a")).unwrap();
+        fs::write(
+            left.join(MANIFEST),
+            br#"{"markport_publish":1,"files":["a/index.html","b.html"]}"#,
+        )
+        .unwrap();
+        fs::write(left.join("a/index.html"), b"half").unwrap();
+        // A name that could be this process's own staging (it is alive).
+        let live = tmp
+            .path()
+            .join(format!("site.markport-tmp-{}-999", std::process::id()));
+        fs::create_dir(&live).unwrap();
+        publish(&one(), &dir).unwrap();
+        assert_eq!(
+            names(tmp.path()),
+            [
+                "site".to_owned(),
+                "site.markport-lock".to_owned(),
+                format!("site.markport-tmp-{}-999", std::process::id()),
+            ]
+        );
     }
 }

@@ -92,16 +92,20 @@ pub fn write_options_for_extension(ext: &str, opts: &mut WriteOptions) {
 }
 
 /// How sure it is that `input` is a Firefox backup: the mozLz40 magic, or
-/// JSON whose first item is the placesRoot container.
+/// a JSON object that is the placesRoot container. The root's own keys
+/// come before its children or after them, depending on who wrote the
+/// file, so both ends are looked at (the first and last 64 KiB,
+/// [`markport_markup::sniff`]).
 pub fn detect(input: &[u8]) -> Option<u8> {
+    use markport_markup::sniff::{contains, either_end, first_byte};
     if input.starts_with(lz4::MAGIC) {
         return Some(95);
     }
-    let head = &input[..input.len().min(1024)];
-    let start = head.iter().position(|c| !c.is_ascii_whitespace())?;
-    let has = |s: &[u8]| head.windows(s.len()).any(|w| w == s);
-    (head[start] == b'{' && has(b"\"text/x-moz-place-container\"") && has(b"\"placesRoot\""))
-        .then_some(95)
+    if first_byte(input)? != b'{' {
+        return None;
+    }
+    let has = |s: &[u8]| either_end(input, |w| contains(w, s));
+    (has(b"\"text/x-moz-place-container\"") && has(b"\"placesRoot\"")).then_some(95)
 }
 
 /// Read a Firefox backup, plain or compressed. See the crate documentation.

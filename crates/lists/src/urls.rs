@@ -113,7 +113,10 @@ fn short(s: &str) -> String {
 /// Write `doc` as a URL list: each bookmark's link, then a space and its
 /// title when it has one, in document order (the folders flattened). A
 /// title that starts with `|` is written after ` | `, so that it is not
-/// read as OneTab's separator.
+/// read as OneTab's separator. A line break in a link or a title is
+/// written as a space, so that each bookmark stays one line (and one
+/// bookmark when read back): the report names the bookmarks whose link or
+/// title that changed.
 pub fn write(
     doc: &Document,
     _opts: &WriteOptions,
@@ -122,10 +125,10 @@ pub fn write(
     let mut bytes = Vec::new();
     for id in doc.preorder() {
         if let Node::Bookmark(b) = doc.node(id) {
-            bytes.extend_from_slice(b.href.as_bytes());
+            one_line(&mut bytes, &b.href);
             if let Some(t) = b.title.as_deref().filter(|t| !t.is_empty()) {
                 bytes.extend_from_slice(if t.starts_with('|') { b" | " } else { b" " });
-                bytes.extend_from_slice(t.as_bytes());
+                one_line(&mut bytes, t);
             }
             bytes.push(b'\n');
         }
@@ -133,12 +136,23 @@ pub fn write(
     verify::finish(doc, &bytes, read, reason, out)
 }
 
+/// `s` with each CR and LF (the line ends the reader splits on) as a space.
+fn one_line(out: &mut Vec<u8>, s: &str) {
+    let mut rest = s.as_bytes();
+    while let Some(n) = memchr::memchr2(b'\n', b'\r', rest) {
+        out.extend_from_slice(&rest[..n]);
+        out.push(b' ');
+        rest = &rest[n + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
 /// Why a field does not come back from a URL list.
 fn reason(field: Field) -> &'static str {
     match field {
-        Field::Bookmark => "a link that is empty, starts with '#' or holds a line break or space is not one line's link",
-        Field::BookmarkHref => "a link holding a space or a line break does not come back whole",
-        Field::BookmarkTitle => "a title is the rest of the line: line breaks and spaces at its ends are lost",
+        Field::Bookmark => "a link that is empty or starts with '#' is not a line's link",
+        Field::BookmarkHref => "a link is one line's first word: a space in it ends it, and a line break is written as a space",
+        Field::BookmarkTitle => "a title is the rest of the line: a line break in it is written as a space, spaces at its ends are lost, and a link holding a space pushes its rest into the title",
         Field::Folder => "a URL list is flat: folders are not kept",
         f if f.scope() == Scope::Document => "a URL list has no place for the collection's own data",
         f if f.scope() == Scope::Folder => "a URL list is flat: folders are not kept",
@@ -152,9 +166,11 @@ fn reason(field: Field) -> &'static str {
 pub fn support(field: Field) -> Support {
     match field {
         Field::Bookmark | Field::BookmarkHref => {
-            Support::Partial("a link with a space or line break is not one line's link")
+            Support::Partial("a space ends a link; a line break is written as a space")
         }
-        Field::BookmarkTitle => Support::Partial("one line; spaces at its ends are lost"),
+        Field::BookmarkTitle => Support::Partial(
+            "one line: a line break is written as a space; spaces at its ends are lost",
+        ),
         _ => Support::None,
     }
 }

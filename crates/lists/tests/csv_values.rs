@@ -135,11 +135,36 @@ fn a_file_without_a_link_column_is_not_a_bookmark_csv() {
 }
 
 #[test]
-fn rows_longer_than_the_header_keep_their_cells_with_a_warning() {
-    let read = csv::read(b"url\nhttps://a/,more\n", &ReadOptions::default()).unwrap();
-    let b = bookmarks(&read.document)[0].clone();
-    assert_eq!(b.details().extra[0].name, "column 2");
-    assert_eq!(read.diagnostics[0].location.unwrap().line, 2);
+fn rows_longer_than_the_header_keep_their_cells_as_written_with_one_warning() {
+    let file = "url,title\nhttps://a/,A,more,\"x,y\",,\nhttps://b/,B,,\nhttps://c/,C,\"\"\"q\"\n";
+    let read = csv::read(file.as_bytes(), &ReadOptions::default()).unwrap();
+    let b = bookmarks(&read.document);
+    let extra = |i: usize| -> Vec<(String, String)> {
+        b[i].details()
+            .extra
+            .iter()
+            .map(|a| (a.name.clone(), a.value.clone()))
+            .collect()
+    };
+    // The cells past the header, as written up to the last that is not
+    // empty, in one value per row; empty ones alone are nothing.
+    assert_eq!(extra(0), [(csv::PAST_HEADER.into(), "more,\"x,y\"".into())]);
+    assert!(extra(1).is_empty());
+    assert_eq!(extra(2), [(csv::PAST_HEADER.into(), "\"\"\"q\"".into())]);
+    // One warning for the file, counting the rows, at the first such cell.
+    assert_eq!(read.diagnostics.len(), 1, "{:?}", read.diagnostics);
+    let d = &read.diagnostics[0];
+    assert!(
+        d.message.starts_with("2 row(s) have fields past"),
+        "{}",
+        d.message
+    );
+    let at = d.location.unwrap();
+    assert_eq!((at.line, at.column), (2, 14));
+    // Written back, the value is a column of its own and comes back.
+    let mut out = Vec::new();
+    let loss = csv::write(&read.document, &WriteOptions::default(), &mut out).unwrap();
+    assert!(loss.is_empty(), "{loss}");
 }
 
 #[test]
@@ -171,7 +196,7 @@ fn the_writer_gives_one_row_per_bookmark_with_its_folder_path() {
         String::from_utf8(out.clone()).unwrap(),
         "url,title,description,tags,folder,created,private,toread\n\
          https://www.rust-lang.org/,'=cmd|' /C calc'!A0,,\"lang,sys tems\",Dev/Rust,2024-05-01T09:30:00.25+02:00,true,\n\
-         -https://odd/,,,,,,,\n"
+         '-https://odd/,,,,,,,\n"
     );
     // The separator is the one thing lost, and it is reported.
     assert_eq!(

@@ -55,19 +55,97 @@ fn a_50_mb_field_without_its_closing_quote_is_an_error_at_the_quote() {
     assert_eq!((at.line, at.column), (3, 12), "{e}");
 }
 
-/// A folder path of 100,000 parts: 100,000 nested folders, no recursion.
+/// A folder path of 400,000 parts (2.8 MB): the folders a file's paths
+/// make are bounded by its size (a folder costs the model hundreds of
+/// bytes, a part two), the rest of the path is one folder's title, said
+/// once; nested without recursion.
 #[test]
-fn a_folder_path_100000_deep_nests_without_recursion() {
-    let path = vec!["f"; N].join("/");
-    let file = format!("url,folder\nhttps://e/,{path}\n");
-    let doc = csv::read(file.as_bytes(), &ReadOptions::default())
-        .unwrap()
-        .document;
-    assert_eq!(doc.census().folders, N);
-    assert_eq!(doc.max_depth(), N);
+fn a_folder_path_400000_deep_makes_folders_in_proportion_to_the_file() {
+    let parts = 400_000;
+    let path = vec!["folder"; parts].join("/");
+    let file = format!("url,folder\nhttps://e/,{path}\nhttps://f/,{path}\n");
+    let read = csv::read(file.as_bytes(), &ReadOptions::default()).unwrap();
+    let doc = read.document;
+    let budget = csv::FOLDERS + file.len() / csv::FOLDER_BYTES;
+    assert_eq!(doc.census().folders, budget + 1);
+    assert_eq!(doc.max_depth(), budget + 1);
+    // Both rows lead to the same folder, whose title is the rest.
+    let ids: Vec<_> = doc
+        .preorder()
+        .filter(|&id| doc.node(id).as_bookmark().is_some())
+        .collect();
+    assert_eq!(doc.parent(ids[0]), doc.parent(ids[1]));
+    let last = doc.node(doc.parent(ids[0]).unwrap()).title().unwrap();
+    assert_eq!(last.len(), (parts - budget) * 7 - 1);
+    assert_eq!(
+        read.diagnostics.len(),
+        1,
+        "one warning, not one per row or part"
+    );
+    let d = &read.diagnostics[0];
+    assert!(
+        d.message.starts_with("2 folder path(s) cut"),
+        "{}",
+        d.message
+    );
+    assert_eq!(d.location.map(|l| (l.line, l.column)), Some((2, 12)));
+    // Written back, the file is about as large, so the reader cuts the
+    // path at the same part and the tree comes back whole.
     let mut out = Vec::new();
     let loss = csv::write(&doc, &WriteOptions::default(), &mut out).unwrap();
     assert!(loss.is_empty(), "{loss}");
+}
+
+/// A path within the bound makes every folder, as before.
+#[test]
+fn a_folder_path_within_the_bound_nests_in_full() {
+    let path = vec!["f"; 4000].join("/");
+    let file = format!("url,folder\nhttps://e/,{path}\n");
+    let read = csv::read(file.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(read.document.census().folders, 4000);
+    assert!(read.diagnostics.is_empty());
+}
+
+/// 200,000 rows with 20 cells past the header each: one value per row, for
+/// as many rows as the file's size allows, the rest dropped and counted,
+/// and one warning for the file (it was 20 attributes and 20 warnings per
+/// row, 1.4 GB for 12 MB).
+#[test]
+fn rows_with_cells_past_the_header_cost_one_value_and_one_warning() {
+    let rows = 200_000;
+    let tail = vec!["a"; 20].join(",");
+    let mut file = String::from("url,title\n");
+    for i in 0..rows {
+        file.push_str(&format!("https://e/{i},t{i},{tail}\n"));
+    }
+    let read = csv::read(file.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(read.document.census().bookmarks, rows);
+    let budget = csv::PAST_ROWS + file.len() / csv::PAST_BYTES;
+    assert_eq!(read.diagnostics.len(), 1);
+    let message = &read.diagnostics[0].message;
+    assert!(message.starts_with("200000 row(s)"), "{message}");
+    assert!(
+        message.contains(&format!(
+            "those of the {} row(s) after the first {budget} are dropped",
+            rows - budget
+        )),
+        "{message}"
+    );
+    for (n, id) in read.document.ids().enumerate() {
+        let extra = &read
+            .document
+            .node(id)
+            .as_bookmark()
+            .unwrap()
+            .details()
+            .extra;
+        if n < budget {
+            assert_eq!(extra.len(), 1);
+            assert_eq!(extra[0].value, tail);
+        } else {
+            assert!(extra.is_empty());
+        }
+    }
 }
 
 /// A 50 MB single-line URL list: one bookmark with a 50 MB title.

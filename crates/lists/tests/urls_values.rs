@@ -70,12 +70,14 @@ fn the_writer_gives_the_same_form_and_reports_what_a_line_cannot_hold() {
     let loss = urls::write(&doc, &WriteOptions::default(), &mut out).unwrap();
     assert_eq!(
         String::from_utf8(out.clone()).unwrap(),
-        "https://a/ A\nhttps://b/ | |piped\nhttps://c/\nhttps://d/ two\nlines\n"
+        "https://a/ A\nhttps://b/ | |piped\nhttps://c/\nhttps://d/ two lines\n"
     );
     let fields = loss.fields();
-    for f in [Field::Folder, Field::BookmarkTags, Field::Bookmark] {
+    for f in [Field::Folder, Field::BookmarkTags, Field::BookmarkTitle] {
         assert!(fields.contains(&f), "{f} not in {loss}");
     }
+    // The line break became a space: no bookmark more or less.
+    assert!(!fields.contains(&Field::Bookmark), "{loss}");
     let back = urls::read(&out, &ReadOptions::default()).unwrap().document;
     assert_eq!(
         links(&back)[1],

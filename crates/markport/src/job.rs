@@ -109,6 +109,9 @@ pub struct Job {
     /// Write nothing when anything is carried only in an extension other
     /// readers of the format ignore ([`LossReport::has_extensions`]).
     pub fail_on_extension: bool,
+    /// Write a collection with no bookmark although the inputs had some
+    /// (default: refused, [`Refusal::Empty`], naming what removed them).
+    pub allow_empty: bool,
     /// Called as each input begins to be read, with its index, the number
     /// of inputs and its name (a path, `<stdin>`, `<bytes>`): a program's
     /// progress display.
@@ -131,6 +134,7 @@ impl Job {
             fail_on_loss: false,
             allow_loss: Vec::new(),
             fail_on_extension: false,
+            allow_empty: false,
             on_input: None,
         }
     }
@@ -154,6 +158,10 @@ pub enum Refusal {
     Loss,
     /// [`Job::fail_on_extension`]: something rides in an extension.
     Extension,
+    /// No bookmark is left of the inputs' (a filter or an operation
+    /// removed them all) and [`Job::allow_empty`] was not given: an empty
+    /// file by mistake is not written.
+    Empty,
 }
 
 /// What was read of one input.
@@ -166,10 +174,12 @@ pub struct InputRead {
     pub diagnostics: Vec<Diagnostic>,
     /// With several inputs: what merging did with this one's bookmarks.
     pub merged: Option<MergedInput>,
+    /// How many bookmarks it held.
+    pub bookmarks: usize,
 }
 
 /// A published site, counted.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default)]
 #[non_exhaustive]
 pub struct SiteCounts {
     /// Public bookmarks published.
@@ -199,6 +209,21 @@ pub struct Done {
     pub site: Option<SiteCounts>,
     /// [`To::Trip`]: the trip's differences.
     pub trip: Option<crate::Roundtrip>,
+}
+
+impl Done {
+    /// What removed the bookmarks when none is left ([`Refusal::Empty`]):
+    /// the reasons of the changes that removed bookmarks (`removed by
+    /// --since`), each once, in order.
+    pub fn emptied_by(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for c in &self.loss.changes {
+            if c.field == Field::Bookmark && !out.contains(&c.reason.as_str()) {
+                out.push(&c.reason);
+            }
+        }
+        out
+    }
 }
 
 /// Which part of a job failed.
@@ -376,6 +401,7 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
             from,
             diagnostics: parsed.diagnostics,
             merged: None,
+            bookmarks: parsed.document.bookmarks().count(),
         });
         docs.push(parsed.document);
     }
@@ -402,6 +428,14 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         site: None,
         trip: None,
     };
+    let had: usize = done.inputs.iter().map(|r| r.bookmarks).sum();
+    let writes = !matches!(job.to, To::Trip { .. });
+    if writes && !job.allow_empty && had > 0 && done.document.bookmarks().next().is_none() {
+        // Nothing is written: a File target is abandoned when dropped.
+        done.loss.extend(changes);
+        done.refused = Some(Refusal::Empty);
+        return Ok(done);
+    }
     match &job.to {
         To::Format { format, options } => {
             let decide = |written: &LossReport| {

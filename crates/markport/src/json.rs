@@ -56,11 +56,13 @@ impl Serialize for Nodes<'_> {
     }
 }
 
-/// Whether `input` looks like markport JSON.
+/// Whether `input` looks like markport JSON: an object with a `markport`
+/// key (the version). markport writes it first, but a tool that sorts or
+/// reorders keys (`jq -S`) may put it after `nodes`, so both ends are
+/// looked at (the first and last 64 KiB, [`markport_markup::sniff`]).
 pub fn detect(input: &[u8]) -> Option<u8> {
-    let start = input.iter().position(|c| !c.is_ascii_whitespace())?;
-    let head = &input[start..input.len().min(start + 64)];
-    (head.starts_with(b"{") && head.windows(10).any(|w| w == b"\"markport\"")).then_some(90)
+    use markport_markup::sniff::{either_end, first_byte, has_key};
+    (first_byte(input)? == b'{' && either_end(input, |w| has_key(w, "markport"))).then_some(90)
 }
 
 /// Read markport JSON.

@@ -155,14 +155,21 @@ pub use target::Target;
 pub use values::{values, Values};
 
 /// Remove every temporary file and directory this process has made and
-/// not yet finished with: unfinished outputs ([`output::remove_unfinished`])
-/// and the private copies of user data a reader made
-/// ([`files::private::remove_all`]), after which no new copy is made.
-/// Meant for a SIGINT, SIGTERM or SIGHUP handler running in a normal thread
-/// just before the process exits, as the `markport` command's does.
+/// not yet finished with: unfinished outputs ([`output::remove_unfinished`]),
+/// the private copies of user data a reader made
+/// ([`files::private::remove_all`]) and trees staged or swapped out and not
+/// yet removed ([`files::tree::remove_unfinished`]), after which none is
+/// made. Meant for a signal handler running in a normal thread just before
+/// the process exits, as the `markport` command's does.
 pub fn remove_temporaries() {
-    markport_files::private::remove_all();
-    output::remove_unfinished();
+    markport_files::remove_temporaries();
+}
+
+/// Whether this process has a temporary [`remove_temporaries`] would
+/// remove; one atomic load, safe in a raw signal handler (see
+/// [`files::temporaries_exist`]).
+pub fn temporaries_exist() -> bool {
+    markport_files::temporaries_exist()
 }
 
 /// Write `doc` as `format` into memory; returns the bytes and what could

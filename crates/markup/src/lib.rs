@@ -28,5 +28,6 @@ pub mod html;
 pub mod json;
 mod replace;
 pub mod shell;
+pub mod sniff;
 pub mod walk;
 pub mod xml;

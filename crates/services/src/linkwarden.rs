@@ -26,7 +26,8 @@ use crate::record::{details, each_object, head, iso_date, top_object, Item, Reco
 /// (Karakeep's key).
 pub fn detect(input: &[u8]) -> Option<u8> {
     let (first, head) = head(input)?;
-    if first != b'{' || head.contains("\"bookmarks\"") {
+    // A key, not a link titled "bookmarks".
+    if first != b'{' || markport_markup::sniff::has_key(head.as_bytes(), "bookmarks") {
         return None;
     }
     let at = head.find("\"collections\"")?;

@@ -10,15 +10,10 @@ use markport_model::{
 };
 
 /// How sure it is that `input` is a Pinboard export: a JSON array whose
-/// first object has `href` and `hash`.
+/// objects have `href` and `hash` (in the first or last 64 KiB).
 pub fn detect(input: &[u8]) -> Option<u8> {
-    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    let start = input.iter().position(|b| !b.is_ascii_whitespace())?;
-    if input[start] != b'[' {
-        return None;
-    }
-    let head = String::from_utf8_lossy(&input[start..input.len().min(start + 4096)]);
-    (head.contains("\"href\"") && head.contains("\"hash\"")).then_some(85)
+    let (first, head) = crate::record::head(input)?;
+    (first == b'[' && head.contains("\"href\"") && head.contains("\"hash\"")).then_some(85)
 }
 
 /// The keys markport maps to model fields; the others go to `extra`.

@@ -497,14 +497,22 @@ pub(crate) fn nothing_after(input: &[u8], end: usize, lines: &LineIndex<'_>) -> 
     }
 }
 
-/// The start of the first value in `input` that is not whitespace (after a
-/// byte-order mark), and a lossy look at the first 4 KiB from there: what
-/// detection reads.
+/// The first byte of `input` that is not whitespace (after a byte-order
+/// mark), and a lossy look at both its ends (the first and last 64 KiB,
+/// [`markport_markup::sniff::ends`], one after the other with a line
+/// break between): what detection reads. Both ends, because keys come in
+/// any order: the keys that name a format may follow its one big array.
 pub(crate) fn head(input: &[u8]) -> Option<(u8, Cow<'_, str>)> {
-    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    let start = input.iter().position(|b| !b.is_ascii_whitespace())?;
-    let end = input.len().min(start + 4096);
-    Some((input[start], String::from_utf8_lossy(&input[start..end])))
+    let first = markport_markup::sniff::first_byte(input)?;
+    let (head, tail) = markport_markup::sniff::ends(input);
+    if head.len() + 3 >= input.len() {
+        // The whole input (a byte-order mark aside) is the head.
+        return Some((first, String::from_utf8_lossy(head)));
+    }
+    let mut text = String::from_utf8_lossy(head).into_owned();
+    text.push('\n');
+    text.push_str(&String::from_utf8_lossy(tail));
+    Some((first, Cow::Owned(text)))
 }
 
 /// A warning at `at`.

@@ -31,12 +31,13 @@
 
 mod columns;
 mod read;
+pub mod scan;
 mod values;
 mod write;
 
 use markport_model::{Field, Support};
 
-pub use read::read;
+pub use read::{read, FOLDERS, FOLDER_BYTES, PAST_BYTES, PAST_HEADER, PAST_ROWS};
 pub use write::{write, HEADER};
 
 /// How sure it is that `input` is a bookmark CSV: low (30), and only when
@@ -47,7 +48,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
     let end = memchr::memchr2(b'\n', b'\r', input).unwrap_or(input.len());
     let line = std::str::from_utf8(&input[..end.min(64 * 1024)]).ok()?;
-    let delim = read::delimiter(line) as char;
+    let delim = scan::delimiter(line) as char;
     let cells: Vec<&str> = line.split(delim).collect();
     if cells.len() < 2 {
         return None;
@@ -65,9 +66,8 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 pub fn support(field: Field) -> Support {
     use Field::*;
     match field {
-        Bookmark | BookmarkHref | BookmarkPrivate | BookmarkToRead | BookmarkAddedForm => {
-            Support::Full
-        }
+        Bookmark | BookmarkPrivate | BookmarkToRead | BookmarkAddedForm => Support::Full,
+        BookmarkHref => Support::Partial("a leading ' before = + - @ is lost"),
         BookmarkTitle | BookmarkDesc => {
             Support::Partial("an empty text comes back as none; a leading ' before = + - @ is lost")
         }
