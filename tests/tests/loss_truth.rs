@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use markport::model::Scope;
 use markport::model::Timestamp;
-use markport::ops::{apply, Operation};
+use markport::ops::{apply, LinkMatch, Operation};
 use markport::{diff, Document, Field, ReadOptions, WriteOptions};
 use markport_tests::{corpus_samples, peer_inputs, read_sample, shared};
 
@@ -341,6 +341,42 @@ fn counts<'a>(entries: impl Iterator<Item = (Field, usize)> + 'a) -> BTreeMap<Fi
 /// report is exact against the operated document.
 #[test]
 fn with_operations_the_changes_and_every_report_are_exact() {
+    check_operation_sets(&operation_sets(), 50);
+}
+
+/// `--dedupe=normal` and `--dedupe=loose` alone, keeping the folders they
+/// empty, and among other steps (bare `--dedupe` is in [`operation_sets`]).
+fn dedupe_level_sets() -> Vec<Vec<Operation>> {
+    let by = |by, keep_empty| Operation::DedupeBy { by, keep_empty };
+    vec![
+        vec![by(LinkMatch::Normal, false)],
+        vec![by(LinkMatch::Loose, false)],
+        vec![by(LinkMatch::Loose, true)],
+        vec![
+            Operation::PublicOnly,
+            by(LinkMatch::Loose, false),
+            Operation::Flatten,
+        ],
+    ]
+}
+
+/// [`with_operations_the_changes_and_every_report_are_exact`] for the
+/// levels of `--dedupe`: what a looser key removes is what the diff (which
+/// pairs by the exact key) finds, and every writer's report stays exact.
+#[test]
+fn with_dedupe_levels_the_changes_and_every_report_are_exact() {
+    check_operation_sets(&dedupe_level_sets(), MIN_DEDUPE_LEVEL_CHANGED);
+}
+
+/// How many (sample, set) pairs of [`dedupe_level_sets`] change something
+/// at least: 211 of the corpus and peer samples do (the set with
+/// --flatten changes every sample that has a folder).
+const MIN_DEDUPE_LEVEL_CHANGED: usize = 100;
+
+/// Apply each of `sets` to every sample and hold the changes recorded to
+/// the diff and every writer's report to its round trip; more than
+/// `min_changed` (sample, set) pairs must change something.
+fn check_operation_sets(sets: &[Vec<Operation>], min_changed: usize) {
     let mut failures = Vec::new();
     let mut changed = 0;
     let samples = corpus_samples().len();
@@ -354,11 +390,11 @@ fn with_operations_the_changes_and_every_report_are_exact() {
         // `a_b`): the case where a renamed folder taking another's name made
         // the two pair crosswise.
         let original: Document = read_sample(&format, &path);
-        for ops in operation_sets() {
+        for ops in sets {
             let trees = n < samples || ops.contains(&Operation::TagsAsFolders(true));
             let flags: Vec<&str> = ops.iter().map(Operation::flag).collect();
             let mut doc = original.clone();
-            let report = match apply(&mut doc, &ops) {
+            let report = match apply(&mut doc, ops) {
                 Ok(r) => r,
                 Err(e) => {
                     failures.push(format!("{} {flags:?}: {e}", path.display()));
@@ -406,7 +442,7 @@ fn with_operations_the_changes_and_every_report_are_exact() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(
-        changed > 50,
+        changed > min_changed,
         "only {changed} operated samples changed anything"
     );
 }

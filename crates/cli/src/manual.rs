@@ -92,6 +92,10 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "markport merge firefox.html chrome.html -o bookmarks.xbel",
             ),
             (
+                "Pocket and Safari, the same page with and without tracking parameters, http or https, a trailing slash or a #fragment merged:",
+                "markport merge pocket.html Bookmarks.plist --match loose -o for-firefox.html",
+            ),
+            (
                 "Keep duplicates, report as JSON:",
                 "markport merge old.xbel phone.html -o merged.html --to netscape --keep-duplicates --json",
             ),

@@ -26,6 +26,17 @@ pub(crate) struct MergeArgs {
     /// Keep bookmarks whose link an earlier one has (default: merge them).
     #[arg(long)]
     keep_duplicates: bool,
+    /// How alike two links must be to merge: `exact` (the default: as a URL
+    /// parser reads them), `normal` (a trailing slash ignored) or `loose`
+    /// (also http as https, utm_* and other tracking parameters and the
+    /// #fragment ignored).
+    #[arg(
+        long = "match",
+        value_enum,
+        value_name = "LEVEL",
+        conflicts_with = "keep_duplicates"
+    )]
+    link_match: Option<crate::operations::MatchLevel>,
     #[command(flatten)]
     job: crate::flags::JobFlags,
 }
@@ -91,6 +102,9 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     let to = markport::To::Format { format, options };
     let mut job = a.job.job(pipeline::inputs(&a.inputs)?, to.clone())?;
     job.keep_duplicates = a.keep_duplicates;
+    if let Some(level) = a.link_match {
+        job.link_match = level.into();
+    }
     let out = Out::open(&to, a.output.as_deref(), &a.inputs, a.job.gates.dry_run)?;
     let report_out = ReportOut::open(
         a.job.report.report_file.as_deref(),

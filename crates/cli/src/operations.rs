@@ -4,7 +4,7 @@
 use clap::{Args, ValueEnum};
 
 use markport::model::Timestamp;
-use markport::ops::{Operation, TagStyle};
+use markport::ops::{LinkMatch, Operation, TagStyle};
 
 use crate::failure::Failure;
 
@@ -41,9 +41,19 @@ pub(crate) struct OperationFlags {
     /// Keep only bookmarks added before DATE.
     #[arg(long, value_name = "DATE", value_parser = date)]
     until: Option<Timestamp>,
-    /// Remove later duplicates of a link; the first gains their tags and dates.
-    #[arg(long)]
-    dedupe: bool,
+    /// Remove later duplicates of a link; the first gains their tags and
+    /// dates. Links compare `exact` (the default: as a URL parser reads
+    /// them), `normal` (a trailing slash ignored) or `loose` (also http as
+    /// https, utm_* and other tracking parameters and the #fragment ignored).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "LEVEL",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "exact"
+    )]
+    dedupe: Option<MatchLevel>,
     /// Keep the folders --dedupe or merge leave empty (default: removed,
     /// and reported; a folder empty to begin with always stays).
     #[arg(long)]
@@ -73,6 +83,28 @@ pub(crate) struct OperationFlags {
         default_missing_value = "first"
     )]
     tags_as_folders: Option<TagFolderPlacement>,
+}
+
+/// `--dedupe=LEVEL`, `merge --match LEVEL`: the library's [`LinkMatch`].
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum MatchLevel {
+    /// The link as a URL parser reads it (scheme and host case, default
+    /// port, percent-encoding case do not count).
+    Exact,
+    /// Also a trailing slash ignored.
+    Normal,
+    /// Also http as https, tracking parameters and the fragment ignored.
+    Loose,
+}
+
+impl From<MatchLevel> for LinkMatch {
+    fn from(level: MatchLevel) -> LinkMatch {
+        match level {
+            MatchLevel::Exact => LinkMatch::Exact,
+            MatchLevel::Normal => LinkMatch::Normal,
+            MatchLevel::Loose => LinkMatch::Loose,
+        }
+    }
 }
 
 /// `--tag-style`.
@@ -118,12 +150,15 @@ impl OperationFlags {
             }
             ops.push(Operation::AddedBetween(self.since, self.until));
         }
-        if self.dedupe {
-            ops.push(if self.keep_empty {
-                Operation::DedupeKeepingEmpty
-            } else {
-                Operation::Dedupe
-            });
+        match self.dedupe.map(LinkMatch::from) {
+            None => {}
+            // Bare --dedupe is named and reported as it always was.
+            Some(LinkMatch::Exact) if self.keep_empty => ops.push(Operation::DedupeKeepingEmpty),
+            Some(LinkMatch::Exact) => ops.push(Operation::Dedupe),
+            Some(by) => ops.push(Operation::DedupeBy {
+                by,
+                keep_empty: self.keep_empty,
+            }),
         }
         if self.folders_as_tags {
             ops.push(Operation::FoldersAsTags);

@@ -525,3 +525,140 @@ fn top_level(doc: &Value) -> Vec<&Value> {
         .filter(|n| n.get("parent").is_none())
         .collect()
 }
+
+/// A Netscape file of `n` pages as Pocket exports them (tracking parameter,
+/// a tag), then as Safari has them (http, a trailing slash, a #fragment),
+/// in a folder of their own: the overlap of the two exports.
+fn pocket_and_safari(n: usize) -> (String, String) {
+    let mut pocket = String::from("<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n");
+    let mut safari = pocket.clone();
+    for i in 0..n {
+        pocket.push_str(&format!(
+            "<DT><A HREF=\"https://news{i}.example/story/{i}?utm_source=pocket_mylist\" \
+             ADD_DATE=\"{}\" TAGS=\"pocket\">Story {i}</A>\n",
+            1_700_000_000 + i
+        ));
+    }
+    safari.push_str("<DT><H3>Reading List</H3>\n<DL><p>\n");
+    for i in 0..n {
+        let href = match i % 3 {
+            0 => format!("https://news{i}.example/story/{i}/"),
+            1 => format!("http://News{i}.example/story/{i}"),
+            _ => format!("https://news{i}.example/story/{i}#comments"),
+        };
+        safari.push_str(&format!(
+            "<DT><A HREF=\"{href}\">Story {i}</A>\n<DD>preview {i}\n"
+        ));
+    }
+    safari.push_str("</DL><p>\n");
+    pocket.push_str("</DL><p>\n");
+    safari.push_str("</DL><p>\n");
+    (pocket, safari)
+}
+
+#[test]
+fn dedupe_levels_merge_pocket_and_safari_duplicates_as_asked() {
+    let n = 30;
+    let (pocket, safari) = pocket_and_safari(n);
+    let dir = tempfile::tempdir().unwrap();
+    // One file holding both, as a person who concatenated the exports has.
+    let both = dir.path().join("both.html");
+    let safari_body = safari
+        .split_once("<DL><p>\n")
+        .unwrap()
+        .1
+        .rsplit_once("</DL><p>")
+        .unwrap()
+        .0;
+    let mut joined = pocket.rsplit_once("</DL><p>").unwrap().0.to_string();
+    joined.push_str(safari_body);
+    joined.push_str("</DL><p>\n");
+    std::fs::write(&both, joined).unwrap();
+
+    let bookmarks = |flags: &[&str]| {
+        let (report, doc) = convert_json(&both, flags);
+        (report, of_type(&doc, "bookmark").len(), doc)
+    };
+    let (_, exact, _) = bookmarks(&["--dedupe"]);
+    assert_eq!(exact, 2 * n, "exact merges none of them");
+    let (_, exact, _) = bookmarks(&["--dedupe=exact"]);
+    assert_eq!(exact, 2 * n);
+    // normal: only the trailing slashes, and only where the query agrees:
+    // Pocket's copies carry utm_source, so none of the pairs merges yet.
+    let (_, normal, _) = bookmarks(&["--dedupe=normal"]);
+    assert_eq!(normal, 2 * n);
+    let (report, loose, doc) = bookmarks(&["--dedupe=loose"]);
+    assert_eq!(loose, n, "every Safari copy merged into Pocket's");
+    let removed = change(&report, "removed by --dedupe=loose", "bookmark").unwrap();
+    assert_eq!(removed["count"], n);
+    assert!(!removed["paths"].as_array().unwrap().is_empty());
+    assert!(change(&report, "removed (left empty) by --dedupe=loose", "folder").is_some());
+    assert_eq!(report["lost"], false);
+    // The first keeps its link and gains the later one's description.
+    let first = of_type(&doc, "bookmark")[0];
+    assert_eq!(
+        first["href"],
+        "https://news0.example/story/0?utm_source=pocket_mylist"
+    );
+    assert_eq!(first["desc"], "preview 0");
+
+    // The same pairs without Pocket's parameter: normal merges the
+    // trailing slashes (a third of them), loose all.
+    let plain = dir.path().join("plain.html");
+    std::fs::write(
+        &plain,
+        std::fs::read_to_string(&both)
+            .unwrap()
+            .replace("?utm_source=pocket_mylist", ""),
+    )
+    .unwrap();
+    let (report, _) = convert_json(&plain, &["--dedupe=normal"]);
+    assert_eq!(
+        change(&report, "removed by --dedupe=normal", "bookmark").unwrap()["count"],
+        n / 3
+    );
+
+    // merge across the two files: --match LEVEL, per input.
+    let (p, s) = (
+        dir.path().join("pocket.html"),
+        dir.path().join("safari.html"),
+    );
+    std::fs::write(&p, &pocket).unwrap();
+    std::fs::write(&s, &safari).unwrap();
+    let merge = |level: Option<&str>| {
+        let mut cmd = markport();
+        cmd.arg("merge")
+            .arg(&p)
+            .arg(&s)
+            .args(["--to", "json", "-o"]);
+        cmd.arg(dir.path().join("merged.json"));
+        if let Some(level) = level {
+            cmd.args(["--match", level]);
+        }
+        cmd.assert().success()
+    };
+    let line = |k: usize| format!("{n} bookmarks, {} added, {k} merged", n - k);
+    merge(None).stderr(predicate::str::contains(line(0)));
+    merge(Some("exact")).stderr(predicate::str::contains(line(0)));
+    merge(Some("loose"))
+        .stderr(predicate::str::contains(line(n)))
+        .stderr(predicate::str::contains(format!(
+            "changed bookmark on {n} nodes: merged by --match loose: into the earlier bookmark"
+        )))
+        .stderr(predicate::str::contains("(Story 0, Story 1,"));
+    markport()
+        .arg("merge")
+        .arg(&p)
+        .arg(&s)
+        .args(["--to", "json", "--match", "loose", "--keep-duplicates"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be used with"));
+    markport()
+        .arg("convert")
+        .arg(&both)
+        .args(["--to", "json", "--dedupe=sloppy"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("exact, normal, loose"));
+}

@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use markport::model::Role;
-use markport::ops::{dedupe, merge};
+use markport::ops::{dedupe, dedupe_by, merge, LinkMatch};
 use markport::{Bookmark, Document, Folder};
 
 /// `n` bookmarks in folders of 50 under a toolbar; every other link is the
@@ -46,6 +46,17 @@ fn bench(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
+    // The looser levels parse and rebuild each link once: the same
+    // collection, so the difference from dedupe-100k is that cost.
+    for by in [LinkMatch::Normal, LinkMatch::Loose] {
+        g.bench_function(format!("dedupe-{}-100k", by.name()), |b| {
+            b.iter_batched(
+                || one.clone(),
+                |mut d| dedupe_by(&mut d, by, false),
+                BatchSize::LargeInput,
+            )
+        });
+    }
     let ten: Vec<Document> = (0..10).map(|v| collection(100_000, v)).collect();
     g.throughput(Throughput::Elements(1_000_000));
     g.bench_function("merge-10x100k", |b| {

@@ -18,7 +18,7 @@ use std::path::Path;
 use markport_model::WriteOptions;
 use markport_model::{Diagnostic, Document, Error, ErrorKind, Field, LossReport, ReadOptions};
 
-use crate::ops::{self, MergedInput, Operation};
+use crate::ops::{self, LinkMatch, MergedInput, Operation};
 pub use crate::plan::{JobError, Refusal, Stage, To};
 use crate::read::{read_input, Input};
 use crate::registry::Format;
@@ -40,6 +40,10 @@ pub struct Job {
     /// With several inputs: keep a bookmark whose link an earlier one has
     /// (default: merge it into the earlier one).
     pub keep_duplicates: bool,
+    /// With several inputs, unless [`keep_duplicates`](Self::keep_duplicates):
+    /// how alike two links must be to merge (`merge --match LEVEL`;
+    /// default [`LinkMatch::Exact`]).
+    pub link_match: LinkMatch,
     /// With several inputs: keep the folders merging leaves empty.
     pub keep_empty: bool,
     /// What to change between reading and writing ([`ops`]); their changes
@@ -75,6 +79,7 @@ impl Job {
             from: None,
             read: ReadOptions::default(),
             keep_duplicates: false,
+            link_match: LinkMatch::Exact,
             keep_empty: false,
             operations: Vec::new(),
             to,
@@ -277,8 +282,8 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
     let mut document = if docs.len() == 1 {
         docs.pop().expect("one document")
     } else {
-        let (doc, merged) = ops::merge_keeping(docs, job.keep_duplicates, job.keep_empty)
-            .map_err(JobError::operate)?;
+        let by = (!job.keep_duplicates).then_some(job.link_match);
+        let (doc, merged) = ops::merge_by(docs, by, job.keep_empty).map_err(JobError::operate)?;
         // What joining folders could not keep is lost as surely as what
         // the format cannot carry: one report, which the gates read.
         for (read, m) in reads.iter_mut().zip(merged) {

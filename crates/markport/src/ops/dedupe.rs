@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use markport_model::{Document, Node, NodeId};
 
 use super::absorb::Survivors;
-use super::link::link_key;
+use super::link::LinkMatch;
 
 /// Remove every bookmark whose link (compared by [`link_key`](super::link_key))
 /// an earlier bookmark has. The earliest keeps its place, href and title, and
@@ -61,6 +61,30 @@ pub fn dedupe(doc: &mut Document) -> usize {
 /// assert_eq!(kept.census().folders, 2);
 /// ```
 pub fn dedupe_keeping(doc: &mut Document, keep_empty: bool) -> usize {
+    dedupe_by(doc, LinkMatch::Exact, keep_empty)
+}
+
+/// [`dedupe_keeping`], comparing links at the level `by` (`--dedupe=LEVEL`):
+/// a bookmark is removed when an earlier one's link has the same
+/// [`LinkMatch::key`]. Each link is normalised once, into one hash map.
+/// Returns how many bookmarks were removed.
+///
+/// ```
+/// use markport::ops::{dedupe_by, LinkMatch};
+/// use markport::{Bookmark, Document};
+///
+/// let build = || {
+///     let mut doc = Document::new();
+///     doc.push(None, Bookmark::new("https://example.org/post"));
+///     doc.push(None, Bookmark::new("https://example.org/post/"));
+///     doc.push(None, Bookmark::new("http://example.org/post?utm_source=pocket_mylist"));
+///     doc
+/// };
+/// assert_eq!(dedupe_by(&mut build(), LinkMatch::Exact, false), 0);
+/// assert_eq!(dedupe_by(&mut build(), LinkMatch::Normal, false), 1);
+/// assert_eq!(dedupe_by(&mut build(), LinkMatch::Loose, false), 2);
+/// ```
+pub fn dedupe_by(doc: &mut Document, by: LinkMatch, keep_empty: bool) -> usize {
     let order: Vec<NodeId> = doc
         .preorder()
         .filter(|&id| doc.node(id).as_bookmark().is_some())
@@ -71,7 +95,9 @@ pub fn dedupe_keeping(doc: &mut Document, keep_empty: bool) -> usize {
     let mut retarget: HashMap<String, String> = HashMap::new();
     let mut survivors = Survivors::default();
     for id in order {
-        let key = link_key(&doc.node(id).as_bookmark().expect("a bookmark").href).into_owned();
+        let key = by
+            .key(&doc.node(id).as_bookmark().expect("a bookmark").href)
+            .into_owned();
         match first.get(&key) {
             Some(&survivor) => {
                 let dup = std::mem::take(doc.as_bookmark_mut(id).expect("a bookmark"));

@@ -9,7 +9,7 @@ use markport_model::{
 use super::absorb::{conflicts, Survivors};
 use super::emptied;
 use super::join::{join, Descriptions};
-use super::link::link_key;
+use super::link::LinkMatch;
 
 /// What [`merge`] did with one input.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -110,6 +110,39 @@ pub fn merge_keeping(
     keep_duplicates: bool,
     keep_empty: bool,
 ) -> Result<(Document, Vec<MergedInput>), Error> {
+    merge_by(
+        inputs,
+        (!keep_duplicates).then_some(LinkMatch::Exact),
+        keep_empty,
+    )
+}
+
+/// [`merge_keeping`], merging a bookmark into an earlier one whose link has
+/// the same key at the level `by` (`merge --match LEVEL`); `None` keeps
+/// every bookmark (`--keep-duplicates`). Each link is normalised once.
+///
+/// # Errors
+/// As [`merge`].
+///
+/// ```
+/// use markport::ops::{merge_by, LinkMatch};
+/// use markport::{Bookmark, Document};
+///
+/// let mut pocket = Document::new();
+/// pocket.push(None, Bookmark::new("https://example.org/post?utm_source=pocket_saves"));
+/// let mut safari = Document::new();
+/// safari.push(None, Bookmark::new("http://example.org/post/"));
+/// let inputs = vec![pocket, safari];
+/// let (_, exact) = merge_by(inputs.clone(), Some(LinkMatch::Exact), false).unwrap();
+/// assert_eq!(exact[1].merged, 0);
+/// let (doc, loose) = merge_by(inputs, Some(LinkMatch::Loose), false).unwrap();
+/// assert_eq!((loose[1].merged, doc.census().bookmarks), (1, 1));
+/// ```
+pub fn merge_by(
+    inputs: Vec<Document>,
+    by: Option<LinkMatch>,
+    keep_empty: bool,
+) -> Result<(Document, Vec<MergedInput>), Error> {
     if inputs.len() < 2 {
         return Err(Error::new(
             ErrorKind::Invalid,
@@ -137,6 +170,7 @@ pub fn merge_keeping(
         // folder of this input joined with another of the same title.
         let mut mine: HashSet<NodeId> = HashSet::new();
         let mut joined = 0;
+        let mut respelled = 0;
         let steps: Vec<Step> = doc.walk().collect();
         let mut parents: Vec<Option<NodeId>> = vec![None];
         for step in steps {
@@ -196,10 +230,32 @@ pub fn merge_keeping(
                 Step::Leaf(id) => match take(&mut doc, id) {
                     Node::Bookmark(b) => {
                         done.bookmarks += 1;
-                        let key = link_key(&b.href).into_owned();
-                        let earlier = (!keep_duplicates).then(|| by_link.get(&key)).flatten();
+                        // Keeping duplicates, no key is made at all.
+                        let key = by.map(|m| m.key(&b.href).into_owned());
+                        let earlier = key.as_ref().and_then(|k| by_link.get(k));
                         match earlier {
                             Some(&survivor) => {
+                                // Beyond the exact key, a merge of two
+                                // spellings is the level's doing: listed, so
+                                // the person sees what --match took as one.
+                                let differs = by.is_some_and(|m| m != LinkMatch::Exact)
+                                    && out.node(survivor).as_bookmark().expect("a bookmark").href
+                                        != b.href;
+                                if differs {
+                                    let paths = if respelled < MAX_PATHS {
+                                        vec![out.path(survivor)]
+                                    } else {
+                                        Vec::new()
+                                    };
+                                    respelled += 1;
+                                    let level = by.map_or("", LinkMatch::name);
+                                    done.report.record_change(
+                                        Field::Bookmark,
+                                        1,
+                                        paths,
+                                        format!("merged by --match {level}: {RESPELLED}"),
+                                    );
+                                }
                                 let s = out.as_bookmark_mut(survivor).expect("a bookmark");
                                 for field in conflicts(s, &b) {
                                     *done.conflicts.entry(field).or_default() += 1;
@@ -209,7 +265,9 @@ pub fn merge_keeping(
                             }
                             None => {
                                 let n = out.push(parent, b);
-                                by_link.entry(key).or_insert(n);
+                                if let Some(key) = key {
+                                    by_link.entry(key).or_insert(n);
+                                }
                                 done.added += 1;
                             }
                         }
@@ -246,6 +304,10 @@ pub fn merge_keeping(
 
 /// The change a folder left empty by merge is.
 const EMPTIED: &str = "removed by merge: left empty, all it held merged into earlier bookmarks (--keep-empty keeps it)";
+
+/// The change a bookmark merged into an earlier one whose link is spelled
+/// otherwise is, after `merged by --match LEVEL: `.
+const RESPELLED: &str = "into the earlier bookmark (its path listed) whose link differs as written; the earlier link kept";
 
 /// Why a later folder's field is missing from the folder it was joined with.
 const NOT_KEPT: &str = "not kept: merge joined the folder with an earlier one of the same title or role, whose value was kept";

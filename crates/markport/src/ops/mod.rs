@@ -34,9 +34,9 @@ mod select;
 mod shape;
 mod tidy;
 
-pub use dedupe::{dedupe, dedupe_keeping};
-pub use link::link_key;
-pub use merge::{merge, merge_keeping, MergedInput};
+pub use dedupe::{dedupe, dedupe_by, dedupe_keeping};
+pub use link::{link_key, LinkMatch, TRACKING};
+pub use merge::{merge, merge_by, merge_keeping, MergedInput};
 pub use select::{added_between, exclude_folder, folder_path, only_folder, only_tags, public_only};
 pub use shape::{flatten, folders_as_tags, tags_as_folders, Flattened, TagFolders};
 pub use tidy::{drop_extra, restyle_tags, TagStyle};
@@ -61,6 +61,15 @@ pub enum Operation {
     Dedupe,
     /// `--dedupe --keep-empty`: [`dedupe_keeping`] the folders it empties.
     DedupeKeepingEmpty,
+    /// `--dedupe=LEVEL [--keep-empty]`: [`dedupe_by`]. At
+    /// [`LinkMatch::Exact`] it is [`Dedupe`](Self::Dedupe) (or
+    /// [`DedupeKeepingEmpty`](Self::DedupeKeepingEmpty)), named the same.
+    DedupeBy {
+        /// How alike two links must be.
+        by: LinkMatch,
+        /// Keep the folders it empties.
+        keep_empty: bool,
+    },
     /// `--tag-style STYLE`: [`restyle_tags`].
     TagStyle(TagStyle),
     /// `--drop-extra`: [`drop_extra`].
@@ -88,6 +97,14 @@ impl Operation {
             Operation::AddedBetween(None, Some(_)) => "--until",
             Operation::AddedBetween(..) => "--since/--until",
             Operation::Dedupe => "--dedupe",
+            Operation::DedupeBy { by, keep_empty } => match (by, keep_empty) {
+                (LinkMatch::Normal, false) => "--dedupe=normal",
+                (LinkMatch::Normal, true) => "--dedupe=normal --keep-empty",
+                (LinkMatch::Loose, false) => "--dedupe=loose",
+                (LinkMatch::Loose, true) => "--dedupe=loose --keep-empty",
+                (_, false) => "--dedupe",
+                (_, true) => "--dedupe --keep-empty",
+            },
             Operation::FoldersAsTags => "--folders-as-tags",
             Operation::Flatten => "--flatten",
             Operation::TagsAsFolders(false) => "--tags-as-folders",
@@ -109,6 +126,9 @@ impl Operation {
             }
             Operation::DedupeKeepingEmpty => {
                 dedupe_keeping(doc, true);
+            }
+            Operation::DedupeBy { by, keep_empty } => {
+                dedupe_by(doc, *by, *keep_empty);
             }
             Operation::TagStyle(style) => {
                 restyle_tags(doc, *style);
@@ -149,11 +169,18 @@ impl Operation {
             Field::Bookmark | Field::Folder | Field::Separator | Field::Alias
         );
         let verb = match self {
-            Operation::Dedupe | Operation::DedupeKeepingEmpty if field == Field::Bookmark => {
+            Operation::Dedupe | Operation::DedupeKeepingEmpty | Operation::DedupeBy { .. }
+                if field == Field::Bookmark =>
+            {
                 "removed"
             }
-            Operation::Dedupe if field == Field::Folder => "removed (left empty)",
-            Operation::Dedupe | Operation::DedupeKeepingEmpty => "merged",
+            Operation::Dedupe
+            | Operation::DedupeBy {
+                keep_empty: false, ..
+            } if field == Field::Folder => "removed (left empty)",
+            Operation::Dedupe | Operation::DedupeKeepingEmpty | Operation::DedupeBy { .. } => {
+                "merged"
+            }
             Operation::TagStyle(_) => "restyled",
             Operation::DropExtra => "dropped",
             Operation::FoldersAsTags => "added",

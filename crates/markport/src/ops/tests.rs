@@ -418,3 +418,273 @@ fn a_copy_in_a_tag_folder_carries_that_tag_only_so_the_output_grows_with_the_tag
         "tags in the output: proportional to the input's"
     );
 }
+
+/// Pairs of links each level merges, by the rule that makes them one: the
+/// level named merges the pair, the levels before it do not.
+const LEVEL_RULES: &[(LinkMatch, &str, &str, &str)] = &[
+    (
+        LinkMatch::Exact,
+        "scheme and host case",
+        "HTTPS://Example.ORG/a",
+        "https://example.org/a",
+    ),
+    (
+        LinkMatch::Exact,
+        "default port",
+        "https://example.org:443/a",
+        "https://example.org/a",
+    ),
+    (
+        LinkMatch::Exact,
+        "empty path",
+        "https://example.org",
+        "https://example.org/",
+    ),
+    (
+        LinkMatch::Exact,
+        "percent-encoding case",
+        "https://example.org/%7euser",
+        "https://example.org/%7Euser",
+    ),
+    (
+        LinkMatch::Normal,
+        "trailing slash",
+        "https://example.org/b/",
+        "https://example.org/b",
+    ),
+    (
+        LinkMatch::Normal,
+        "trailing slash before a query",
+        "https://example.org/b/?q=1",
+        "https://example.org/b?q=1",
+    ),
+    (
+        LinkMatch::Normal,
+        "trailing slash, other spellings too",
+        "HTTPS://EXAMPLE.org:443/%7eb/",
+        "https://example.org/%7Eb",
+    ),
+    (
+        LinkMatch::Loose,
+        "http is https",
+        "http://example.org/b",
+        "https://example.org/b",
+    ),
+    (
+        LinkMatch::Loose,
+        "Pocket's utm_source",
+        "https://example.org/b?utm_source=pocket_mylist",
+        "https://example.org/b",
+    ),
+    (
+        LinkMatch::Loose,
+        "Pocket's newer utm_source",
+        "https://example.org/b?utm_source=pocket_saves",
+        "https://example.org/b",
+    ),
+    (
+        LinkMatch::Loose,
+        "utm_* among other parameters",
+        "https://example.org/b?id=7&utm_medium=email&UTM_Campaign=x",
+        "https://example.org/b?id=7",
+    ),
+    (
+        LinkMatch::Loose,
+        "fbclid",
+        "https://example.org/b?fbclid=IwAR0abc",
+        "https://example.org/b",
+    ),
+    (
+        LinkMatch::Loose,
+        "gclid",
+        "https://example.org/b?gclid=Cj0K",
+        "https://example.org/b",
+    ),
+    (
+        LinkMatch::Loose,
+        "mc_cid and mc_eid",
+        "https://example.org/b?mc_cid=1&mc_eid=2",
+        "https://example.org/b",
+    ),
+    (
+        LinkMatch::Loose,
+        "fragment",
+        "https://example.org/b#section",
+        "https://example.org/b",
+    ),
+    (
+        LinkMatch::Loose,
+        "all at once",
+        "http://Example.org/b/?utm_source=pocket_mylist#top",
+        "https://example.org/b",
+    ),
+];
+
+/// Pairs no level merges: they may be different pages.
+const NEVER: &[(&str, &str, &str)] = &[
+    (
+        "another parameter",
+        "https://example.org/b?id=7",
+        "https://example.org/b?id=8",
+    ),
+    (
+        "a parameter that is not tracking",
+        "https://example.org/b?ref=1",
+        "https://example.org/b",
+    ),
+    (
+        "path case",
+        "https://example.org/A",
+        "https://example.org/a",
+    ),
+    (
+        "another port",
+        "https://example.org:8443/",
+        "https://example.org/",
+    ),
+    (
+        "another host",
+        "https://www.example.org/",
+        "https://example.org/",
+    ),
+    (
+        "a one-page app's route",
+        "https://app.example/#/inbox",
+        "https://app.example/#/settings",
+    ),
+    (
+        "a hash-bang route",
+        "https://app.example/#!/inbox",
+        "https://app.example/",
+    ),
+    (
+        "an opaque path's slash",
+        "mailto:a@example.org/",
+        "mailto:a@example.org",
+    ),
+    (
+        "not links, compared as written",
+        "Not a link/",
+        "not a link",
+    ),
+];
+
+fn removed(by: LinkMatch, a: &str, b: &str) -> usize {
+    let mut doc = Document::new();
+    doc.push(None, Bookmark::new(a));
+    doc.push(None, Bookmark::new(b));
+    dedupe_by(&mut doc, by, false)
+}
+
+#[test]
+fn each_level_merges_its_rules_and_the_levels_before_it_do_not() {
+    let levels = [LinkMatch::Exact, LinkMatch::Normal, LinkMatch::Loose];
+    for &(level, rule, a, b) in LEVEL_RULES {
+        for by in levels {
+            let want = usize::from(by as u8 >= level as u8);
+            assert_eq!(removed(by, a, b), want, "{rule} at {}: {a} {b}", by.name());
+            assert_eq!(removed(by, b, a), want, "{rule} at {}: {b} {a}", by.name());
+        }
+    }
+    for &(rule, a, b) in NEVER {
+        for by in levels {
+            assert_eq!(removed(by, a, b), 0, "{rule} at {}: {a} {b}", by.name());
+        }
+    }
+}
+
+#[test]
+fn a_loose_duplicate_gives_the_first_its_tags_description_and_dates_and_is_reported() {
+    let at = |s| Some(markport_model::Timestamp::from_unix(s, 0).unwrap().into());
+    let mut doc = Document::new();
+    let mut first = tagged("https://example.org/post", &["read"]).with_title("Post");
+    first.added = at(2_000);
+    doc.push(None, first);
+    let pocket = doc.push(None, Folder::titled("Pocket"));
+    let mut later = tagged(
+        "http://example.org/post/?utm_source=pocket_mylist#comments",
+        &["pocket", "Read"],
+    );
+    later.added = at(1_000);
+    later.modified = at(3_000);
+    later.desc = Some("a highlight".into());
+    doc.push(Some(pocket), later);
+    let ops = [Operation::DedupeBy {
+        by: LinkMatch::Loose,
+        keep_empty: false,
+    }];
+    let report = apply(&mut doc, &ops).unwrap();
+    assert_eq!(
+        paths(&doc),
+        ["Post"],
+        "the duplicate and the folder it emptied go"
+    );
+    let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+    assert_eq!(
+        b.href, "https://example.org/post",
+        "the first keeps its href as written"
+    );
+    assert_eq!(b.tags, ["read", "pocket"]);
+    assert_eq!(b.desc.as_deref(), Some("a highlight"));
+    assert_eq!((&b.added, &b.modified), (&at(1_000), &at(3_000)));
+    let got: Vec<_> = report
+        .changes
+        .iter()
+        .map(|c| (c.field, c.count, c.reason.as_str()))
+        .collect();
+    assert!(
+        got.contains(&(Field::Bookmark, 1, "removed by --dedupe=loose")),
+        "{got:?}"
+    );
+    assert!(got.contains(&(Field::Folder, 1, "removed (left empty) by --dedupe=loose")));
+    assert!(got.contains(&(Field::BookmarkTags, 1, "merged by --dedupe=loose")));
+    assert!(report.is_empty(), "requested, not lost");
+    // The bare level is today's --dedupe, by name too.
+    let exact = Operation::DedupeBy {
+        by: LinkMatch::Exact,
+        keep_empty: true,
+    };
+    assert_eq!(exact.flag(), Operation::DedupeKeepingEmpty.flag());
+}
+
+#[test]
+fn merge_matches_links_across_inputs_at_the_level_asked() {
+    let mut pocket = Document::new();
+    pocket.push(
+        None,
+        tagged("https://example.org/a?utm_source=pocket_saves", &["p"]),
+    );
+    pocket.push(None, Bookmark::new("https://example.org/b/"));
+    let mut safari = Document::new();
+    safari.push(None, tagged("http://example.org/a", &["s"]));
+    safari.push(None, Bookmark::new("https://example.org/b"));
+    safari.push(None, Bookmark::new("https://example.org/c#x"));
+    let inputs = vec![pocket, safari];
+    let merged = |by| merge_by(inputs.clone(), by, false).unwrap().1[1].merged;
+    assert_eq!(merged(None), 0);
+    assert_eq!(merged(Some(LinkMatch::Exact)), 0);
+    assert_eq!(merged(Some(LinkMatch::Normal)), 1);
+    assert_eq!(merged(Some(LinkMatch::Loose)), 2);
+    // Exact merges of other spellings are not listed (as before); a
+    // level's are, with the bookmark each merged into.
+    let listed = |by| {
+        let (_, report) = merge_by(inputs.clone(), Some(by), false).unwrap();
+        entries(&report[1].report.changes)
+    };
+    assert_eq!(listed(LinkMatch::Exact), []);
+    assert_eq!(
+        listed(LinkMatch::Loose),
+        [(
+            Field::Bookmark,
+            2,
+            vec![
+                "https://example.org/a?utm_source=pocket_saves".to_string(),
+                "https://example.org/b/".to_string()
+            ]
+        )]
+    );
+    let (doc, _) = merge_by(inputs, Some(LinkMatch::Loose), false).unwrap();
+    let first = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+    assert_eq!(first.tags, ["p", "s"]);
+    assert_eq!(doc.census().bookmarks, 3);
+}
