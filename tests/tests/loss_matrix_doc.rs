@@ -7,7 +7,7 @@ fn the_loss_matrix_doc_is_current() {
     let now = markport::matrix::markdown();
     assert!(
         doc == now,
-        "{} is stale: regenerate it with `cargo run -q -p markport -- formats --markdown > docs/loss-matrix.md`",
+        "{} is stale: regenerate it with `cargo run -q -p markport-cli -- formats --markdown > docs/loss-matrix.md`",
         path.display()
     );
 }
