@@ -1,13 +1,12 @@
 //! `markport convert`: one file to another format, and what was lost.
 
-use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use crate::exit;
 use crate::failure::Failure;
-use crate::files::{self, display_name, is_std};
+use crate::files::{self, display_name};
 use crate::flags::{JobFlags, WritableFormat};
 use crate::pipeline::{self, Out, ReportOut};
 use crate::report::{Report, REPORT_VERSION};
@@ -66,13 +65,6 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     // A read-only target is refused before the input is read.
     let (to, options) =
         files::output_format(a.to.as_deref(), a.output.as_deref(), a.job.write.options())?;
-    let to_stdout = a.output.as_deref().is_none_or(is_std);
-    if to_stdout && to.writes_binary(&options) && std::io::stdout().is_terminal() {
-        return Err(Failure::new(format_args!(
-            "refusing to write binary {} output to the terminal; say -o FILE or redirect it",
-            to.name
-        )));
-    }
     let to = markport::To::Format {
         format: to,
         options,

@@ -28,7 +28,8 @@ pub(crate) fn display_name(path: &Path) -> Cow<'_, str> {
 
 /// The format to write and its options: `--to`, else the output's
 /// extension, as the library chooses ([`markport::choose_output`]); an
-/// extension several formats write gets the usual one, said on standard error.
+/// extension several formats write gets the usual one, said on standard error;
+/// a binary output to a terminal is refused.
 pub(crate) fn output_format(
     to: Option<&str>,
     output: Option<&Path>,
@@ -49,6 +50,16 @@ pub(crate) fn output_format(
         resolved.format.name,
         how(&resolved.chosen)
     ));
+    // A binary form (.jsonlz4) is never poured onto a terminal.
+    if output.is_none_or(is_std)
+        && resolved.format.writes_binary(&options)
+        && io::IsTerminal::is_terminal(&io::stdout())
+    {
+        return Err(Failure::new(format_args!(
+            "refusing to write binary {} output to the terminal; say -o FILE or redirect it",
+            resolved.format.name
+        )));
+    }
     Ok((resolved.format, options))
 }
 

@@ -90,15 +90,6 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     )?;
     let (format, options) =
         files::output_format(a.to.as_deref(), a.output.as_deref(), a.job.write.options())?;
-    if a.output.as_deref().is_none_or(files::is_std)
-        && format.writes_binary(&options)
-        && std::io::IsTerminal::is_terminal(&std::io::stdout())
-    {
-        return Err(Failure::new(format_args!(
-            "refusing to write binary {} output to the terminal; say -o FILE or redirect it",
-            format.name
-        )));
-    }
     let to = markport::To::Format { format, options };
     let mut job = a.job.job(pipeline::inputs(&a.inputs)?, to.clone())?;
     job.keep_duplicates = a.keep_duplicates;

@@ -50,7 +50,7 @@ fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
         Some(path) => Some(pipeline::ReportOut::open(Some(path), None, &inputs)?),
         None => None,
     };
-    let options = markport::options_for_path(a.job.write.options(), None);
+    let options = a.job.write.options();
     let to = markport::To::Trip { via, options };
     let job = a.job.job(pipeline::inputs(&inputs)?, to)?;
     let name = display_name(&a.file);
