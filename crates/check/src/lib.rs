@@ -8,7 +8,7 @@
 //! desktop-bookmark spec, the Netscape format's description) and from what
 //! real readers refuse (GLib's GBookmarkFile, Chromium's importer and
 //! `BookmarkCodec`, Firefox's restore); every
-//! rule is listed in [`RULES`] and documented in docs/check.md with where it
+//! rule is listed by [`rules`] and documented in docs/check.md with where it
 //! comes from.
 //!
 //! * XBEL: the DTD's elements, attributes, order and `version`; ids unique,
@@ -76,10 +76,10 @@ mod xml_text;
 use std::path::Path;
 
 use markport::{Chosen, Format, Input, Resolved};
-use markport_model::{Error, ErrorKind, ReadOptions, Severity as ReaderSeverity};
+use markport_model::{Error, ReadOptions, Severity as ReaderSeverity};
 
 pub use problem::{Problem, Rule, Severity, LIMIT_PER_RULE};
-pub use rules::RULES;
+pub use rules::rules;
 
 use problem::Sink;
 
@@ -162,9 +162,12 @@ pub fn check_input(input: Input, from: Option<&'static Format>) -> Result<Checke
 /// Whether check has rules of its own for `input` in `format` (else its
 /// problems are what the reader says).
 fn has_rules(format: &Format, input: &[u8]) -> bool {
+    if !format.rules.is_empty() {
+        return true;
+    }
+    // The formats whose rules check still finds by a walk of its own.
     match format.name {
-        "xbel" | "desktop" | "netscape" | "xfolk" | "pinboard" | "instapaper" | "firefox"
-        | "chromium" => true,
+        "xbel" | "desktop" | "netscape" | "xfolk" | "instapaper" | "firefox" | "chromium" => true,
         "pocket" => export::is_pocket_csv(input),
         _ => false,
     }
@@ -219,13 +222,6 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
         "xfolk" => xfolk::check(input),
         // The reader finds every problem the format's rules name, and
         // tags it with the rule.
-        "pinboard" => by_rules_of_reader(input, format, |kind| {
-            if kind == ErrorKind::Syntax {
-                &rules::PINBOARD_NOT_JSON
-            } else {
-                &rules::PINBOARD_STRUCTURE
-            }
-        }),
         "instapaper" => {
             export::check(input, &export::INSTAPAPER, &mut raw);
             Vec::new()
@@ -258,6 +254,9 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             chromium::check(input, &mut sink);
             sink.finish()
         }
+        // The reader finds every problem its format's rules name, and tags
+        // it with the rule.
+        _ if !format.rules.is_empty() => by_rules_of_reader(input, format),
         _ => by_reader(input, format),
     };
     problems.append(&mut raw.finish());
@@ -267,34 +266,48 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
 }
 
 /// The problems markport's reader of `format` finds in `input` under
-/// check's rules: the diagnostics it tags with a rule, and its error (a file
-/// it cannot read) under the rule `fatal` names for the error's kind. What
-/// it says untagged is how markport reads the file, not a rule it breaks.
-fn by_rules_of_reader(
-    input: &[u8],
-    format: &Format,
-    fatal: fn(ErrorKind) -> &'static Rule,
-) -> Vec<Problem> {
-    match (format.read)(input, &ReadOptions::default()) {
-        Err(e) => {
-            let rule = fatal(e.kind);
+/// check's rules, read with [`ReadOptions::checking`]: the diagnostics it
+/// tags with a rule, and its error (a file it cannot read on) under its rule
+/// or `reader/error`, with what it found before. What it says untagged is
+/// how markport reads the file, not a rule it breaks.
+fn by_rules_of_reader(input: &[u8], format: &Format) -> Vec<Problem> {
+    let mut opts = ReadOptions::default();
+    opts.checking = true;
+    match (format.read)(input, &opts) {
+        Err(mut e) => {
+            let found = std::mem::take(&mut e.found);
+            let mut problems = tagged(found);
+            let rule = e.rule.unwrap_or(rules::READER_ERROR.id);
+            let severity = rule_named(rule).map_or(rules::READER_ERROR.severity, |r| r.severity);
             let (line, column) = e
                 .location
                 .map_or((1, 1), |l| (l.line.max(1), l.column.max(1)));
-            vec![Problem {
+            problems.push(Problem {
                 line,
                 column,
-                severity: rule.severity,
-                rule: rule.id,
+                severity,
+                rule,
                 message: e.message,
                 file: None,
-            }]
+            });
+            problems
         }
-        Ok(mut parsed) => {
-            parsed.diagnostics.retain(|d| d.rule.is_some());
-            reading(&Ok(parsed))
-        }
+        Ok(parsed) => tagged(parsed.diagnostics),
     }
+}
+
+/// The diagnostics of `found` a reader tagged with a rule, as problems.
+fn tagged(mut found: Vec<markport_model::Diagnostic>) -> Vec<Problem> {
+    found.retain(|d| d.rule.is_some());
+    reading(&Ok(markport::Parsed::new(
+        markport_model::Document::new(),
+        found,
+    )))
+}
+
+/// The rule whose id is `id`.
+fn rule_named(id: &str) -> Option<&'static Rule> {
+    rules().into_iter().find(|r| r.id == id)
 }
 
 /// What markport's reader of `format` says about `input`.
@@ -333,13 +346,14 @@ pub fn reading(read: &Result<markport_model::Parsed, markport_model::Error>) -> 
         }
         Ok(parsed) => {
             let mut problems = problem::Capped::default();
+            let all = rules();
             for d in &parsed.diagnostics {
                 // A reader's finding of one of check's rules is listed
                 // under it, whatever the reader's own severity.
                 let rule = d
                     .rule
                     .as_deref()
-                    .and_then(|id| RULES.iter().find(|r| r.id == id))
+                    .and_then(|id| all.iter().copied().find(|r| r.id == id))
                     .or((d.severity >= ReaderSeverity::Warning).then_some(&rules::READER_WARNING));
                 let Some(rule) = rule else { continue };
                 let (line, column) = at(d.location);

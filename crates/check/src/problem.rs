@@ -4,38 +4,11 @@
 use markport_model::LineIndex;
 use serde::Serialize;
 
-/// How serious a problem is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// The file breaks what its format's own documents require.
-    Error,
-    /// The file is allowed, but a major reader refuses or misreads it, or
-    /// it is very likely a mistake.
-    Warning,
-}
-
-impl Severity {
-    /// `error` or `warning`, as printed.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
-}
-
+/// How serious a problem is (the level of the rule it breaks).
+pub use markport_model::rule::Level as Severity;
 /// One rule: a stable id, its severity, and what it says in one line.
 /// Every rule is documented in docs/check.md under its id.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rule {
-    /// `FORMAT/NAME`, e.g. `xbel/duplicate-id`; never changes once published.
-    pub id: &'static str,
-    /// The severity of every problem this rule finds.
-    pub severity: Severity,
-    /// What the rule checks, in one line.
-    pub summary: &'static str,
-}
+pub use markport_model::rule::Rule;
 
 /// One problem found in a file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use markport_check::{check, Severity, RULES};
+use markport_check::{check, rules, Severity};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -510,7 +510,7 @@ fn check_file(path: &Path, format: &str) -> Vec<markport_check::Problem> {
 
 #[test]
 fn every_rule_has_one_example_named_after_it() {
-    for rule in RULES {
+    for rule in rules() {
         let examples: Vec<_> = EXAMPLES.iter().filter(|e| e.2 == rule.id).collect();
         assert_eq!(examples.len(), 1, "{}: examples {examples:?}", rule.id);
         let stem = rule.id.replace('/', "-");
@@ -521,7 +521,7 @@ fn every_rule_has_one_example_named_after_it() {
             examples[0].0
         );
     }
-    assert_eq!(EXAMPLES.len(), RULES.len());
+    assert_eq!(EXAMPLES.len(), rules().len());
 }
 
 #[test]
@@ -534,7 +534,7 @@ fn every_rule_fires_on_its_example_where_it_says() {
                 .any(|p| p.rule == rule && (p.line, p.column) == (line, column)),
             "{file}: expected {rule} at {line}:{column}, got {problems:#?}"
         );
-        let severity = RULES.iter().find(|r| r.id == rule).unwrap().severity;
+        let severity = rules().into_iter().find(|r| r.id == rule).unwrap().severity;
         assert!(problems
             .iter()
             .filter(|p| p.rule == rule)
@@ -545,7 +545,7 @@ fn every_rule_fires_on_its_example_where_it_says() {
 #[test]
 fn every_rule_is_documented() {
     let doc = std::fs::read_to_string(root().join("docs/check.md")).unwrap();
-    for rule in RULES {
+    for rule in rules() {
         let heading = format!("### `{}`", rule.id);
         assert!(doc.contains(&heading), "docs/check.md has no {heading}");
         let severity = match rule.severity {

@@ -1,5 +1,5 @@
 //! `markport check`: list every problem in bookmark files, as a validator
-//! or a linter does (the rules: docs/check.md, `markport_check::RULES`).
+//! or a linter does (the rules: docs/check.md, `markport_check::rules`).
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,10 +1,7 @@
 //! The formats markport knows. A format joins by adding one entry to
 //! [`FORMATS`]; the CLI, the loss matrix and the conformance tests pick it up.
 
-use markport_model::{
-    Document, Error, ErrorKind, Field, FormatDef, LossReport, PathReadFn, ReadFn, Support, WriteFn,
-    WriteOptions,
-};
+use markport_model::{Document, Error, ErrorKind, FormatDef, LossReport, WriteFn, WriteOptions};
 
 use crate::FORMATS;
 
@@ -17,7 +14,10 @@ pub type StageDirFn = fn(
     &std::path::Path,
 ) -> Result<(LossReport, markport_files::tree::Staged), Error>;
 
-/// One format: its names, how to recognise it, read it and write it.
+/// One format: its names, how to recognise it, read it and write it. It
+/// is the declaration its crate makes ([`FormatDef`], whose fields it
+/// shows through `Deref`), with what only the registry knows: the
+/// directory writer, and the writable formats an error names.
 ///
 /// ```
 /// use markport::{format, Field, Support};
@@ -29,43 +29,16 @@ pub type StageDirFn = fn(
 /// assert_eq!((format("xfolk").unwrap().support)(Field::Separator), Support::None);
 /// ```
 #[derive(Clone, Copy)]
-#[non_exhaustive]
 pub struct Format {
-    /// The name used by `--from` and `--to`.
-    pub name: &'static str,
-    /// A one-line description.
-    pub description: &'static str,
-    /// File extensions (without the dot) that suggest this format.
-    pub extensions: &'static [&'static str],
-    /// How sure (0..=100) the format is that the bytes are its own; `None` if not.
-    pub detect: fn(&[u8]) -> Option<u8>,
-    /// Whether its reader takes a ZIP archive and reads its entries
-    /// (`FormatDef::reads_zip`): a ZIP is offered to these formats only,
-    /// so that its entries, not its bytes, decide what it is.
-    pub reads_zip: bool,
-    /// The reader.
-    pub read: ReadFn,
-    /// The path reader: reads the file at a path, used instead of `read`
-    /// when the input is a regular file (places.sqlite with its `-wal`):
-    /// `None` for every format whose bytes are the whole story.
-    pub path_reader: Option<PathReadFn>,
-    /// What an output file's extension (without the dot) asks of the write
-    /// options: Firefox's `.jsonlz4` asks for its compressed form. Every
-    /// format's rule is applied to every output path
-    /// ([`options_for_path`](crate::options_for_path)), so only the registry
-    /// knows which extensions mean something.
-    pub write_options_for_extension: fn(&str, &mut WriteOptions),
-    /// Whether what the writer makes with these options is binary, not
-    /// text (Firefox's compressed `.jsonlz4`): `false` for every
-    /// format whose output is always text.
-    pub binary_output: fn(&WriteOptions) -> bool,
-    /// The writer; `None` for a format markport only reads (a browser's
-    /// database, a service's export). Use [`Format::writer`] to get it with
-    /// an error that names the writable formats.
-    pub write: Option<WriteFn>,
-    /// How well the writer carries each field (the loss matrix). Asked only
-    /// when there is a writer.
-    pub support: fn(Field) -> Support,
+    def: FormatDef,
+}
+
+impl std::ops::Deref for Format {
+    type Target = FormatDef;
+
+    fn deref(&self) -> &FormatDef {
+        &self.def
+    }
 }
 
 /// A format whose collection is a directory of files rather than one
@@ -152,19 +125,7 @@ impl Format {
     /// (`markport_xbel::FORMAT`): the one list in `lib.rs` makes
     /// [`FORMATS`] of these.
     pub const fn of(def: FormatDef) -> Format {
-        Format {
-            name: def.name,
-            description: def.description,
-            extensions: def.extensions,
-            detect: def.detect,
-            reads_zip: def.reads_zip,
-            read: def.read,
-            path_reader: def.path_reader,
-            write_options_for_extension: def.write_options_for_extension,
-            binary_output: def.binary_output,
-            write: def.write,
-            support: def.support,
-        }
+        Format { def }
     }
 }
 
@@ -251,7 +212,7 @@ pub fn writable_names() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use markport_model::{Parsed, ReadOptions};
+    use markport_model::{Field, Parsed, ReadOptions, Support};
 
     fn no_read(_: &[u8], _: &ReadOptions) -> Result<Parsed, Error> {
         Err(Error::new(ErrorKind::Syntax, "never", None))

@@ -254,6 +254,13 @@ pub struct Error {
     /// The I/O error behind an [`ErrorKind::Io`] failure (shared, so that
     /// errors stay `Clone`).
     source: Option<Arc<std::io::Error>>,
+    /// What the reader found before it stopped (with
+    /// [`ReadOptions::checking`](crate::ReadOptions::checking), every rule
+    /// broken up to the fatal one), in order of position.
+    pub found: Vec<Diagnostic>,
+    /// The `markport check` rule the failure breaks, when it is one
+    /// (`xbel/not-well-formed`): check lists it under that id.
+    pub rule: Option<&'static str>,
 }
 
 impl PartialEq for Error {
@@ -272,6 +279,8 @@ impl Error {
             message: message.into(),
             location,
             source: None,
+            found: Vec::new(),
+            rule: None,
         }
     }
 
@@ -288,6 +297,18 @@ impl Error {
             source: Some(Arc::new(err)),
             ..Error::new(ErrorKind::Io, String::new(), None)
         }
+    }
+
+    /// The same error, keeping what was found before it.
+    pub fn with_found(mut self, found: Vec<Diagnostic>) -> Error {
+        self.found = found;
+        self
+    }
+
+    /// The same error, as a breach of `markport check`'s rule `id`.
+    pub fn rule(mut self, id: &'static str) -> Error {
+        self.rule = Some(id);
+        self
     }
 
     /// The I/O error behind this failure, when there is one.

@@ -6,6 +6,7 @@
 use std::io::Write;
 use std::path::Path;
 
+use crate::rule::Rule;
 use crate::{Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions};
 
 /// A reader: bytes in, document and diagnostics out.
@@ -60,6 +61,9 @@ pub struct FormatDef {
     pub write: Option<WriteFn>,
     /// How well the writer carries each field (the loss matrix).
     pub support: fn(Field) -> Support,
+    /// The rules of `markport check` this format's reader tags its
+    /// diagnostics with, when asked ([`ReadOptions::checking`]).
+    pub rules: &'static [Rule],
 }
 
 fn no_write_options(_: &str, _: &mut WriteOptions) {}
@@ -94,6 +98,7 @@ impl FormatDef {
             binary_output: text_output,
             write: None,
             support: read_only,
+            rules: &[],
         }
     }
 
@@ -119,6 +124,12 @@ impl FormatDef {
     /// With a rule for what an output's extension asks of the options.
     pub const fn options_for_extension(mut self, rule: fn(&str, &mut WriteOptions)) -> FormatDef {
         self.write_options_for_extension = rule;
+        self
+    }
+
+    /// With the rules of `markport check` its reader finds.
+    pub const fn with_rules(mut self, rules: &'static [Rule]) -> FormatDef {
+        self.rules = rules;
         self
     }
 

@@ -64,6 +64,7 @@ mod link;
 mod loss;
 mod node;
 mod options;
+pub mod rule;
 mod time;
 mod value;
 

@@ -25,6 +25,11 @@ pub struct ReadOptions {
     /// ([`ErrorKind::Strict`](crate::ErrorKind::Strict)); every reader honours
     /// it through [`Parsed::enforce`](crate::Parsed::enforce).
     pub strict: bool,
+    /// Find every rule of the format's [`rules`](crate::FormatDef::rules)
+    /// the input breaks, each diagnostic tagged with its id, and go on past
+    /// a problem wherever the format allows (`markport check` sets it).
+    /// Off, a reader says only what changes how it reads.
+    pub checking: bool,
     /// Decode the input with this encoding label instead of detecting it
     /// (the HTML formats: Netscape, xFolk).
     pub encoding: Option<String>,

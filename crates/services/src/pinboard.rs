@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 
 use markport_markup::json::{Event, Parser, SyntaxError};
+use markport_model::rule::Rule;
 use markport_model::{
     Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Parsed,
     ReadOptions, Timestamp,
@@ -55,8 +56,39 @@ impl Value<'_> {
 /// One member: its key, where its value starts, the value.
 type Member<'a> = (Cow<'a, str>, usize, Value<'a>);
 
+/// The rules of `markport check` this reader finds (docs/check.md).
+pub const RULES: &[Rule] = &[
+    Rule::error(
+        "pinboard/not-json",
+        "the export is not JSON (checking stops at the error)",
+    ),
+    Rule::error(
+        "pinboard/structure",
+        "not an array of post objects, or a post's href, time, shared or toread not a string",
+    ),
+    Rule::error("pinboard/missing-href", "a post without href"),
+    Rule::error(
+        "pinboard/bad-date",
+        "a post's time that is not a W3C date/time",
+    ),
+    Rule::error(
+        "pinboard/bad-flag",
+        "shared or toread other than yes and no",
+    ),
+];
+
 /// Read a Pinboard JSON export, one post at a time.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    read_posts(input, opts).map_err(|e| {
+        let rule = match e.kind {
+            ErrorKind::Syntax => "pinboard/not-json",
+            _ => "pinboard/structure",
+        };
+        e.rule(rule)
+    })
+}
+
+fn read_posts(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut p = Parser::new(input);
     let syntax = |e: SyntaxError| Error::syntax(format!("JSON: {}", e.message), e.location);
     let (at, first) = next(&mut p).map_err(syntax)?;
@@ -328,7 +360,8 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     &[],
     detect,
     read,
-);
+)
+.with_rules(RULES);
 
 #[cfg(test)]
 mod tests {
