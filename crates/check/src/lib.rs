@@ -28,8 +28,8 @@
 //!   `rel="tag"` links.
 //! * Pocket's and Instapaper's CSV exports: the header, and every row that
 //!   does not parse; Pinboard's JSON: every post without its link, with a
-//!   time or flag that is not Pinboard's — found by markport's Pinboard
-//!   reader, which tags each diagnostic with the rule
+//!   time or flag that is not Pinboard's — found by markport's readers of
+//!   them, which tag each diagnostic with the rule
 //!   ([`markport_model::Diagnostic::rule`]).
 //! * Every other format: what markport's reader of it reports
 //!   (`reader/error`, `reader/warning`), until it has rules of its own.
@@ -64,7 +64,6 @@
 
 mod chromium;
 mod desktop;
-mod export;
 mod firefox;
 mod netscape;
 mod problem;
@@ -161,16 +160,15 @@ pub fn check_input(input: Input, from: Option<&'static Format>) -> Result<Checke
 
 /// Whether check has rules of its own for `input` in `format` (else its
 /// problems are what the reader says).
-fn has_rules(format: &Format, input: &[u8]) -> bool {
+fn has_rules(format: &Format, _input: &[u8]) -> bool {
     if !format.rules.is_empty() {
         return true;
     }
     // The formats whose rules check still finds by a walk of its own.
-    match format.name {
-        "xbel" | "desktop" | "netscape" | "xfolk" | "instapaper" | "firefox" | "chromium" => true,
-        "pocket" => export::is_pocket_csv(input),
-        _ => false,
-    }
+    matches!(
+        format.name,
+        "xbel" | "desktop" | "netscape" | "xfolk" | "firefox" | "chromium"
+    )
 }
 
 fn cannot_read(e: std::io::Error) -> Error {
@@ -220,16 +218,6 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
         }
         "netscape" => netscape::check(input, &mut raw),
         "xfolk" => xfolk::check(input),
-        // The reader finds every problem the format's rules name, and
-        // tags it with the rule.
-        "instapaper" => {
-            export::check(input, &export::INSTAPAPER, &mut raw);
-            Vec::new()
-        }
-        "pocket" if export::is_pocket_csv(input) => {
-            export::check(input, &export::POCKET, &mut raw);
-            Vec::new()
-        }
         "firefox" => {
             if input.starts_with(markport_firefox::lz4::MAGIC) {
                 match markport_firefox::lz4::decompress(input) {
