@@ -354,7 +354,14 @@ fn read_zip(input: &[u8], budget: Budget, checking: bool) -> Result<Parsed, Erro
         let mut part_diags = Vec::new();
         let src = text(&bytes, &mut part_diags);
         let read = collection.read_part(&src, matches!(src, Cow::Owned(_)), &mut part_diags);
-        in_entry(part, &mut diags, part_diags, read)?;
+        in_entry(part, &mut diags, part_diags, read).map_err(|mut e| {
+            // Checking, what the parts before it broke is listed too.
+            if checking {
+                diags.append(&mut e.found);
+                e.found = std::mem::take(&mut diags);
+            }
+            e
+        })?;
     }
     // Sets: an archive may have 10,000 entries.
     let read: std::collections::HashSet<&String> = parts

@@ -108,3 +108,40 @@ fn a_pocket_header_without_time_added_is_a_csv_lacking_it() {
         pocket::read(b"title,url,tags\nA,https://a/,x\n", &ReadOptions::default()).unwrap_err();
     assert!(err.message.contains("no time_added column"), "{err}");
 }
+
+fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
+    use std::io::Write;
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default();
+    for (name, data) in entries {
+        zip.start_file(*name, options).unwrap();
+        zip.write_all(data).unwrap();
+    }
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn the_parts_of_a_pocket_zip_are_checked_each_led_by_its_part() {
+    let bytes = zip(&[
+        (
+            "part_000000.csv",
+            b"title,url,time_added\nA,https://a/,soon\n",
+        ),
+        (
+            "part_000001.csv",
+            b"title,url,time_added\nB,https://b/,1\n\"C,https://c/,2\n",
+        ),
+    ]);
+    let err = pocket::read(&bytes, &checking()).unwrap_err();
+    assert_eq!(err.rule, Some("export/row"));
+    assert!(
+        err.message
+            .starts_with("ZIP entry part_000001.csv:3:1: unclosed quote"),
+        "{err}"
+    );
+    let found: Vec<_> = err.found.iter().map(|d| d.rule.as_deref()).collect();
+    assert_eq!(found, [Some("export/bad-date")]);
+    assert!(err.found[0]
+        .message
+        .starts_with("ZIP entry part_000000.csv:2:1: "));
+}
