@@ -53,9 +53,9 @@ fn in_entry<T>(
     // error, led by the entry as well.
     read.map_err(|e| {
         let found = e.found.into_iter().map(led).collect();
-        let mut led = Error::new(e.kind, lead(&e.message, e.location), None).with_found(found);
-        led.rule = e.rule;
-        led
+        let mut error = Error::new(e.kind, lead(&e.message, e.location), None).with_found(found);
+        error.rule = e.rule;
+        error
     })
 }
 
