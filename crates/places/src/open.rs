@@ -85,6 +85,9 @@ pub fn time_limit(bytes: u64) -> Duration {
 pub struct Opened {
     /// The connection: read only on the user's file, or on a private copy.
     pub conn: Connection,
+    /// The bytes the database holds (the file and its companions): what
+    /// a read's memory budget is measured against.
+    pub bytes: u64,
     _dir: Option<PrivateDir>,
 }
 
@@ -103,7 +106,11 @@ impl Opened {
             STEPS_BETWEEN_CHECKS,
             Some(move || Instant::now() > deadline),
         );
-        Ok(Opened { conn, _dir: dir })
+        Ok(Opened {
+            conn,
+            bytes,
+            _dir: dir,
+        })
     }
 }
 
