@@ -279,24 +279,6 @@ pub(crate) const XFOLK_TAG_NOT_REL_TAG: Rule = warning(
     "tags marked by class in an entry, with no rel=\"tag\" link",
 );
 
-// Services' CSV exports (Pocket, Instapaper).
-pub(crate) const EXPORT_HEADER: Rule = error(
-    "export/header",
-    "a CSV export whose header lacks a column the service writes, or repeats one",
-);
-pub(crate) const EXPORT_UNKNOWN_COLUMN: Rule = warning(
-    "export/unknown-column",
-    "a CSV column the service does not write",
-);
-pub(crate) const EXPORT_ROW: Rule = error(
-    "export/row",
-    "a CSV row that does not parse: its field count, bytes that are not UTF-8, no URL",
-);
-pub(crate) const EXPORT_BAD_DATE: Rule = error(
-    "export/bad-date",
-    "a CSV time that is not a number of seconds",
-);
-
 // Formats without rules of their own yet: what their reader says.
 pub(crate) const READER_ERROR: Rule = error(
     "reader/error",
@@ -399,8 +381,4 @@ static HELD: &[Rule] = &[
     FIREFOX_BAD_DATE,
     XFOLK_MISSING_TAGGEDLINK,
     XFOLK_TAG_NOT_REL_TAG,
-    EXPORT_HEADER,
-    EXPORT_UNKNOWN_COLUMN,
-    EXPORT_ROW,
-    EXPORT_BAD_DATE,
 ];
