@@ -69,7 +69,7 @@ fn an_endless_sort_is_stopped_at_the_heap_limit_without_temporary_files() {
             seen
         })
     };
-    let (err, took) = bounded(move || {
+    let (err, _) = bounded(move || {
         // The limit runs from the open on.
         let start = Instant::now();
         let opened = open::from_path(&path).unwrap();
@@ -77,7 +77,7 @@ fn an_endless_sort_is_stopped_at_the_heap_limit_without_temporary_files() {
             .conn
             .query_row(
                 "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) \
-                 SELECT n, randomblob(4096) AS r FROM c ORDER BY r",
+                 SELECT n, randomblob(1048576) AS r FROM c ORDER BY r",
                 [],
                 |r| r.get::<_, i64>(0),
             )
@@ -97,7 +97,9 @@ fn an_endless_sort_is_stopped_at_the_heap_limit_without_temporary_files() {
         "{}",
         err.message
     );
-    assert!(took < TIME_LIMIT, "stopped only after {took:?}");
+    // The message says the heap limit stopped it, not the time limit
+    // (whose own message the next test holds): no clock is read here, as
+    // a loaded machine fills the heap slower.
     // SQLite's heap never went past the limit (the other tests of this
     // process open databases of a few pages: the limit is the base's).
     let most = unsafe { rusqlite::ffi::sqlite3_memory_highwater(0) };
