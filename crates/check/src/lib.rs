@@ -66,7 +66,6 @@ mod chromium;
 mod desktop;
 mod export;
 mod firefox;
-mod netscape;
 mod problem;
 mod rules;
 mod xbel;
@@ -167,7 +166,7 @@ fn has_rules(format: &Format, input: &[u8]) -> bool {
     }
     // The formats whose rules check still finds by a walk of its own.
     match format.name {
-        "xbel" | "desktop" | "netscape" | "xfolk" | "instapaper" | "firefox" | "chromium" => true,
+        "xbel" | "desktop" | "xfolk" | "instapaper" | "firefox" | "chromium" => true,
         "pocket" => export::is_pocket_csv(input),
         _ => false,
     }
@@ -218,7 +217,6 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             xbel::check(&text, desktop, &mut sink);
             sink.finish()
         }
-        "netscape" => netscape::check(input, &mut raw),
         "xfolk" => xfolk::check(input),
         // The reader finds every problem the format's rules name, and
         // tags it with the rule.

@@ -55,6 +55,7 @@
 
 mod dates;
 mod read;
+mod rules;
 mod scan;
 mod write;
 
@@ -62,6 +63,7 @@ use markport_model::{
     Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
+pub use rules::RULES;
 pub use write::MAX_INDENT_DEPTH;
 
 /// The document `extra` entry that keeps the `<H1>` heading when it differs
@@ -172,4 +174,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.writes(write, support);
+.writes(write, support)
+.with_rules(RULES);
