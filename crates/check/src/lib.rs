@@ -69,7 +69,6 @@ mod firefox;
 mod problem;
 mod rules;
 mod xbel;
-mod xfolk;
 mod xml_text;
 
 use std::path::Path;
@@ -166,7 +165,7 @@ fn has_rules(format: &Format, input: &[u8]) -> bool {
     }
     // The formats whose rules check still finds by a walk of its own.
     match format.name {
-        "xbel" | "desktop" | "xfolk" | "instapaper" | "firefox" | "chromium" => true,
+        "xbel" | "desktop" | "instapaper" | "firefox" | "chromium" => true,
         "pocket" => export::is_pocket_csv(input),
         _ => false,
     }
@@ -217,7 +216,6 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             xbel::check(&text, desktop, &mut sink);
             sink.finish()
         }
-        "xfolk" => xfolk::check(input),
         // The reader finds every problem the format's rules name, and
         // tags it with the rule.
         "instapaper" => {

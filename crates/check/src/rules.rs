@@ -231,16 +231,6 @@ pub(crate) const FIREFOX_BAD_DATE: Rule = error(
     "dateAdded or lastModified that is not an integer",
 );
 
-// xFolk pages.
-pub(crate) const XFOLK_MISSING_TAGGEDLINK: Rule = error(
-    "xfolk/missing-taggedlink",
-    "an xfolkentry without an <a class=\"taggedlink\" href>",
-);
-pub(crate) const XFOLK_TAG_NOT_REL_TAG: Rule = warning(
-    "xfolk/tag-not-rel-tag",
-    "tags marked by class in an entry, with no rel=\"tag\" link",
-);
-
 // Services' CSV exports (Pocket, Instapaper).
 pub(crate) const EXPORT_HEADER: Rule = error(
     "export/header",
@@ -350,8 +340,6 @@ static HELD: &[Rule] = &[
     FIREFOX_MISSING_URI,
     FIREFOX_BAD_GUID,
     FIREFOX_BAD_DATE,
-    XFOLK_MISSING_TAGGEDLINK,
-    XFOLK_TAG_NOT_REL_TAG,
     EXPORT_HEADER,
     EXPORT_UNKNOWN_COLUMN,
     EXPORT_ROW,

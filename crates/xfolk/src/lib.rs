@@ -56,6 +56,7 @@
 pub mod entry;
 mod page;
 mod read;
+mod rules;
 mod tags;
 mod text;
 
@@ -64,6 +65,7 @@ use markport_model::{
 };
 
 pub use page::MAX_NESTING;
+pub use rules::RULES;
 
 /// The `<meta name="generator">` of markport's pages: such a page reads
 /// even when it has no entries (an empty collection).
@@ -120,4 +122,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.writes(write, support);
+.writes(write, support)
+.with_rules(RULES);
