@@ -138,3 +138,37 @@ fn findings_of_one_rule_are_counted_past_the_limit() {
     let column = html.find(&format!("a{}", n - 1)).unwrap() - html.find("<DT>").unwrap() + 1;
     assert_eq!(last.location.unwrap().column as usize, column);
 }
+
+/// Checking changes nothing of the reading: every Netscape sample of the
+/// corpus, the broken ones too, reads to the same outcome and document.
+#[test]
+fn checking_reads_every_sample_as_reading_does() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let mut files: Vec<_> = std::fs::read_dir(corpus.join("netscape"))
+        .unwrap()
+        .chain(std::fs::read_dir(corpus.join("check")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 15, "{files:?}");
+    for file in files {
+        let bytes = std::fs::read(&file).unwrap();
+        let plain = markport_netscape::read(&bytes, &ReadOptions::default());
+        let checked = markport_netscape::read(&bytes, &checking());
+        match (plain, checked) {
+            (Ok(p), Ok(c)) => assert!(
+                markport_model::diff(&p.document, &c.document).is_empty(),
+                "{}",
+                file.display()
+            ),
+            (Err(p), Err(c)) => assert_eq!(p.message, c.message, "{}", file.display()),
+            (p, c) => panic!(
+                "{}: {:?} but checking {:?}",
+                file.display(),
+                p.err(),
+                c.err()
+            ),
+        }
+    }
+}

@@ -78,3 +78,37 @@ fn what_markport_publishes_breaks_no_rule() {
     let read = markport_xfolk::read(&page, &checking()).unwrap();
     assert_eq!(rules(&read.diagnostics), []);
 }
+
+/// Checking changes nothing of the reading: every xFolk sample of the
+/// corpus, the broken ones too, reads to the same outcome and document.
+#[test]
+fn checking_reads_every_sample_as_reading_does() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let mut files: Vec<_> = std::fs::read_dir(corpus.join("xfolk"))
+        .unwrap()
+        .chain(std::fs::read_dir(corpus.join("check")).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 5, "{files:?}");
+    for file in files {
+        let bytes = std::fs::read(&file).unwrap();
+        let plain = markport_xfolk::read(&bytes, &ReadOptions::default());
+        let checked = markport_xfolk::read(&bytes, &checking());
+        match (plain, checked) {
+            (Ok(p), Ok(c)) => assert!(
+                markport_model::diff(&p.document, &c.document).is_empty(),
+                "{}",
+                file.display()
+            ),
+            (Err(p), Err(c)) => assert_eq!(p.message, c.message, "{}", file.display()),
+            (p, c) => panic!(
+                "{}: {:?} but checking {:?}",
+                file.display(),
+                p.err(),
+                c.err()
+            ),
+        }
+    }
+}
