@@ -22,6 +22,9 @@
 //!   print) and a filter box that needs no server. Private bookmarks and
 //!   `javascript:`/`data:`/`vbscript:` links are withheld unless asked for;
 //!   everything is escaped; what a page cannot carry is reported.
+//! * Checking, when asked ([`ReadOptions::checking`]): each entry it skips
+//!   for want of a tagged link, and tags marked by class with no `rel="tag"`
+//!   link ([`RULES`], the rules of `markport check`), tagged with the rule.
 //! * [`entry`]: one entry, as the page writer and the site publisher
 //!   (`markport publish`, crate `markport-publish`) both write it.
 //!
