@@ -359,7 +359,10 @@ mod tests {
         assert!(e.message.contains("--memory-budget"), "{}", e.message);
         let at = e.location.expect("where it passed");
         assert_eq!(at.line, 1);
-        assert!(at.column > 20 && (at.column as usize) < file.len() / 2, "{at:?}");
+        assert!(
+            at.column > 20 && (at.column as usize) < file.len() / 2,
+            "{at:?}"
+        );
         // The budget is the read's only: the next read on the thread has its own.
         assert!(read(&file, &ReadOptions::default()).is_ok());
     }

@@ -319,6 +319,8 @@ impl Entry<'_> {
         Written::Inert
     }
 
+    /// Bookmark `id` as an entry: published or withheld, then each part of
+    /// the entry in the order it is written.
     fn bookmark(
         &mut self,
         id: NodeId,
@@ -327,13 +329,42 @@ impl Entry<'_> {
         tag_href: &dyn Fn(&str) -> String,
     ) -> Written {
         let n = Some(id);
+        let href = match self.publishable(n, b, opts) {
+            Ok(href) => href,
+            Err(written) => return written,
+        };
+        self.open(n, b);
+        self.link(n, b, &href);
+        self.description(n, b);
+        let tags = self.tags(n, b);
+        self.meta(n, b, &tags, tag_href);
+        self.out.push_str("</li>\n");
+        self.loss.record_unsupported(
+            self.doc,
+            n,
+            bookmark_fields(b),
+            crate::support,
+            "an xFolk page has no place for it",
+        );
+        Written::Entry
+    }
+
+    /// The link `b` is published under, or what is written instead: a
+    /// private bookmark or one without a link is withheld, a script or
+    /// browser-only link shown inert, unless the options publish them.
+    fn publishable<'b>(
+        &mut self,
+        n: Option<NodeId>,
+        b: &'b Bookmark,
+        opts: &XfolkWriteOptions,
+    ) -> Result<Cow<'b, str>, Written> {
         if b.private == Some(true) && !opts.include_private {
             self.lose(
                 n,
                 Field::Bookmark,
                 "private: withheld from the page (--include-private publishes it)",
             );
-            return Written::Withheld;
+            return Err(Written::Withheld);
         }
         let href = written_href(&b.href);
         if href.trim().is_empty() {
@@ -342,7 +373,7 @@ impl Entry<'_> {
                 Field::Bookmark,
                 "a bookmark without a link is not an xFolk entry",
             );
-            return Written::Withheld;
+            return Err(Written::Withheld);
         }
         if href != b.href.as_str() {
             self.lose(
@@ -352,13 +383,18 @@ impl Entry<'_> {
             );
         }
         if is_script_url(&b.href) && !opts.allow_script_urls {
-            return self.inert(n, b, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
+            return Err(self.inert(n, b, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)"));
         }
         if let Some(what) = browser_only(&b.href).filter(|_| !opts.allow_browser_urls) {
             let why =
                 format!("{what}: not published as a link (--allow-browser-urls publishes it)");
-            return self.inert(n, b, &why);
+            return Err(self.inert(n, b, &why));
         }
+        Ok(href)
+    }
+
+    /// The entry's `<li>`, with its id.
+    fn open(&mut self, n: Option<NodeId>, b: &Bookmark) {
         self.out.push_str("<li class=\"xfolkentry h-entry\"");
         if let Some(i) = &b.details().id {
             if i.contains(unwritable) {
@@ -372,9 +408,14 @@ impl Entry<'_> {
             self.text(i);
             self.out.push('"');
         }
+        self.out.push_str(">\n");
+    }
+
+    /// The tagged link, its text the title (the link when untitled).
+    fn link(&mut self, n: Option<NodeId>, b: &Bookmark, href: &str) {
         self.out
-            .push_str(">\n<a class=\"taggedlink u-bookmark-of p-name\" href=\"");
-        escape_html(self.out, &href);
+            .push_str("<a class=\"taggedlink u-bookmark-of p-name\" href=\"");
+        escape_html(self.out, href);
         self.out.push_str("\">");
         match b.title.as_deref() {
             Some(t) if !t.is_empty() && collapse(t) == t && !t.contains(unwritable) => self.text(t),
@@ -394,6 +435,10 @@ impl Entry<'_> {
             }
         }
         self.out.push_str("</a>\n");
+    }
+
+    /// The description, in paragraphs.
+    fn description(&mut self, n: Option<NodeId>, b: &Bookmark) {
         if let Some(d) = &b.desc {
             if !reads_back(d) {
                 self.lose(n, Field::BookmarkDesc, crate::entry::text_loss(d));
@@ -402,6 +447,11 @@ impl Entry<'_> {
             write_paragraphs(self.out, d);
             self.out.push_str("</div>\n");
         }
+    }
+
+    /// The tags a page can tell apart: empty and repeated ones are
+    /// reported and left out.
+    fn tags<'b>(&mut self, n: Option<NodeId>, b: &'b Bookmark) -> Vec<&'b str> {
         let mut tags: Vec<&str> = Vec::new();
         for t in &b.tags {
             if t.is_empty() || tags.contains(&t.as_str()) {
@@ -414,62 +464,71 @@ impl Entry<'_> {
                 tags.push(t);
             }
         }
-        if !tags.is_empty() || b.added.is_some() {
-            self.out.push_str("<p class=\"meta\">");
-            if !tags.is_empty() {
-                self.out.push_str("Tags: ");
-                for (i, t) in tags.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.out
-                        .push_str("<a rel=\"tag\" class=\"p-category\" href=\"");
-                    let href = tag_href(t);
-                    self.text(&href);
-                    self.out.push_str("\">");
-                    self.text(t);
-                    self.out.push_str("</a>");
-                }
-            }
-            if let Some(d) = &b.added {
-                if !tags.is_empty() {
-                    self.out.push_str(" · ");
-                }
-                let (machine, human) = match d {
-                    DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
-                    DateValue::Raw(r) => {
-                        // HTML turns CR and NUL into other characters.
-                        if crate::read::date(r, &mut Vec::new()) != *d
-                            || r.contains('\r')
-                            || r.contains(unwritable)
-                        {
-                            self.lose(
-                                n,
-                                Field::BookmarkAdded,
-                                "this value is not a date and does not read back as written",
-                            );
-                        }
-                        (r.to_string(), r.to_string())
-                    }
-                };
-                self.out
-                    .push_str("Added <time class=\"dt-published published\" datetime=\"");
-                self.text(&machine);
-                self.out.push_str("\">");
-                self.text(&human);
-                self.out.push_str("</time>");
-            }
-            self.out.push_str("</p>\n");
+        tags
+    }
+
+    /// The line under the link: the tags as `rel="tag"` links, then the
+    /// date added; nothing when there is neither.
+    fn meta(
+        &mut self,
+        n: Option<NodeId>,
+        b: &Bookmark,
+        tags: &[&str],
+        tag_href: &dyn Fn(&str) -> String,
+    ) {
+        if tags.is_empty() && b.added.is_none() {
+            return;
         }
-        self.out.push_str("</li>\n");
-        self.loss.record_unsupported(
-            self.doc,
-            n,
-            bookmark_fields(b),
-            crate::support,
-            "an xFolk page has no place for it",
-        );
-        Written::Entry
+        self.out.push_str("<p class=\"meta\">");
+        if !tags.is_empty() {
+            self.out.push_str("Tags: ");
+            for (i, t) in tags.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.out
+                    .push_str("<a rel=\"tag\" class=\"p-category\" href=\"");
+                let href = tag_href(t);
+                self.text(&href);
+                self.out.push_str("\">");
+                self.text(t);
+                self.out.push_str("</a>");
+            }
+        }
+        if let Some(d) = &b.added {
+            if !tags.is_empty() {
+                self.out.push_str(" · ");
+            }
+            self.added(n, d);
+        }
+        self.out.push_str("</p>\n");
+    }
+
+    /// The date added, machine-readable in `datetime` and shown by day.
+    fn added(&mut self, n: Option<NodeId>, d: &DateValue) {
+        let (machine, human) = match d {
+            DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
+            DateValue::Raw(r) => {
+                // HTML turns CR and NUL into other characters.
+                if crate::read::date(r, &mut Vec::new()) != *d
+                    || r.contains('\r')
+                    || r.contains(unwritable)
+                {
+                    self.lose(
+                        n,
+                        Field::BookmarkAdded,
+                        "this value is not a date and does not read back as written",
+                    );
+                }
+                (r.to_string(), r.to_string())
+            }
+        };
+        self.out
+            .push_str("Added <time class=\"dt-published published\" datetime=\"");
+        self.text(&machine);
+        self.out.push_str("\">");
+        self.text(&human);
+        self.out.push_str("</time>");
     }
 }
 
