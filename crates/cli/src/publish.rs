@@ -148,9 +148,9 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
 fn withheld_line(loss: &markport::LossReport) -> String {
     match markport_publish::withheld_internal(loss) {
         0 => String::new(),
-        1 => "withheld 1 link to a browser's own page or a local file (chrome:, edge:, about:, file:, ...): a visitor's browser cannot open it from a web page, and it shows your own settings or paths; it is shown as text, not as a link (--allow-browser-urls publishes it)\n".to_owned(),
+        1 => "withheld 1 link to a browser's own page or a local file (chrome:, edge:, about:, file:, ...): a visitor's browser cannot open it from a web page, so it is shown as text, not as a link (--allow-browser-urls publishes it)\n".to_owned(),
         n => format!(
-            "withheld {n} links to a browser's own pages or local files (chrome:, edge:, about:, file:, ...): a visitor's browser cannot open them from a web page, and they show your own settings and paths; they are shown as text, not as links (--allow-browser-urls publishes them)\n"
+            "withheld {n} links to a browser's own pages or local files (chrome:, edge:, about:, file:, ...): a visitor's browser cannot open them from a web page, so they are shown as text, not as links (--allow-browser-urls publishes them)\n"
         ),
     }
 }
