@@ -112,16 +112,64 @@ pub fn is_script_url(href: &str) -> bool {
     )
 }
 
+/// The schemes of a browser's own pages, of its extensions and of the
+/// publisher's local files, lower-case: a page on the web cannot open them
+/// (browsers refuse to navigate a web page to them) and they show the
+/// publisher's own settings, add-ons and paths, not something to share.
+/// Chromium names its own schemes in `content/public/common/url_constants.cc`
+/// (`chrome`, `chrome-untrusted`, `chrome-error`, `chrome-guest`,
+/// `devtools`, once `chrome-devtools`, `view-source`) and
+/// `extensions/common/constants.h` (`chrome-extension`), with
+/// `chrome-search` for its new-tab page; the browsers built on it show
+/// `chrome:` under their own name (`edge:`, `brave:`, `opera:`,
+/// `vivaldi:`; Edge's extensions as `extension:`). Firefox has `about:`
+/// (which Chromium also reads as its own pages), `chrome:`, `resource:`,
+/// `moz-extension:`, `view-source:` and `place:` (a query, said apart:
+/// [`browser_only`]); Safari `safari-extension:` and
+/// `safari-web-extension:`; every browser `file:`.
+pub const INTERNAL_SCHEMES: &[&str] = &[
+    "about",
+    "brave",
+    "chrome",
+    "chrome-devtools",
+    "chrome-error",
+    "chrome-extension",
+    "chrome-guest",
+    "chrome-search",
+    "chrome-untrusted",
+    "devtools",
+    "edge",
+    "extension",
+    "file",
+    "moz-extension",
+    "opera",
+    "resource",
+    "safari-extension",
+    "safari-web-extension",
+    "view-source",
+    "vivaldi",
+];
+
+/// What the report says of a link to a browser's own page or a local file
+/// ([`INTERNAL_SCHEMES`]); the reason of every such withheld link starts
+/// with it, so a caller can count them in a [`LossReport`].
+pub const INTERNAL_LINK: &str =
+    "a link to a browser's own page or a local file (chrome:, edge:, about:, file:, ...) opens only in that browser, not from a web page";
+
 /// Why a link, as it will be written ([`written_href`]), is something only
 /// a browser's own bookmarks understand, not a web page: a Firefox
-/// `place:` query (a saved search over the bookmarks and history), or a
-/// keyword-search template whose `%s` the browser fills in (no URL has
-/// `%s`: `s` is not a hex digit; tabs and newlines, which URL parsing
-/// removes, do not hide it).
+/// `place:` query (a saved search over the bookmarks and history), a
+/// browser's own page or a local file ([`INTERNAL_SCHEMES`], decided on the
+/// scheme as a browser reads it: [`url_scheme`]), or a keyword-search
+/// template whose `%s` the browser fills in (no URL has `%s`: `s` is not a
+/// hex digit; tabs and newlines, which URL parsing removes, do not hide
+/// it).
 pub fn browser_only(href: &str) -> Option<&'static str> {
     let h = written_href(href);
-    if url_scheme(&h).as_deref() == Some("place") {
-        return Some("a Firefox place: query is not a web page");
+    match url_scheme(&h).as_deref() {
+        Some("place") => return Some("a Firefox place: query is not a web page"),
+        Some(s) if INTERNAL_SCHEMES.contains(&s) => return Some(INTERNAL_LINK),
+        _ => {}
     }
     let bare: Cow<'_, str> = if h.contains(['\t', '\n', '\r']) {
         Cow::Owned(h.replace(['\t', '\n', '\r'], ""))
@@ -589,5 +637,40 @@ mod tests {
         assert!(!is_script_url("https://example.org/javascript:x"));
         assert!(browser_only("pla\u{1}ce:x").is_some());
         assert!(browser_only("https://e.example/?q=%\ns").is_some());
+    }
+
+    /// A browser's own page is found on the scheme as a browser reads it:
+    /// any case, after leading spaces and controls, through tabs and
+    /// newlines and through characters the page leaves out; a web address
+    /// that only mentions one is a web page.
+    #[test]
+    fn browser_internal_pages_are_found_as_browsers_read_them() {
+        for internal in [
+            "chrome://settings/",
+            "CHROME://settings/",
+            " \u{1}\tedge://flags/",
+            "ab\nout:config",
+            "chr\u{1}ome://version",
+            "brave://rewards",
+            "Opera://about",
+            "vivaldi://experiments",
+            "file:///home/me/notes.txt",
+            "FILE:C:/Users/me",
+            "view-source:https://example.org/",
+            "moz-extension://0a1b/page.html",
+            "chrome-extension://abcdef/options.html",
+        ] {
+            assert_eq!(browser_only(internal), Some(INTERNAL_LINK), "{internal:?}");
+        }
+        for web in [
+            "https://example.org/chrome://settings",
+            "https://about.example/",
+            "chromex://x",
+            "aboutx:blank",
+            "files/notes.txt",
+            "mailto:me@example.org",
+        ] {
+            assert_eq!(browser_only(web), None, "{web:?}");
+        }
     }
 }
