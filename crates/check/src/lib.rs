@@ -65,11 +65,9 @@
 mod chromium;
 mod desktop;
 mod firefox;
-mod netscape;
 mod problem;
 mod rules;
 mod xbel;
-mod xfolk;
 mod xml_text;
 
 use std::path::Path;
@@ -178,10 +176,7 @@ fn has_rules(format: &Format, _input: &[u8]) -> bool {
         return true;
     }
     // The formats whose rules check still finds by a walk of its own.
-    matches!(
-        format.name,
-        "xbel" | "desktop" | "netscape" | "xfolk" | "firefox" | "chromium"
-    )
+    matches!(format.name, "xbel" | "desktop" | "firefox" | "chromium")
 }
 
 fn cannot_read(e: std::io::Error) -> Error {
@@ -238,8 +233,6 @@ fn check_with(input: &[u8], format: &Format, opts: &ReadOptions) -> Vec<Problem>
             xbel::check(&text, desktop, &mut sink);
             sink.finish()
         }
-        "netscape" => netscape::check(input, &mut raw),
-        "xfolk" => xfolk::check(input),
         "firefox" => {
             if input.starts_with(markport_firefox::lz4::MAGIC) {
                 match markport_firefox::lz4::decompress(input) {

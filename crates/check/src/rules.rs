@@ -157,44 +157,6 @@ pub(crate) const DESKTOP_FOREIGN_METADATA: Rule = warning(
     "another owner's <metadata> with elements inside, which GLib refuses",
 );
 
-// Netscape bookmark HTML.
-pub(crate) const NETSCAPE_DOCTYPE: Rule = error(
-    "netscape/doctype",
-    "the file does not start with <!DOCTYPE NETSCAPE-Bookmark-file-1>",
-);
-pub(crate) const NETSCAPE_UNBALANCED_DL: Rule = error(
-    "netscape/unbalanced-dl",
-    "a </DL> without its <DL>, or a <DL> never closed",
-);
-pub(crate) const NETSCAPE_ITEM_OUTSIDE_LIST: Rule = warning(
-    "netscape/item-outside-list",
-    "a <DT>, <A>, <H3>, <HR> or <DD> outside every <DL> (but the heading's <DD>)",
-);
-pub(crate) const NETSCAPE_UNKNOWN_ATTRIBUTE: Rule = warning(
-    "netscape/unknown-attribute",
-    "an attribute no browser or service writes on that element",
-);
-pub(crate) const NETSCAPE_DUPLICATE_ATTRIBUTE: Rule = error(
-    "netscape/duplicate-attribute",
-    "an attribute given twice on one element",
-);
-pub(crate) const NETSCAPE_BAD_DATE: Rule = error(
-    "netscape/bad-date",
-    "ADD_DATE, LAST_MODIFIED or LAST_VISIT that is not a whole number of seconds",
-);
-pub(crate) const NETSCAPE_CHARSET_MISMATCH: Rule = error(
-    "netscape/charset-mismatch",
-    "the bytes are not in the charset the <META> or byte order mark declares",
-);
-pub(crate) const NETSCAPE_CHARSET_SUSPECT: Rule = warning(
-    "netscape/charset-suspect",
-    "a single-byte charset is declared but the bytes read as UTF-8",
-);
-pub(crate) const NETSCAPE_UNKNOWN_CHARSET: Rule = error(
-    "netscape/unknown-charset",
-    "the <META> names a charset no reader knows",
-);
-
 // Chromium's Bookmarks file.
 pub(crate) const CHROMIUM_NOT_JSON: Rule = error(
     "chromium/not-json",
@@ -269,16 +231,6 @@ pub(crate) const FIREFOX_BAD_DATE: Rule = error(
     "dateAdded or lastModified that is not an integer",
 );
 
-// xFolk pages.
-pub(crate) const XFOLK_MISSING_TAGGEDLINK: Rule = error(
-    "xfolk/missing-taggedlink",
-    "an xfolkentry without an <a class=\"taggedlink\" href>",
-);
-pub(crate) const XFOLK_TAG_NOT_REL_TAG: Rule = warning(
-    "xfolk/tag-not-rel-tag",
-    "tags marked by class in an entry, with no rel=\"tag\" link",
-);
-
 // Formats without rules of their own yet: what their reader says.
 pub(crate) const READER_ERROR: Rule = error(
     "reader/error",
@@ -351,15 +303,6 @@ static HELD: &[Rule] = &[
     DESKTOP_ICON_WITHOUT_HREF,
     DESKTOP_UNKNOWN_ELEMENT,
     DESKTOP_FOREIGN_METADATA,
-    NETSCAPE_DOCTYPE,
-    NETSCAPE_UNBALANCED_DL,
-    NETSCAPE_ITEM_OUTSIDE_LIST,
-    NETSCAPE_UNKNOWN_ATTRIBUTE,
-    NETSCAPE_DUPLICATE_ATTRIBUTE,
-    NETSCAPE_BAD_DATE,
-    NETSCAPE_CHARSET_MISMATCH,
-    NETSCAPE_CHARSET_SUSPECT,
-    NETSCAPE_UNKNOWN_CHARSET,
     CHROMIUM_NOT_JSON,
     CHROMIUM_STRUCTURE,
     CHROMIUM_MISSING_ROOT,
@@ -379,6 +322,4 @@ static HELD: &[Rule] = &[
     FIREFOX_MISSING_URI,
     FIREFOX_BAD_GUID,
     FIREFOX_BAD_DATE,
-    XFOLK_MISSING_TAGGEDLINK,
-    XFOLK_TAG_NOT_REL_TAG,
 ];

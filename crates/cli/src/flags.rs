@@ -188,8 +188,9 @@ pub(crate) struct XfolkFlags {
     /// xFolk: publish javascript:, data: and vbscript: links as live links.
     #[arg(long)]
     allow_script_urls: bool,
-    /// xFolk: publish Firefox place: queries and %s keyword-search templates
-    /// as live links (they are not web pages).
+    /// xFolk: publish links only a browser opens as live links: its own
+    /// pages and local files (chrome:, edge:, about:, file:, ...), Firefox
+    /// place: queries and %s keyword-search templates (none is a web page).
     #[arg(long)]
     allow_browser_urls: bool,
 }

@@ -135,6 +135,9 @@ fn heap_limit_mib() -> u64 {
 pub struct Opened {
     /// The connection: read only on the user's file, or on a private copy.
     pub conn: Connection,
+    /// The bytes the database holds (the file and its companions): what
+    /// a read's memory budget is measured against.
+    pub bytes: u64,
     _dir: Option<PrivateDir>,
 }
 
@@ -154,7 +157,11 @@ impl Opened {
             STEPS_BETWEEN_CHECKS,
             Some(move || Instant::now() > deadline),
         );
-        Ok(Opened { conn, _dir: dir })
+        Ok(Opened {
+            conn,
+            bytes,
+            _dir: dir,
+        })
     }
 }
 

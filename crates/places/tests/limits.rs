@@ -71,7 +71,7 @@ fn an_endless_sort_is_stopped_at_the_heap_limit_without_temporary_files() {
             seen
         })
     };
-    let (err, took) = bounded(move || {
+    let (err, _) = bounded(move || {
         // The limit runs from the open on.
         let start = Instant::now();
         let opened = open::from_path(&path).unwrap();
@@ -99,7 +99,9 @@ fn an_endless_sort_is_stopped_at_the_heap_limit_without_temporary_files() {
         "{}",
         err.message
     );
-    assert!(took < TIME_LIMIT, "stopped only after {took:?}");
+    // The message says the heap limit stopped it, not the time limit
+    // (whose own message the next test holds): no clock is read here, as
+    // a loaded machine fills the heap slower.
     // SQLite's heap never went past the limit (the other tests of this
     // process open databases of a few pages: the limit is the base's).
     let most = unsafe { rusqlite::ffi::sqlite3_memory_highwater(0) };
