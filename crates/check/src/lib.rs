@@ -63,15 +63,12 @@
 #![warn(missing_docs)]
 
 mod chromium;
-mod desktop;
 mod export;
 mod firefox;
 mod netscape;
 mod problem;
 mod rules;
-mod xbel;
 mod xfolk;
-mod xml_text;
 
 use std::path::Path;
 
@@ -167,7 +164,7 @@ fn has_rules(format: &Format, input: &[u8]) -> bool {
     }
     // The formats whose rules check still finds by a walk of its own.
     match format.name {
-        "xbel" | "desktop" | "netscape" | "xfolk" | "instapaper" | "firefox" | "chromium" => true,
+        "netscape" | "xfolk" | "instapaper" | "firefox" | "chromium" => true,
         "pocket" => export::is_pocket_csv(input),
         _ => false,
     }
@@ -211,13 +208,6 @@ fn by_reader_input(input: Input, from: Option<&'static Format>) -> Result<Checke
 pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
     let mut raw = Sink::new(input);
     let mut problems = match format.name {
-        "xbel" | "desktop" => {
-            let desktop = format.name == "desktop";
-            let text = xml_text::decode(input, desktop, &mut raw);
-            let mut sink = Sink::new(text.as_bytes());
-            xbel::check(&text, desktop, &mut sink);
-            sink.finish()
-        }
         "netscape" => netscape::check(input, &mut raw),
         "xfolk" => xfolk::check(input),
         // The reader finds every problem the format's rules name, and

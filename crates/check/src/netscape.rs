@@ -9,7 +9,7 @@ use markport_markup::html::{RawAttr, Scanner, Token};
 
 use crate::problem::Sink;
 use crate::rules::*;
-use crate::xml_text::first_malformed;
+use markport_markup::charset::first_malformed;
 
 /// The attributes someone writes on each element (upper case): browsers,
 /// services and tools whose files are in the peer corpus. Elements not

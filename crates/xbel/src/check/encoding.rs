@@ -1,12 +1,17 @@
-//! An XML file's bytes as text, and whether they are in the encoding the
-//! file says: the `<?xml encoding` declaration (XML 1.0 section 4.3.3) and
-//! the byte order mark must agree with each other and with the bytes.
+//! Under checking, an XML file's bytes as text, and whether they are in the
+//! encoding the file says: the `<?xml encoding` declaration (XML 1.0
+//! section 4.3.3) and the byte order mark must agree with each other and
+//! with the bytes. Unlike the reader's own decoding, a byte that is not in
+//! the encoding is a finding, not the end: the rest is checked as text with
+//! it replaced.
 
 use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
-use crate::problem::Sink;
+use markport_markup::charset::first_malformed;
+
+use super::Sink;
 use crate::rules::{
     DESKTOP_BYTE_ORDER_MARK, DESKTOP_NOT_UTF8, XBEL_ENCODING_MISMATCH, XBEL_ENCODING_SUSPECT,
     XBEL_UNKNOWN_ENCODING,
@@ -36,29 +41,6 @@ fn declared(input: &[u8]) -> Option<(&str, usize)> {
     let start = i + 1;
     let len = decl[start..].iter().position(|&c| c == quote)?;
     Some((std::str::from_utf8(&decl[start..start + len]).ok()?, start))
-}
-
-/// The first offset where `input` is not valid in `enc`, if any.
-pub(crate) fn first_malformed(enc: &'static Encoding, input: &[u8]) -> Option<usize> {
-    if enc == UTF_8 {
-        return std::str::from_utf8(input).err().map(|e| e.valid_up_to());
-    }
-    let mut decoder = enc.new_decoder_without_bom_handling();
-    let mut out = String::with_capacity(4096);
-    let mut read = 0;
-    loop {
-        out.clear();
-        let (result, n) =
-            decoder.decode_to_string_without_replacement(&input[read..], &mut out, true);
-        read += n;
-        match result {
-            encoding_rs::DecoderResult::InputEmpty => return None,
-            encoding_rs::DecoderResult::OutputFull => out.reserve(4096),
-            encoding_rs::DecoderResult::Malformed(bad, after) => {
-                return Some(read.saturating_sub(bad as usize + after as usize))
-            }
-        }
-    }
 }
 
 /// Decode `input` for checking, reporting into `raw` (a sink over the
