@@ -13,9 +13,11 @@
 //!
 //! * XBEL: the DTD's elements, attributes, order and `version`; ids unique,
 //!   aliases that resolve, bookmarks with `href`, W3C dates, the declared
-//!   encoding against the bytes.
+//!   encoding against the bytes — found by markport's XBEL reader, in its
+//!   one pass (`markport_xbel::RULES`).
 //! * Desktop bookmarks: XBEL's rules, then MIME type, applications (name,
-//!   exec, count, modified), absolute `file:` URIs, groups, private flags.
+//!   exec, count, modified), absolute `file:` URIs, groups, private flags —
+//!   found by the same reader (`markport_desktop::RULES`).
 //! * Netscape bookmark HTML: the DOCTYPE, balanced `<DL>`, items outside a
 //!   list, unknown or repeated attributes, dates that are not numbers, the
 //!   declared charset against the bytes.
