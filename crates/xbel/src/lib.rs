@@ -45,6 +45,7 @@
 
 mod block;
 mod check;
+mod encoding;
 mod freedesktop;
 mod markport_block;
 mod metadata_check;

@@ -13,6 +13,7 @@ use markport_model::{
 
 use crate::block::{self, Owner};
 use crate::check::{self, Checker};
+use crate::encoding;
 use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
 use crate::syntax::{attributes_into, decode_text, text_of, Attr, ReadError, Scope};
 use crate::{freedesktop, markport_block};
@@ -171,49 +172,6 @@ fn yes_no(state: &mut State<'_>, offset: usize, attr: &str, v: &str) -> Option<b
     }
 }
 
-/// Turn the input into UTF-8 text: strip a BOM, honour UTF-16 and a declared
-/// non-UTF-8 encoding.
-fn decode_input(input: &[u8]) -> Result<Cow<'_, str>, Error> {
-    if let Some((enc, bom)) = encoding_rs::Encoding::for_bom(input) {
-        if enc == encoding_rs::UTF_8 {
-            return utf8(&input[bom..]);
-        }
-        let (text, _, _) = enc.decode(input);
-        return Ok(text);
-    }
-    let head = &input[..input.len().min(200)];
-    if head.starts_with(b"<?xml") {
-        let end = head.iter().position(|&c| c == b'>').unwrap_or(head.len());
-        let decl = String::from_utf8_lossy(&head[..end]).to_ascii_lowercase();
-        if let Some(i) = decl.find("encoding") {
-            let rest = &decl[i + 8..];
-            let label: String = rest
-                .trim_start_matches([' ', '='])
-                .trim_start_matches(['"', '\''])
-                .chars()
-                .take_while(|c| !matches!(c, '"' | '\''))
-                .collect();
-            if let Some(enc) = encoding_rs::Encoding::for_label(label.as_bytes()) {
-                if enc != encoding_rs::UTF_8 {
-                    let (text, _) = enc.decode_without_bom_handling(input);
-                    return Ok(text);
-                }
-            }
-        }
-    }
-    utf8(input)
-}
-
-fn utf8(input: &[u8]) -> Result<Cow<'_, str>, Error> {
-    std::str::from_utf8(input).map(Cow::Borrowed).map_err(|e| {
-        let loc = LineIndex::new(input).locate(e.valid_up_to());
-        Error::syntax(
-            "the file is not valid UTF-8 and declares no other encoding",
-            loc,
-        )
-    })
-}
-
 /// Which of `markport check`'s rules a reading finds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Rules {
@@ -230,7 +188,7 @@ pub fn read(input: &[u8], rules: Rules) -> Result<Parsed, Error> {
     if rules != Rules::None {
         return read_checking(input, rules == Rules::Desktop);
     }
-    let text = decode_input(input)?;
+    let text = encoding::decode(input)?;
     let mut state = State::new(&text);
     let mut p = Parser::new(&text);
     match parse(&text, &mut state, &mut p) {
@@ -252,7 +210,7 @@ pub fn read(input: &[u8], rules: Rules) -> Result<Parsed, Error> {
 /// cannot read past (`xbel/not-well-formed`, with what was found before).
 fn read_checking(input: &[u8], desktop: bool) -> Result<Parsed, Error> {
     let mut raw = check::Sink::new(input);
-    let text = check::decode(input, desktop, &mut raw);
+    let text = encoding::decode_checking(input, desktop, &mut raw);
     let mut state = State::new(&text);
     let mut p = Parser::new(&text);
     p.checker = Some(Box::new(Checker::new(&text, desktop, raw.into_found())));

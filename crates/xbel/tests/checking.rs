@@ -232,3 +232,31 @@ fn the_rules_are_declared_once_with_the_format() {
         .iter()
         .all(|r| r.id.starts_with("desktop/")));
 }
+
+#[test]
+fn reading_and_checking_take_the_same_encoding() {
+    // UTF-16 declared in one-byte characters, no byte order mark: both
+    // read the file as the UTF-8 it is; checking says the declaration is
+    // wrong.
+    let text = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<xbel version=\"1.0\"><bookmark href=\"https://example.org/caf\u{e9}\"/></xbel>\n";
+    let plain = markport_xbel::read(text.as_bytes(), &ReadOptions::default()).unwrap();
+    let checked = markport_xbel::read(text.as_bytes(), &checking()).unwrap();
+    for doc in [&plain.document, &checked.document] {
+        let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+        assert_eq!(b.href, "https://example.org/caf\u{e9}");
+    }
+    assert_eq!(
+        tagged(&checked.diagnostics),
+        [(1, 1, "xbel/encoding-mismatch")]
+    );
+    // ISO-8859-1 declared: é is one byte, read as declared by both.
+    let mut latin = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<xbel version=\"1.0\"><bookmark href=\"https://example.org/caf".to_vec();
+    latin.extend_from_slice(b"\xe9\"/></xbel>\n");
+    for opts in [ReadOptions::default(), checking()] {
+        let read = markport_xbel::read(&latin, &opts).unwrap();
+        let doc = &read.document;
+        let b = doc.node(doc.children(None)[0]).as_bookmark().unwrap();
+        assert_eq!(b.href, "https://example.org/caf\u{e9}");
+        assert!(read.diagnostics.iter().all(|d| d.rule.is_none()));
+    }
+}

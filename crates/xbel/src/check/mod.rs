@@ -8,7 +8,6 @@
 //! checked. Off, no checker exists and reading costs what it did.
 
 mod desktop;
-mod encoding;
 mod walk;
 
 use std::cell::OnceCell;
@@ -18,8 +17,6 @@ use markport_model::{Diagnostic, Error, ErrorKind, LineIndex, Location};
 use quick_xml::events::Event;
 
 use crate::rules::XBEL_NOT_WELL_FORMED;
-
-pub(crate) use encoding::decode;
 
 /// Where findings go: diagnostics tagged with their rule, located in the
 /// bytes they were found in (the file's own for its encoding, the decoded
