@@ -13,9 +13,11 @@
 //!
 //! * XBEL: the DTD's elements, attributes, order and `version`; ids unique,
 //!   aliases that resolve, bookmarks with `href`, W3C dates, the declared
-//!   encoding against the bytes.
+//!   encoding against the bytes — found by markport's XBEL reader, in its
+//!   one pass (`markport_xbel::RULES`).
 //! * Desktop bookmarks: XBEL's rules, then MIME type, applications (name,
-//!   exec, count, modified), absolute `file:` URIs, groups, private flags.
+//!   exec, count, modified), absolute `file:` URIs, groups, private flags —
+//!   found by the same reader (`markport_desktop::RULES`).
 //! * Netscape bookmark HTML: the DOCTYPE, balanced `<DL>`, items outside a
 //!   list, unknown or repeated attributes, dates that are not numbers, the
 //!   declared charset against the bytes.
@@ -63,12 +65,9 @@
 #![warn(missing_docs)]
 
 mod chromium;
-mod desktop;
 mod firefox;
 mod problem;
 mod rules;
-mod xbel;
-mod xml_text;
 
 use std::path::Path;
 
@@ -176,7 +175,7 @@ fn has_rules(format: &Format, _input: &[u8]) -> bool {
         return true;
     }
     // The formats whose rules check still finds by a walk of its own.
-    matches!(format.name, "xbel" | "desktop" | "firefox" | "chromium")
+    matches!(format.name, "firefox" | "chromium")
 }
 
 fn cannot_read(e: std::io::Error) -> Error {
@@ -226,13 +225,6 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
 fn check_with(input: &[u8], format: &Format, opts: &ReadOptions) -> Vec<Problem> {
     let mut raw = Sink::new(input);
     let mut problems = match format.name {
-        "xbel" | "desktop" => {
-            let desktop = format.name == "desktop";
-            let text = xml_text::decode(input, desktop, &mut raw);
-            let mut sink = Sink::new(text.as_bytes());
-            xbel::check(&text, desktop, &mut sink);
-            sink.finish()
-        }
         "firefox" => {
             if input.starts_with(markport_firefox::lz4::MAGIC) {
                 match markport_firefox::lz4::decompress(input) {
