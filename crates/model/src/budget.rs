@@ -65,6 +65,8 @@ pub struct Budget {
     given: Option<u64>,
     /// Bytes charged so far.
     used: u64,
+    /// The nodes and diagnostics [`Budget::keep_up`] has charged.
+    kept: (usize, usize),
 }
 
 impl Budget {
@@ -74,6 +76,7 @@ impl Budget {
             read: read as u64,
             given: opts.memory_budget,
             used: 0,
+            kept: (0, 0),
         }
     }
 
@@ -132,6 +135,44 @@ impl Budget {
     /// Charge one folder with `text` bytes of title and the like.
     pub fn folder(&mut self, text: usize) -> Result<(), Error> {
         self.charge(FOLDER_COST as usize + text)
+    }
+
+    /// Charge what `doc` and `diags` gained since the last call: each new
+    /// node's arena entry and each new diagnostic. For a reader whose
+    /// values are slices of its input (their bytes are within the
+    /// allowance of twice the input), called once per token or element:
+    /// what a node or a warning costs beyond its text is what a file of
+    /// tiny items multiplies.
+    ///
+    /// ```
+    /// use markport_model::{Bookmark, Budget, Document, ReadOptions};
+    ///
+    /// let mut opts = ReadOptions::default();
+    /// opts.memory_budget = Some(1_000);
+    /// let mut budget = Budget::new(&opts, 10);
+    /// let mut doc = Document::new();
+    /// doc.push(None, Bookmark::new("a:"));
+    /// budget.keep_up(&doc, &[]).unwrap();
+    /// doc.push(None, Bookmark::new("b:"));
+    /// doc.push(None, Bookmark::new("c:"));
+    /// assert!(budget.keep_up(&doc, &[]).is_err());
+    /// ```
+    pub fn keep_up(
+        &mut self,
+        doc: &crate::Document,
+        diags: &[crate::Diagnostic],
+    ) -> Result<(), Error> {
+        let (nodes, said) = self.kept;
+        if doc.len() == nodes && diags.len() == said {
+            return Ok(());
+        }
+        self.kept = (doc.len(), diags.len());
+        let new = doc.len().saturating_sub(nodes) as u64;
+        self.charge(usize::try_from(new.saturating_mul(NODE_COST)).unwrap_or(usize::MAX))?;
+        for d in diags.get(said..).unwrap_or_default() {
+            self.diagnostic(d)?;
+        }
+        Ok(())
     }
 
     /// Charge one diagnostic about to be kept: a reader that warns on

@@ -13,7 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
 use markport_model::{
-    Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
+    Alias, Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
     LineIndex, Location, Node, NodeId, Parsed, ReadOptions, Role, Separator,
 };
 
@@ -26,7 +26,7 @@ use markport_markup::entities::{self as text, trim_html, Context};
 
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let decoded = decode::decode(input, opts.encoding.as_deref())?;
-    let mut r = Reader::new(&decoded.text);
+    let mut r = Reader::new(&decoded.text, opts);
     if opts.checking {
         r.check = Some(Checker::new(input, &decoded.text));
     }
@@ -162,10 +162,15 @@ struct Reader<'a> {
     seen: Seen,
     /// The rules of `markport check`, when reading for it.
     check: Option<Checker<'a>>,
+    /// What the document may take: `<DT><A HREF=a>` is 16 bytes and a
+    /// node of a few hundred.
+    budget: Budget,
+    /// The refusal the budget made, which ends the reading.
+    refused: Option<Error>,
 }
 
 impl<'a> Reader<'a> {
-    fn new(src: &'a str) -> Reader<'a> {
+    fn new(src: &'a str, opts: &ReadOptions) -> Reader<'a> {
         Reader {
             src,
             scan: Scanner::new(src),
@@ -187,6 +192,8 @@ impl<'a> Reader<'a> {
             h1: None,
             seen: Seen::default(),
             check: None,
+            budget: Budget::new(opts, src.len()),
+            refused: None,
         }
     }
 
@@ -213,6 +220,18 @@ impl<'a> Reader<'a> {
     fn run(&mut self) {
         let mut attrs: Vec<RawAttr<'a>> = Vec::new();
         while let Some(tok) = self.scan.next(&mut attrs) {
+            if let Err(mut e) = self.budget.keep_up(&self.doc, &self.diags) {
+                let at = match tok {
+                    Token::Start { start, .. }
+                    | Token::End { start, .. }
+                    | Token::Text { start, .. }
+                    | Token::Doctype { start, .. } => start,
+                    Token::Comment => 0,
+                };
+                e.location = Some(self.locate(at));
+                self.refused = Some(e);
+                return;
+            }
             // Every token, whatever the reader makes of it: a description's
             // markup is the file's too.
             if let Some(check) = &mut self.check {
@@ -808,6 +827,9 @@ impl<'a> Reader<'a> {
     }
 
     fn finish(mut self) -> Result<Parsed, Error> {
+        if let Some(e) = self.refused.take() {
+            return Err(e);
+        }
         self.resolve_aliases();
         if let Some(check) = self.check.take() {
             self.diags.extend(check.finish());

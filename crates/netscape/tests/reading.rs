@@ -537,3 +537,22 @@ fn titles_keep_the_white_space_written_on_their_line() {
     let back = roundtrip(doc);
     assert_eq!(titles(&back), want);
 }
+
+/// `<DT><A HREF=a>` is sixteen bytes and a bookmark of a few hundred: a
+/// file of 2,000 such reads within its own budget and is refused, where it
+/// passes a smaller one, naming the flag.
+#[test]
+fn a_file_of_tiny_bookmarks_is_refused_past_its_budget() {
+    let file = "<DL><DT><A HREF=a>\n".repeat(2_000);
+    let doc = markport_netscape::read(file.as_bytes(), &Default::default())
+        .unwrap()
+        .document;
+    assert_eq!(doc.len(), 2_000);
+    let mut small = markport_model::ReadOptions::default();
+    small.memory_budget = Some(300_000);
+    let e = markport_netscape::read(file.as_bytes(), &small).unwrap_err();
+    assert_eq!(e.kind, markport_model::ErrorKind::Unsafe, "{e}");
+    assert!(e.message.contains("--memory-budget"), "{}", e.message);
+    let line = e.location.expect("where it passed").line;
+    assert!(line > 100 && line < 2_000, "line {line}");
+}
