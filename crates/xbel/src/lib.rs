@@ -86,7 +86,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     } else {
         read::Rules::None
     };
-    read::read(input, rules)?.enforce(opts)
+    read::read(input, rules, opts)?.enforce(opts)
 }
 
 /// Read a desktop bookmark file's XBEL (the `desktop` format builds on
@@ -113,7 +113,7 @@ pub fn read_desktop(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     } else {
         read::Rules::None
     };
-    read::read(input, rules)?.enforce(opts)
+    read::read(input, rules, opts)?.enforce(opts)
 }
 
 /// Write XBEL; returns what could not be carried.

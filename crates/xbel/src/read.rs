@@ -7,8 +7,8 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use markport_model::{
-    Alias, Attribute, Bookmark, DateValue, Diagnostic, Document, Error, Folder, LineIndex,
-    Location, Metadata, Node, NodeId, Parsed, Role, Separator,
+    Alias, Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
+    LineIndex, Location, Metadata, Node, NodeId, Parsed, ReadOptions, Role, Separator,
 };
 
 use crate::block::{self, Owner};
@@ -56,15 +56,19 @@ pub(crate) struct State<'a> {
     lines: std::cell::OnceCell<LineIndex<'a>>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     pub(crate) doc: Document,
+    /// What the document may take: `<separator/>` is twelve bytes and a
+    /// node of a few hundred.
+    budget: Budget,
 }
 
 impl<'a> State<'a> {
-    fn new(text: &'a str) -> State<'a> {
+    fn new(text: &'a str, opts: &ReadOptions) -> State<'a> {
         State {
             text,
             lines: std::cell::OnceCell::new(),
             diagnostics: Vec::new(),
             doc: Document::new(),
+            budget: Budget::new(opts, text.len()),
         }
     }
 
@@ -184,12 +188,12 @@ pub(crate) enum Rules {
 }
 
 /// Read an XBEL document, finding `rules` as it goes.
-pub fn read(input: &[u8], rules: Rules) -> Result<Parsed, Error> {
+pub fn read(input: &[u8], rules: Rules, opts: &ReadOptions) -> Result<Parsed, Error> {
     if rules != Rules::None {
-        return read_checking(input, rules == Rules::Desktop);
+        return read_checking(input, rules == Rules::Desktop, opts);
     }
     let text = encoding::decode(input)?;
-    let mut state = State::new(&text);
+    let mut state = State::new(&text, opts);
     let mut p = Parser::new(&text);
     match parse(&text, &mut state, &mut p) {
         Ok(()) => {}
@@ -208,15 +212,18 @@ pub fn read(input: &[u8], rules: Rules) -> Result<Parsed, Error> {
 /// reader cannot read past ends the document it builds, not the checking,
 /// which goes on to the end of the file or to the first error quick-xml
 /// cannot read past (`xbel/not-well-formed`, with what was found before).
-fn read_checking(input: &[u8], desktop: bool) -> Result<Parsed, Error> {
+fn read_checking(input: &[u8], desktop: bool, opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut raw = check::Sink::new(input);
     let text = encoding::decode_checking(input, desktop, &mut raw);
-    let mut state = State::new(&text);
+    let mut state = State::new(&text, opts);
     let mut p = Parser::new(&text);
     p.checker = Some(Box::new(Checker::new(&text, desktop, raw.into_found())));
     let outcome = parse(&text, &mut state, &mut p);
     let checker = *p.checker.take().expect("set above");
     match outcome {
+        Err(e) if e.kind == ErrorKind::Unsafe => {
+            return Err(Error::new(e.kind, e.message, Some(state.locate(e.offset))))
+        }
         Err(e) if e.tokenizer => return Err(checker.not_well_formed(e.offset, e.message)),
         // What the rules say of the file says more than why the reading
         // stopped: kept as a note, untagged.
@@ -262,6 +269,15 @@ fn parse<'t>(text: &'t str, state: &mut State<'_>, p: &mut Parser<'t>) -> Result
     let mut stopped = None;
     loop {
         let offset = p.reader.buffer_position() as usize;
+        if let Err(e) = state.budget.keep_up(&state.doc, &state.diagnostics) {
+            // Past the budget nothing more is read, or checked.
+            return Err(ReadError {
+                kind: e.kind,
+                offset,
+                message: e.message,
+                tokenizer: true,
+            });
+        }
         let event = p
             .reader
             .read_event()

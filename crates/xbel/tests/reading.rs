@@ -268,3 +268,28 @@ fn strict_reading_fails_where_lenient_reading_warns() {
     let err = markport_xbel::read(input, &opts).unwrap_err();
     assert_eq!(err.kind, ErrorKind::Strict);
 }
+
+/// `<separator/>` is twelve bytes and a node of a few hundred: a file of
+/// 2,000 reads within its own budget, and past a smaller one is refused
+/// where it passes, reading and checking alike, naming the flag.
+#[test]
+fn a_file_of_tiny_nodes_is_refused_past_its_budget() {
+    let file = format!(
+        "<xbel version=\"1.0\">\n{}</xbel>\n",
+        "<separator/>\n".repeat(2_000)
+    );
+    let read = |budget: Option<u64>, checking: bool| {
+        let mut opts = markport_model::ReadOptions::default();
+        opts.memory_budget = budget;
+        opts.checking = checking;
+        markport_xbel::read(file.as_bytes(), &opts)
+    };
+    assert_eq!(read(None, false).unwrap().document.len(), 2_000);
+    for checking in [false, true] {
+        let e = read(Some(300_000), checking).unwrap_err();
+        assert_eq!(e.kind, markport_model::ErrorKind::Unsafe, "{e}");
+        assert!(e.message.contains("--memory-budget"), "{}", e.message);
+        let line = e.location.expect("where it passed").line;
+        assert!(line > 100 && line < 2_000, "line {line}");
+    }
+}
