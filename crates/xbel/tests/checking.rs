@@ -260,3 +260,30 @@ fn reading_and_checking_take_the_same_encoding() {
         assert!(read.diagnostics.iter().all(|d| d.rule.is_none()));
     }
 }
+
+/// A rule found on every line is kept 1,000 times and counted past that,
+/// in one finding more at the last: the reader holds no more messages than
+/// check lists.
+#[test]
+fn findings_of_one_rule_are_kept_to_the_limit_and_counted_past_it() {
+    let file = format!(
+        "<xbel version=\"1.0\">\n{}</xbel>\n",
+        "<bookmark/>\n".repeat(2_500)
+    );
+    let mut opts = markport_model::ReadOptions::default();
+    opts.checking = true;
+    let read = markport_xbel::read(file.as_bytes(), &opts).unwrap();
+    let found: Vec<_> = read
+        .diagnostics
+        .iter()
+        .filter(|d| d.rule.as_deref() == Some("xbel/bookmark-without-href"))
+        .collect();
+    let limit = markport_model::rule::LIMIT_PER_RULE;
+    assert_eq!(found.len(), limit + 1);
+    assert!(
+        found[limit].message.starts_with("1500 more problems"),
+        "{}",
+        found[limit].message
+    );
+    assert_eq!(found[limit].location.unwrap().line, 2_501);
+}

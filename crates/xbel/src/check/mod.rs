@@ -12,7 +12,7 @@ mod walk;
 
 use std::cell::OnceCell;
 
-use markport_model::rule::Rule;
+use markport_model::rule::{Findings, Rule};
 use markport_model::{Diagnostic, Error, ErrorKind, LineIndex, Location};
 use quick_xml::events::Event;
 
@@ -25,7 +25,10 @@ pub(crate) struct Sink<'a> {
     text: &'a [u8],
     /// Built on the first finding: a clean file never indexes its lines.
     lines: OnceCell<LineIndex<'a>>,
-    found: Vec<Diagnostic>,
+    /// At most [`LIMIT_PER_RULE`](markport_model::rule::LIMIT_PER_RULE)
+    /// of each rule, and the count of the rest: a file of a million
+    /// `<bookmark/>` would otherwise keep a million messages.
+    found: Findings,
 }
 
 impl<'a> Sink<'a> {
@@ -33,7 +36,7 @@ impl<'a> Sink<'a> {
         Sink {
             text,
             lines: OnceCell::new(),
-            found: Vec::new(),
+            found: Findings::default(),
         }
     }
 
@@ -46,8 +49,7 @@ impl<'a> Sink<'a> {
     /// A breach of `rule` at byte `offset`.
     pub(crate) fn at(&mut self, rule: &'static Rule, offset: usize, message: impl Into<String>) {
         let loc = self.locate(offset);
-        self.found
-            .push(Diagnostic::warning(message, Some(loc)).rule(rule.id));
+        self.found.push(rule, loc, move || message.into());
     }
 
     /// The line `offset` is on, for messages that point back.
@@ -57,7 +59,7 @@ impl<'a> Sink<'a> {
 
     /// What was found, in the order it was.
     pub(crate) fn into_found(self) -> Vec<Diagnostic> {
-        self.found
+        self.found.finish()
     }
 }
 
