@@ -62,10 +62,8 @@
 //! ```
 #![warn(missing_docs)]
 
-mod chromium;
 mod desktop;
 mod export;
-mod firefox;
 mod netscape;
 mod problem;
 mod rules;
@@ -167,7 +165,7 @@ fn has_rules(format: &Format, input: &[u8]) -> bool {
     }
     // The formats whose rules check still finds by a walk of its own.
     match format.name {
-        "xbel" | "desktop" | "netscape" | "xfolk" | "instapaper" | "firefox" | "chromium" => true,
+        "xbel" | "desktop" | "netscape" | "xfolk" | "instapaper" => true,
         "pocket" => export::is_pocket_csv(input),
         _ => false,
     }
@@ -229,30 +227,6 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
         "pocket" if export::is_pocket_csv(input) => {
             export::check(input, &export::POCKET, &mut raw);
             Vec::new()
-        }
-        "firefox" => {
-            if input.starts_with(markport_firefox::lz4::MAGIC) {
-                match markport_firefox::lz4::decompress(input) {
-                    Ok(json) => {
-                        let mut sink = Sink::new(&json);
-                        firefox::check(&json, &mut sink);
-                        sink.finish()
-                    }
-                    Err(e) => {
-                        raw.at(&rules::FIREFOX_BAD_LZ4, 0, e.message);
-                        Vec::new()
-                    }
-                }
-            } else {
-                let mut sink = Sink::new(input);
-                firefox::check(input, &mut sink);
-                sink.finish()
-            }
-        }
-        "chromium" => {
-            let mut sink = Sink::new(input);
-            chromium::check(input, &mut sink);
-            sink.finish()
         }
         // The reader finds every problem its format's rules name, and tags
         // it with the rule.

@@ -52,6 +52,7 @@ mod json;
 mod layout;
 pub mod md5;
 mod read;
+mod rules;
 mod write;
 
 use markport_model::{
@@ -60,6 +61,7 @@ use markport_model::{
 
 pub use layout::{KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
 pub use read::Checksum;
+pub use rules::RULES;
 pub use write::ROOT_GUIDS;
 
 /// How sure it is that `input` is a Chromium `Bookmarks` file: a JSON object
@@ -88,7 +90,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read a `Bookmarks` file. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input)?.enforce(opts)
+    read::read(input, opts.checking)?.enforce(opts)
 }
 
 /// The checksum `input` stores and the one its content sums to (`None`:
@@ -156,4 +158,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.writes(write, support);
+.writes(write, support)
+.with_rules(RULES);

@@ -40,11 +40,14 @@
 pub mod lz4;
 mod read;
 mod restore;
+mod rules;
 mod write;
 
 use markport_model::{
     Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
+
+pub use rules::RULES;
 
 /// The placesRoot's fixed guid.
 pub const ROOT_GUID: &str = "root________";
@@ -111,10 +114,10 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 /// Read a Firefox backup, plain or compressed. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let parsed = if input.starts_with(lz4::MAGIC) {
-        let text = lz4::decompress(input)?;
-        read::read(&text, " (decompressed)")?
+        let text = lz4::decompress(input).map_err(|e| e.rule(rules::BAD_LZ4.id))?;
+        read::read(&text, " (decompressed)", opts.checking)?
     } else {
-        read::read(input, "")?
+        read::read(input, "", opts.checking)?
     };
     parsed.enforce(opts)
 }
@@ -181,4 +184,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
 )
 .writes(write, support)
 .options_for_extension(write_options_for_extension)
-.binary_when(writes_binary);
+.binary_when(writes_binary)
+.with_rules(RULES);
