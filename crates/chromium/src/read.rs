@@ -256,7 +256,14 @@ struct Reader<'a> {
 /// Read a `Bookmarks` file; with `checking`, find every rule of
 /// [`rules::RULES`] it breaks too, each diagnostic tagged with its rule.
 pub fn read(input: &[u8], checking: bool) -> Result<Parsed, Error> {
-    read_with(input, checking).map(|(parsed, _)| parsed)
+    match read_with(input, checking) {
+        Ok((parsed, _)) => Ok(parsed),
+        Err(mut e) if checking && e.rule == Some(rules::NOT_JSON.id) => {
+            e.message.push_str("; checking stops here");
+            Err(e)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Chromium's checksum of a `Bookmarks` file: the sum it stores and the
