@@ -167,6 +167,7 @@ impl<'a> Reader<'a> {
     /// With `checking`, the rule `rule` broken at `at`, and the value whose
     /// first event `first` (at `at`) was just read skipped; without, the
     /// reader's error `error`.
+    #[cold]
     fn wrong_kind(
         &mut self,
         at: usize,
@@ -327,26 +328,8 @@ impl<'a> Reader<'a> {
                 }
                 _ => {
                     let (vat, mut v, scalar) = self.value()?;
-                    let checking = self.checker.is_some();
-                    if checking && matches!(&*key, "dateAdded" | "lastModified") {
-                        let integer =
-                            scalar == Scalar::Number && v.as_deref().is_some_and(rules::is_integer);
-                        if !integer {
-                            let written = &self.input[vat..self.p.pos()];
-                            let message = format!(
-                                "{key} is {}, not an integer (microseconds since 1970)",
-                                String::from_utf8_lossy(written)
-                            );
-                            self.out().at(&rules::BAD_DATE, vat, message);
-                        }
-                    }
-                    if checking
-                        && scalar == Scalar::Other
-                        && matches!(&*key, "guid" | "root" | "type" | "typeCode" | "uri")
-                    {
-                        // The rules take these as restore does: a string or
-                        // a number, else as if not there.
-                        v = None;
+                    if self.checker.is_some() {
+                        self.check_member(&key, vat, &mut v, scalar);
                     }
                     let it = &mut top.item;
                     let date = |d: &mut Vec<Diagnostic>, lines: &LineIndex, v: String| {
@@ -476,22 +459,54 @@ impl<'a> Reader<'a> {
         frame.node = Some(id);
     }
 
+    /// The rules of a member `key` whose value (at `vat`) was `v`, read
+    /// as `scalar`; a value the rules take as not there becomes `None`.
+    /// Apart, so that reading without checking stays as lean as it was.
+    #[inline(never)]
+    fn check_member(&mut self, key: &str, vat: usize, v: &mut Option<String>, scalar: Scalar) {
+        if matches!(key, "dateAdded" | "lastModified") {
+            let integer = scalar == Scalar::Number && v.as_deref().is_some_and(rules::is_integer);
+            if !integer {
+                let written = &self.input[vat..self.p.pos()];
+                let message = format!(
+                    "{key} is {}, not an integer (microseconds since 1970)",
+                    String::from_utf8_lossy(written)
+                );
+                self.out().at(&rules::BAD_DATE, vat, message);
+            }
+        }
+        if scalar == Scalar::Other && matches!(key, "guid" | "root" | "type" | "typeCode" | "uri") {
+            // The rules take these as restore does: a string or a number,
+            // else as if not there.
+            *v = None;
+        }
+    }
+
+    /// The rules of an item at its `}`; its `root` told to its parent.
+    #[inline(never)]
+    fn check_item(&mut self, it: &Item, frame: &Frame, parent: Option<&mut Frame>) {
+        let Some(mut checker) = self.checker.take() else {
+            return;
+        };
+        let seen = Seen {
+            at: it.at,
+            guid: it.guid.as_deref().map(|g| (g, it.guid_at)),
+            root: it.root.as_deref().map(|r| (r, it.root_at)),
+            kind: it.kind.as_deref().map(|k| (k, it.kind_at)),
+            code: it.type_code.as_deref().map(|c| (c, it.code_at)),
+            uri: it.uri.is_some(),
+        };
+        checker.end_item(&mut self.out(), &seen, frame.is_root, &frame.child_roots);
+        if let (Some(p), Some(root)) = (parent, &it.root) {
+            p.child_roots.push(root.clone());
+        }
+        self.checker = Some(checker);
+    }
+
     fn finish(&mut self, mut frame: Frame, mut parent: Option<&mut Frame>) {
         let it = std::mem::take(&mut frame.item);
-        if let Some(mut checker) = self.checker.take() {
-            let seen = Seen {
-                at: it.at,
-                guid: it.guid.as_deref().map(|g| (g, it.guid_at)),
-                root: it.root.as_deref().map(|r| (r, it.root_at)),
-                kind: it.kind.as_deref().map(|k| (k, it.kind_at)),
-                code: it.type_code.as_deref().map(|c| (c, it.code_at)),
-                uri: it.uri.is_some(),
-            };
-            checker.end_item(&mut self.out(), &seen, frame.is_root, &frame.child_roots);
-            if let (Some(p), Some(root)) = (parent.as_deref_mut(), &it.root) {
-                p.child_roots.push(root.clone());
-            }
-            self.checker = Some(checker);
+        if self.checker.is_some() {
+            self.check_item(&it, &frame, parent.as_deref_mut());
         }
         match frame.mode {
             Mode::TagEntry => {
