@@ -206,15 +206,9 @@ impl<'a> Reader<'a> {
         )
     }
 
-    /// A value's text: strings as they are, anything else as its JSON text;
-    /// and what it was ([`Scalar`]).
-    fn value(&mut self) -> Result<(usize, Option<String>, Scalar), Error> {
+    /// A value's text: strings as they are, anything else as its JSON text.
+    fn value(&mut self) -> Result<(usize, Option<String>), Error> {
         let (at, ev) = self.next()?;
-        let scalar = match ev {
-            Event::Num(_) => Scalar::Number,
-            Event::Str(_) => Scalar::String,
-            _ => Scalar::Other,
-        };
         let text = match ev {
             Event::Null => None,
             Event::Str(s) => Some(s.into_owned()),
@@ -228,7 +222,7 @@ impl<'a> Reader<'a> {
                     .to_owned(),
             ),
         };
-        Ok((at, text, scalar))
+        Ok((at, text))
     }
 
     fn tree(&mut self) -> Result<(), Error> {
@@ -327,9 +321,9 @@ impl<'a> Reader<'a> {
                     top.item.annos.extend(annos);
                 }
                 _ => {
-                    let (vat, mut v, scalar) = self.value()?;
+                    let (vat, mut v) = self.value()?;
                     if self.checker.is_some() {
-                        self.check_member(&key, vat, &mut v, scalar);
+                        self.check_member(&key, vat, &mut v);
                     }
                     let it = &mut top.item;
                     let date = |d: &mut Vec<Diagnostic>, lines: &LineIndex, v: String| {
@@ -421,7 +415,7 @@ impl<'a> Reader<'a> {
                     Event::Key(k) => k,
                     _ => unreachable!("an object holds members"),
                 };
-                let (_, v, _) = self.value()?;
+                let (_, v) = self.value()?;
                 match &*key {
                     "name" => name = v,
                     "value" => value = v,
@@ -459,11 +453,17 @@ impl<'a> Reader<'a> {
         frame.node = Some(id);
     }
 
-    /// The rules of a member `key` whose value (at `vat`) was `v`, read
-    /// as `scalar`; a value the rules take as not there becomes `None`.
-    /// Apart, so that reading without checking stays as lean as it was.
+    /// The rules of a member `key` whose value (at `vat`) was `v`; a value
+    /// the rules take as not there becomes `None`. Apart, so that reading
+    /// without checking stays as lean as it was.
     #[inline(never)]
-    fn check_member(&mut self, key: &str, vat: usize, v: &mut Option<String>, scalar: Scalar) {
+    fn check_member(&mut self, key: &str, vat: usize, v: &mut Option<String>) {
+        // The value's first byte tells its kind: the text is JSON.
+        let scalar = match self.input[vat] {
+            b'"' => Scalar::String,
+            b'-' | b'0'..=b'9' => Scalar::Number,
+            _ => Scalar::Other,
+        };
         if matches!(key, "dateAdded" | "lastModified") {
             let integer = scalar == Scalar::Number && v.as_deref().is_some_and(rules::is_integer);
             if !integer {
