@@ -323,10 +323,13 @@ fn read_with(input: &[u8], checking: bool) -> Result<(Parsed, Option<Checksum>),
         let lines = r.lines.get_or_init(|| LineIndex::new(input));
         ids.finish(&mut r.diags, lines);
     }
-    let read = read.and_then(|checksum| match failed {
+    // The first pass's syntax error is the first in the file: the second
+    // pass meets it too, or stops short of it for want of what lies beyond
+    // (no `roots` yet).
+    let read = match failed {
         Some(e) => Err(e),
-        None => Ok(checksum),
-    });
+        None => read,
+    };
     let checksum = match read {
         Ok(checksum) => checksum,
         Err(e) if checking => return Err(e.with_found(r.diags)),

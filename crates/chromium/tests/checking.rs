@@ -145,6 +145,15 @@ fn what_was_found_before_a_syntax_error_is_kept_with_it() {
 }
 
 #[test]
+fn a_file_cut_before_its_roots_is_not_json_rather_than_without_roots() {
+    let e = read("{\n   \"checksum\": \"", true).unwrap_err();
+    assert_eq!(e.rule, Some("chromium/not-json"), "{e}");
+    let e = read("{\"roots\": 5, \"version\": ", true).unwrap_err();
+    assert_eq!(e.rule, Some("chromium/not-json"), "{e}");
+    assert_eq!(rules(&e.found), [at(1, 11, "chromium/structure")]);
+}
+
+#[test]
 fn ids_are_judged_in_the_order_of_the_file() {
     // The reader takes bookmark_bar first; the file has `other` first, so
     // the bar's id is the one given again.
