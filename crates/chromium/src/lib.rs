@@ -13,6 +13,10 @@
 //!   Chromium reads it, with a warning where it is repeated. Two streaming
 //!   passes, no tree of JSON values and no recursion: a file nested
 //!   100,000 deep reads.
+//! * Checking ([`ReadOptions::checking`]): the reader finds every rule of
+//!   `markport check` a file breaks ([`RULES`]: checksum, ids and guids, the
+//!   keys each node type needs, dates, roots), tags each diagnostic with its
+//!   rule, and reads on past a value of the wrong kind.
 //! * Writing: Chromium's layout (`JSONWriter` pretty print: three spaces,
 //!   sorted keys), its checksum, unique decimal ids and valid guids (kept
 //!   when they are, made when not, and reported), so that Chromium loads the

@@ -17,6 +17,10 @@
 //!   fixed guids, a guid on every item (made when missing), `typeCode` and
 //!   `index`; [`WriteOptions::firefox`](markport_model::WriteOptions) `.compress`
 //!   writes the `.jsonlz4` form.
+//! * Checking ([`ReadOptions::checking`]): the reader finds every rule of
+//!   `markport check` a backup breaks ([`RULES`]: roots and their guids,
+//!   `typeCode`/`type`, guids, dates, trailing commas), tags each diagnostic
+//!   with its rule, and reads on past a value of the wrong kind.
 //!
 //! ```
 //! use markport_model::{Bookmark, Document, ReadOptions, WriteOptions};
