@@ -387,8 +387,8 @@ fn read_with(input: &[u8], checking: bool) -> Result<(Parsed, Option<Checksum>),
 }
 
 impl<'a> Reader<'a> {
-    /// Everything but the file's own checks: the top-level members, then
-    /// the roots. Returns the stored checksum and where it stands.
+    /// The second pass: the top-level members, then the roots. Returns the
+    /// stored checksum and where it stands.
     fn body(
         &mut self,
         top: &[Member<'a>],
