@@ -1,7 +1,7 @@
 //! From buku's rows to the model: one query in buku's order (`id`), one
 //! bookmark per row, nothing held but the document being built.
 
-use markport_model::{Attribute, Bookmark, Diagnostic, Document, Error, Parsed};
+use markport_model::{Attribute, Bookmark, Budget, Diagnostic, Document, Error, Parsed};
 use markport_places::open::sqlite_error;
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
@@ -13,7 +13,7 @@ use crate::schema::{columns, COLUMNS};
 const FLAG_IMMUTABLE: i64 = 0x01;
 
 /// Every row of `bookmarks`, in id order, as a flat list of bookmarks.
-pub(crate) fn read(conn: &Connection) -> Result<Parsed, Error> {
+pub(crate) fn read(conn: &Connection, budget: &mut Budget) -> Result<Parsed, Error> {
     let present = columns(conn)?;
     // A column an old or hand-made table lacks reads as NULL.
     let select: Vec<String> = COLUMNS
@@ -51,10 +51,9 @@ pub(crate) fn read(conn: &Connection) -> Result<Parsed, Error> {
             None => format!("row {n}"),
         };
         let Some(href) = text(value(1)?) else {
-            diags.push(Diagnostic::warning(
-                format!("{} has no URL; skipped", at()),
-                None,
-            ));
+            let d = Diagnostic::warning(format!("{} has no URL; skipped", at()), None);
+            budget.diagnostic(&d)?;
+            diags.push(d);
             continue;
         };
         let mut b = Bookmark::new(href);
@@ -64,6 +63,16 @@ pub(crate) fn read(conn: &Connection) -> Result<Parsed, Error> {
         }
         b.desc = text(value(4)?).filter(|d| !d.is_empty());
         flags(&mut b, value(5)?, &at, &mut diags);
+        // Charged before the id moves in (the closure naming the row
+        // borrows it): the id's bytes and its details are counted here.
+        let details = id.as_ref().map_or(0, |id| id.len() + 224);
+        budget
+            .bookmark(&b)
+            .and_then(|()| budget.charge(details))
+            .map_err(|mut e| {
+                e.message = format!("{}: {}", at(), e.message);
+                e
+            })?;
         if id.is_some() {
             b.details_mut().id = id;
         }

@@ -184,3 +184,25 @@ fn triggers_never_run_and_the_file_is_left_as_it_was() {
         .collect();
     assert_eq!(beside, ["bookmarks.db"]);
 }
+
+/// Rows of a few bytes are bookmarks of a few hundred: a database of
+/// 20,000 one-letter links reads within its own budget and is refused,
+/// naming the row and the flag, within a smaller one.
+#[test]
+fn tiny_rows_are_charged_against_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sql = format!("{BUKU};\nBEGIN;\n");
+    for i in 0..20_000 {
+        sql.push_str(&format!("INSERT INTO bookmarks (URL) VALUES ('{i}');\n"));
+    }
+    sql.push_str("COMMIT;");
+    let path = db(dir.path(), "tiny.db", &sql);
+    let (read, _) = read_both(&path);
+    assert_eq!(read.unwrap().document.len(), 20_000);
+    let mut small = ReadOptions::default();
+    small.memory_budget = Some(1_000_000);
+    let e = markport_buku::read_path(&path, &small).unwrap_err();
+    assert_eq!(e.kind, markport_model::ErrorKind::Unsafe, "{e}");
+    assert!(e.message.starts_with("bookmark id"), "{}", e.message);
+    assert!(e.message.contains("--memory-budget"), "{}", e.message);
+}

@@ -28,8 +28,8 @@
 //!   `rel="tag"` links.
 //! * Pocket's and Instapaper's CSV exports: the header, and every row that
 //!   does not parse; Pinboard's JSON: every post without its link, with a
-//!   time or flag that is not Pinboard's — found by markport's Pinboard
-//!   reader, which tags each diagnostic with the rule
+//!   time or flag that is not Pinboard's — found by markport's readers of
+//!   them, which tag each diagnostic with the rule
 //!   ([`markport_model::Diagnostic::rule`]).
 //! * Every other format: what markport's reader of it reports
 //!   (`reader/error`, `reader/warning`), until it has rules of its own.
@@ -63,12 +63,9 @@
 #![warn(missing_docs)]
 
 mod desktop;
-mod export;
-mod netscape;
 mod problem;
 mod rules;
 mod xbel;
-mod xfolk;
 mod xml_text;
 
 use std::path::Path;
@@ -111,6 +108,19 @@ pub struct Checked {
 /// assert_eq!(checked.problems[0].rule, "xbel/bookmark-without-href");
 /// ```
 pub fn check_input(input: Input, from: Option<&'static Format>) -> Result<Checked, Error> {
+    check_input_within(input, from, None)
+}
+
+/// [`check_input`] with a memory budget for the reading
+/// ([`ReadOptions::memory_budget`]: `markport check --memory-budget`); a
+/// file shaped to cost more is a `reader/error` naming the limit.
+pub fn check_input_within(
+    input: Input,
+    from: Option<&'static Format>,
+    memory_budget: Option<u64>,
+) -> Result<Checked, Error> {
+    let mut opts = ReadOptions::default();
+    opts.memory_budget = memory_budget;
     let (path, bytes) = match input {
         // A tree, or a named format read by its path with no rules of its
         // own (a database opened where it is): no bytes needed here.
@@ -118,7 +128,7 @@ pub fn check_input(input: Input, from: Option<&'static Format>) -> Result<Checke
             if path.is_dir()
                 || from.is_some_and(|f| f.path_reader.is_some() && !has_rules(f, &[])) =>
         {
-            return by_reader_input(Input::Path(path), from);
+            return by_reader_input(Input::Path(path), from, &opts);
         }
         Input::Path(path) => {
             let bytes = std::fs::read(&path).map_err(cannot_read)?;
@@ -141,7 +151,7 @@ pub fn check_input(input: Input, from: Option<&'static Format>) -> Result<Checke
     };
     let format = from.format;
     if has_rules(format, &bytes) {
-        let problems = check(&bytes, format);
+        let problems = check_with(&bytes, format, &opts);
         return Ok(Checked { from, problems });
     }
     let input = match path {
@@ -153,22 +163,18 @@ pub fn check_input(input: Input, from: Option<&'static Format>) -> Result<Checke
         }
         _ => Input::Bytes(bytes),
     };
-    let problems = by_reader_input(input, Some(format))?.problems;
+    let problems = by_reader_input(input, Some(format), &opts)?.problems;
     Ok(Checked { from, problems })
 }
 
 /// Whether check has rules of its own for `input` in `format` (else its
 /// problems are what the reader says).
-fn has_rules(format: &Format, input: &[u8]) -> bool {
+fn has_rules(format: &Format, _input: &[u8]) -> bool {
     if !format.rules.is_empty() {
         return true;
     }
     // The formats whose rules check still finds by a walk of its own.
-    match format.name {
-        "xbel" | "desktop" | "netscape" | "xfolk" | "instapaper" => true,
-        "pocket" => export::is_pocket_csv(input),
-        _ => false,
-    }
+    matches!(format.name, "xbel" | "desktop")
 }
 
 fn cannot_read(e: std::io::Error) -> Error {
@@ -182,8 +188,12 @@ fn is_regular_file(path: &Path) -> bool {
 }
 
 /// What markport's reader says about `input`, read as convert reads it.
-fn by_reader_input(input: Input, from: Option<&'static Format>) -> Result<Checked, Error> {
-    match markport::read(input, from, &ReadOptions::default()) {
+fn by_reader_input(
+    input: Input,
+    from: Option<&'static Format>,
+    opts: &ReadOptions,
+) -> Result<Checked, Error> {
+    match markport::read(input, from, opts) {
         Ok(read) => Ok(Checked {
             from: read.from,
             problems: reading(&Ok(markport::Parsed::new(read.document, read.diagnostics))),
@@ -207,6 +217,11 @@ fn by_reader_input(input: Input, from: Option<&'static Format>) -> Result<Checke
 
 /// Check `input`, a file in `format`: every problem, in order of position.
 pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
+    check_with(input, format, &ReadOptions::default())
+}
+
+/// [`check`], its readers given `opts` (a memory budget).
+fn check_with(input: &[u8], format: &Format, opts: &ReadOptions) -> Vec<Problem> {
     let mut raw = Sink::new(input);
     let mut problems = match format.name {
         "xbel" | "desktop" => {
@@ -216,22 +231,10 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
             xbel::check(&text, desktop, &mut sink);
             sink.finish()
         }
-        "netscape" => netscape::check(input, &mut raw),
-        "xfolk" => xfolk::check(input),
-        // The reader finds every problem the format's rules name, and
-        // tags it with the rule.
-        "instapaper" => {
-            export::check(input, &export::INSTAPAPER, &mut raw);
-            Vec::new()
-        }
-        "pocket" if export::is_pocket_csv(input) => {
-            export::check(input, &export::POCKET, &mut raw);
-            Vec::new()
-        }
         // The reader finds every problem its format's rules name, and tags
         // it with the rule.
-        _ if !format.rules.is_empty() => by_rules_of_reader(input, format),
-        _ => by_reader(input, format),
+        _ if !format.rules.is_empty() => by_rules_of_reader(input, format, opts),
+        _ => by_reader(input, format, opts),
     };
     problems.append(&mut raw.finish());
     // Stable: problems at one place keep the order they were found in.
@@ -244,8 +247,8 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
 /// tags with a rule, and its error (a file it cannot read on) under its rule
 /// or `reader/error`, with what it found before. What it says untagged is
 /// how markport reads the file, not a rule it breaks.
-fn by_rules_of_reader(input: &[u8], format: &Format) -> Vec<Problem> {
-    let mut opts = ReadOptions::default();
+fn by_rules_of_reader(input: &[u8], format: &Format, opts: &ReadOptions) -> Vec<Problem> {
+    let mut opts = opts.clone();
     opts.checking = true;
     match (format.read)(input, &opts) {
         Err(mut e) => {
@@ -285,8 +288,8 @@ fn rule_named(id: &str) -> Option<&'static Rule> {
 }
 
 /// What markport's reader of `format` says about `input`.
-fn by_reader(input: &[u8], format: &Format) -> Vec<Problem> {
-    reading(&(format.read)(input, &ReadOptions::default()))
+fn by_reader(input: &[u8], format: &Format, opts: &ReadOptions) -> Vec<Problem> {
+    reading(&(format.read)(input, opts))
 }
 
 /// What a reading said, as problems: its error (`reader/error`), or its

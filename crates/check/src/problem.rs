@@ -32,16 +32,17 @@ pub struct Problem {
 /// How many problems of one rule `check` lists in one file. The rest are
 /// counted, and said in one problem more, at the last of them: a small
 /// file with a problem every few bytes (200,000 unknown attributes on one
-/// tag) would otherwise hold tens of times its size in messages.
-pub const LIMIT_PER_RULE: usize = 1_000;
+/// tag) would otherwise hold tens of times its size in messages. A reader
+/// that finds rules counts by the same limit
+/// ([`Findings`](markport_model::rule::Findings)).
+pub use markport_model::rule::LIMIT_PER_RULE;
 
-/// How often one rule fired in a file, and where the last problem not
-/// kept is (line, column, file of a tree).
+/// How often one rule fired in a file, and the last problem not kept.
 struct Count {
     rule: &'static str,
     severity: Severity,
     found: usize,
-    last: (u32, u32, Option<String>),
+    last: Option<Problem>,
 }
 
 /// Problems as found, at most [`LIMIT_PER_RULE`] of each rule, with the
@@ -65,7 +66,7 @@ impl Capped {
                     rule: problem.rule,
                     severity: problem.severity,
                     found: 0,
-                    last: (0, 0, None),
+                    last: None,
                 });
                 self.counts.len() - 1
             }
@@ -75,32 +76,37 @@ impl Capped {
         if count.found <= LIMIT_PER_RULE {
             self.problems.push(problem);
         } else {
-            count.last = (problem.line, problem.column, problem.file);
+            count.last = Some(problem);
         }
     }
 
-    /// The problems kept, then one per rule that gave more than the limit.
+    /// The problems kept, then one per rule that gave more than the limit:
+    /// the one not kept when it is one (a reader that counted by the same
+    /// limit gives its own count so), else the count of the rest.
     pub(crate) fn finish(mut self) -> Vec<Problem> {
         for Count {
             rule,
             severity,
             found,
-            last: (line, column, file),
+            last,
         } in self.counts
         {
-            if found > LIMIT_PER_RULE {
-                self.problems.push(Problem {
-                    line,
-                    column,
-                    severity,
-                    rule,
-                    message: format!(
-                        "{} more problems of this rule, the last here, not listed: check lists the first {LIMIT_PER_RULE} of each rule in a file",
-                        found - LIMIT_PER_RULE
-                    ),
-                    file,
-                });
+            let Some(last) = last else { continue };
+            if found == LIMIT_PER_RULE + 1 {
+                self.problems.push(last);
+                continue;
             }
+            self.problems.push(Problem {
+                line: last.line,
+                column: last.column,
+                severity,
+                rule,
+                message: format!(
+                    "{} more problems of this rule, the last here, not listed: check lists the first {LIMIT_PER_RULE} of each rule in a file",
+                    found - LIMIT_PER_RULE
+                ),
+                file: last.file,
+            });
         }
         self.problems
     }

@@ -157,72 +157,6 @@ pub(crate) const DESKTOP_FOREIGN_METADATA: Rule = warning(
     "another owner's <metadata> with elements inside, which GLib refuses",
 );
 
-// Netscape bookmark HTML.
-pub(crate) const NETSCAPE_DOCTYPE: Rule = error(
-    "netscape/doctype",
-    "the file does not start with <!DOCTYPE NETSCAPE-Bookmark-file-1>",
-);
-pub(crate) const NETSCAPE_UNBALANCED_DL: Rule = error(
-    "netscape/unbalanced-dl",
-    "a </DL> without its <DL>, or a <DL> never closed",
-);
-pub(crate) const NETSCAPE_ITEM_OUTSIDE_LIST: Rule = warning(
-    "netscape/item-outside-list",
-    "a <DT>, <A>, <H3>, <HR> or <DD> outside every <DL> (but the heading's <DD>)",
-);
-pub(crate) const NETSCAPE_UNKNOWN_ATTRIBUTE: Rule = warning(
-    "netscape/unknown-attribute",
-    "an attribute no browser or service writes on that element",
-);
-pub(crate) const NETSCAPE_DUPLICATE_ATTRIBUTE: Rule = error(
-    "netscape/duplicate-attribute",
-    "an attribute given twice on one element",
-);
-pub(crate) const NETSCAPE_BAD_DATE: Rule = error(
-    "netscape/bad-date",
-    "ADD_DATE, LAST_MODIFIED or LAST_VISIT that is not a whole number of seconds",
-);
-pub(crate) const NETSCAPE_CHARSET_MISMATCH: Rule = error(
-    "netscape/charset-mismatch",
-    "the bytes are not in the charset the <META> or byte order mark declares",
-);
-pub(crate) const NETSCAPE_CHARSET_SUSPECT: Rule = warning(
-    "netscape/charset-suspect",
-    "a single-byte charset is declared but the bytes read as UTF-8",
-);
-pub(crate) const NETSCAPE_UNKNOWN_CHARSET: Rule = error(
-    "netscape/unknown-charset",
-    "the <META> names a charset no reader knows",
-);
-
-// xFolk pages.
-pub(crate) const XFOLK_MISSING_TAGGEDLINK: Rule = error(
-    "xfolk/missing-taggedlink",
-    "an xfolkentry without an <a class=\"taggedlink\" href>",
-);
-pub(crate) const XFOLK_TAG_NOT_REL_TAG: Rule = warning(
-    "xfolk/tag-not-rel-tag",
-    "tags marked by class in an entry, with no rel=\"tag\" link",
-);
-
-// Services' CSV exports (Pocket, Instapaper).
-pub(crate) const EXPORT_HEADER: Rule = error(
-    "export/header",
-    "a CSV export whose header lacks a column the service writes, or repeats one",
-);
-pub(crate) const EXPORT_UNKNOWN_COLUMN: Rule = warning(
-    "export/unknown-column",
-    "a CSV column the service does not write",
-);
-pub(crate) const EXPORT_ROW: Rule = error(
-    "export/row",
-    "a CSV row that does not parse: its field count, bytes that are not UTF-8, no URL",
-);
-pub(crate) const EXPORT_BAD_DATE: Rule = error(
-    "export/bad-date",
-    "a CSV time that is not a number of seconds",
-);
-
 // Formats without rules of their own yet: what their reader says.
 pub(crate) const READER_ERROR: Rule = error(
     "reader/error",
@@ -295,19 +229,4 @@ static HELD: &[Rule] = &[
     DESKTOP_ICON_WITHOUT_HREF,
     DESKTOP_UNKNOWN_ELEMENT,
     DESKTOP_FOREIGN_METADATA,
-    NETSCAPE_DOCTYPE,
-    NETSCAPE_UNBALANCED_DL,
-    NETSCAPE_ITEM_OUTSIDE_LIST,
-    NETSCAPE_UNKNOWN_ATTRIBUTE,
-    NETSCAPE_DUPLICATE_ATTRIBUTE,
-    NETSCAPE_BAD_DATE,
-    NETSCAPE_CHARSET_MISMATCH,
-    NETSCAPE_CHARSET_SUSPECT,
-    NETSCAPE_UNKNOWN_CHARSET,
-    XFOLK_MISSING_TAGGEDLINK,
-    XFOLK_TAG_NOT_REL_TAG,
-    EXPORT_HEADER,
-    EXPORT_UNKNOWN_COLUMN,
-    EXPORT_ROW,
-    EXPORT_BAD_DATE,
 ];

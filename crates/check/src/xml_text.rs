@@ -39,7 +39,7 @@ fn declared(input: &[u8]) -> Option<(&str, usize)> {
 }
 
 /// The first offset where `input` is not valid in `enc`, if any.
-pub(crate) fn first_malformed(enc: &'static Encoding, input: &[u8]) -> Option<usize> {
+fn first_malformed(enc: &'static Encoding, input: &[u8]) -> Option<usize> {
     if enc == UTF_8 {
         return std::str::from_utf8(input).err().map(|e| e.valid_up_to());
     }

@@ -28,6 +28,8 @@ pub(crate) struct CheckArgs {
     /// listing every problem.
     #[arg(long)]
     strict: bool,
+    #[command(flatten)]
+    budget: crate::flags::BudgetFlags,
 }
 
 /// One problem as `--json` prints it.
@@ -54,7 +56,7 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
         let checked = (|| {
             let input = files::input(path);
             let from = files::named_format(a.from.as_deref())?;
-            let checked = markport_check::check_input(input, from)
+            let checked = markport_check::check_input_within(input, from, a.budget.memory_budget)
                 .map_err(|e| Failure::in_file(&name, e.message))?;
             files::said_read(path, &checked.from);
             Ok::<_, Failure>(checked.problems)

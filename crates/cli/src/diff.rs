@@ -34,6 +34,8 @@ pub(crate) struct DiffArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    budget: crate::flags::BudgetFlags,
 }
 
 fn print_diff(out: &mut dyn Write, d: &markport::Diff, json: bool) -> std::io::Result<()> {
@@ -52,7 +54,8 @@ pub(crate) fn run(a: DiffArgs) -> u8 {
 }
 
 fn try_diff(a: &DiffArgs) -> Result<u8, Failure> {
-    let opts = ReadOptions::default();
+    let mut opts = ReadOptions::default();
+    opts.memory_budget = a.budget.memory_budget;
     let ra = load(&a.a, a.from_a.as_deref(), &opts)?;
     let rb = load(&a.b, a.from_b.as_deref(), &opts)?;
     let mut out = files::stdout()?;

@@ -108,12 +108,21 @@ pub(crate) struct ReadFlags {
     /// (`url=Link,title=Name`; `folder=` for none; docs/formats/csv.md).
     #[arg(long, value_name = "FIELD=COLUMN,...", value_parser = csv_map)]
     csv_map: Option<CsvMap>,
+    #[command(flatten)]
+    budget: BudgetFlags,
+}
+
+/// `--memory-budget`, defined once: every subcommand that reads a
+/// collection takes it (`check` and `diff` take it alone, their other read
+/// flags meaning something else or nothing there).
+#[derive(Args, Clone, Default)]
+pub(crate) struct BudgetFlags {
     /// The most memory the collection read may take (`512M`, `4G`, bytes,
     /// or `none`); by default twice the bytes read plus 128 MiB. A file
     /// shaped to cost more (rows of a few bytes, one value copied to many
     /// bookmarks) is refused past it.
     #[arg(long, value_name = "SIZE", value_parser = memory_size)]
-    memory_budget: Option<u64>,
+    pub(crate) memory_budget: Option<u64>,
 }
 
 /// `--memory-budget`'s value in bytes: a number with an optional K, M, G or
@@ -165,7 +174,7 @@ impl ReadFlags {
         opts.xfolk.base_url = self.base_url.clone();
         opts.csv.map = self.csv_map.clone().map(|m| m.0).unwrap_or_default();
         opts.csv.explain = crate::say::verbose_on();
-        opts.memory_budget = self.memory_budget;
+        opts.memory_budget = self.budget.memory_budget;
         opts
     }
 }
@@ -179,8 +188,9 @@ pub(crate) struct XfolkFlags {
     /// xFolk: publish javascript:, data: and vbscript: links as live links.
     #[arg(long)]
     allow_script_urls: bool,
-    /// xFolk: publish Firefox place: queries and %s keyword-search templates
-    /// as live links (they are not web pages).
+    /// xFolk: publish links only a browser opens as live links: its own
+    /// pages and local files (chrome:, edge:, about:, file:, ...), Firefox
+    /// place: queries and %s keyword-search templates (none is a web page).
     #[arg(long)]
     allow_browser_urls: bool,
 }

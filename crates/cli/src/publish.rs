@@ -114,6 +114,10 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
                 site.files
             ));
         }
+        s.push_str(&withheld_line(loss));
+        if let Some(n) = public_only_notice(a, &done) {
+            s.push_str(&n);
+        }
         if loss.losses.is_empty() {
             s.push_str(&format!("{from} -> site: nothing lost\n"));
         } else {
@@ -137,4 +141,66 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
     } else {
         exit::OK
     })
+}
+
+/// The links to a browser's own pages and local files left off the site,
+/// counted and said in plain words (the field-level line names them).
+fn withheld_line(loss: &markport::LossReport) -> String {
+    match markport_publish::withheld_internal(loss) {
+        0 => String::new(),
+        1 => "withheld 1 link to a browser's own page or a local file (chrome:, edge:, about:, file:, ...): a visitor's browser cannot open it from a web page, so it is shown as text, not as a link (--allow-browser-urls publishes it)\n".to_owned(),
+        n => format!(
+            "withheld {n} links to a browser's own pages or local files (chrome:, edge:, about:, file:, ...): a visitor's browser cannot open them from a web page, so they are shown as text, not as links (--allow-browser-urls publishes them)\n"
+        ),
+    }
+}
+
+/// `--public-only` that cannot leave anything out: said, with what does.
+/// A format that declares no place for a private flag (its writer's
+/// [`markport::Support`] for `bookmark.private` is none) cannot have read
+/// one; a read-only format declares nothing, so for it the notice rests on
+/// what was read: no bookmark marked private, public or not, and nothing
+/// removed by the flag.
+fn public_only_notice(a: &PublishArgs, done: &markport::Done) -> Option<String> {
+    let ops = a.job.operations.operations().ok()?;
+    if !ops.contains(&markport::ops::Operation::PublicOnly) {
+        return None;
+    }
+    let cannot: Vec<String> = a
+        .inputs
+        .iter()
+        .zip(&done.inputs)
+        .filter(|(_, r)| {
+            let f = &r.from.format;
+            f.write.is_some()
+                && (f.support)(markport::Field::BookmarkPrivate) == markport::Support::None
+        })
+        .map(|(p, r)| format!("{} ({})", crate::files::display_name(p), r.from.format.name))
+        .collect();
+    let removed = done
+        .loss
+        .changes
+        .iter()
+        .any(|c| c.reason.ends_with("--public-only"));
+    let flagged = done.document.preorder().any(
+        |id| matches!(done.document.node(id), markport::Node::Bookmark(b) if b.private.is_some()),
+    );
+    let what = if !cannot.is_empty() {
+        format!(
+            "leaves nothing of {} out: {} cannot mark a bookmark private",
+            cannot.join(", "),
+            if cannot.len() == 1 {
+                "that format"
+            } else {
+                "those formats"
+            }
+        )
+    } else if !removed && !flagged {
+        "leaves nothing out: no bookmark read is marked private (or public)".to_owned()
+    } else {
+        return None;
+    };
+    Some(format!(
+        "notice: --public-only {what}; to keep bookmarks off the site, leave out their folder with --exclude-folder PATH (repeatable)\n"
+    ))
 }

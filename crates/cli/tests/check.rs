@@ -124,3 +124,97 @@ fn from_chooses_the_rules() {
     assert!(text.contains("desktop/missing-mime-type"), "{text}");
     assert!(text.contains("desktop/missing-application"), "{text}");
 }
+
+/// A Pocket ZIP of 20,000 rows of a few bytes: each costs a whole
+/// bookmark, far more than its bytes.
+fn tiny_rows_zip() -> Vec<u8> {
+    use std::io::Write;
+    let mut csv = String::from("title,url,time_added\n");
+    for i in 0..20_000 {
+        csv.push_str(&format!(",{i},\n"));
+    }
+    let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    zip.start_file("part_000000.csv", options).unwrap();
+    zip.write_all(csv.as_bytes()).unwrap();
+    zip.finish().unwrap().into_inner()
+}
+
+#[test]
+fn memory_budget_refuses_a_hostile_export_in_check_and_diff_naming_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("tiny-rows.zip");
+    std::fs::write(&input, tiny_rows_zip()).unwrap();
+    let out = markport()
+        .args(["check", "--json", "--memory-budget", "1M"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let problem: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    assert_eq!(problem["rule"], "reader/error", "{text}");
+    let message = problem["message"].as_str().unwrap();
+    assert!(
+        message.contains(
+            "more than 1.0 MB of memory (the budget given): refused; --memory-budget SIZE"
+        ),
+        "{message}"
+    );
+    // Under a budget it fits, the file is clean.
+    let out = markport()
+        .args(["check", "--memory-budget", "64M"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // diff reads both files under the budget given.
+    let out = markport()
+        .args(["diff", "--memory-budget", "1M"])
+        .arg(&input)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("--memory-budget SIZE"), "{err}");
+    let out = markport()
+        .args(["diff", "--memory-budget", "64M"])
+        .arg(&input)
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
+
+#[test]
+fn check_and_convert_place_an_unclosed_quote_alike() {
+    // Issue 30: check said 3:1 (a row of 2 fields), convert 3:12 (the
+    // quote). One scanner now reads both.
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("export.csv");
+    std::fs::write(
+        &input,
+        "URL,Title,Selection,Folder,Timestamp,Tags\nhttps://a/,A,,Unread,1,\nhttps://b/,\"B,,Unread,2,\n",
+    )
+    .unwrap();
+    let name = input.display().to_string();
+    let out = markport().arg("check").arg(&input).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(&format!("{name}:3:12: error: export/row: unclosed quote")),
+        "{text}"
+    );
+    let out = markport()
+        .arg("convert")
+        .arg(&input)
+        .args(["--to", "xbel"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains(":3:12"), "{err}");
+    assert!(err.contains("unclosed quote"), "{err}");
+}

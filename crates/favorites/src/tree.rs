@@ -30,7 +30,9 @@ use std::fs;
 use std::io::Read as _;
 use std::path::{Component, Path, PathBuf};
 
-use markport_model::{Diagnostic, Document, Error, ErrorKind, Folder, NodeId, Parsed, ReadOptions};
+use markport_model::{
+    Budget, Diagnostic, Document, Error, ErrorKind, Folder, NodeId, Parsed, ReadOptions,
+};
 
 use crate::at::{Dir, Listed, Opened};
 use crate::link::{self, Kind};
@@ -102,6 +104,11 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
     let (root_dir, root_id) = Dir::open(&canon).map_err(|e| io(&root.display(), e))?;
     let mut doc = Document::new();
     let mut diags = Vec::new();
+    // What was read is the listings and the link files: charged as they
+    // are kept, a tree of many tiny or empty files cannot take more than
+    // its budget (each is a node, or a warning, of a few hundred bytes).
+    let mut budget = Budget::new(opts, 0);
+    let mut charged = 0;
     let mut inside: HashSet<(u64, u64)> = HashSet::new();
     inside.insert(root_id);
     let order = written_order(&root_dir);
@@ -131,6 +138,11 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
         };
         let parent = top.folder;
         let here = top.dir.as_ref().unwrap_or(&root_dir);
+        budget.read_more(entry.name.len() + DIRENT_BYTES);
+        for d in &diags[charged..] {
+            budget.diagnostic(d).map_err(|e| in_entry(&entry.rel, e))?;
+        }
+        charged = diags.len();
         #[cfg(test)]
         BEFORE_OPEN.with(|hook| {
             if let Some(hook) = hook.borrow_mut().as_mut() {
@@ -166,6 +178,9 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
                     None,
                 ));
             }
+            budget
+                .folder(entry.name.len())
+                .map_err(|e| in_entry(&entry.rel, e))?;
             let folder = doc.push(parent, Folder::titled(entry.name));
             let entries = list(&dir, &entry.rel, &canon, &root_dir, &order, &mut diags)
                 .map_err(|e| io(&entry.rel, e))?;
@@ -207,7 +222,9 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
             }
         };
         let mut found = Vec::new();
-        let read = read_link_file(file, kind, opts, &mut found);
+        let mut bytes = 0;
+        let read = read_link_file(file, kind, opts, &mut found, &mut bytes);
+        budget.read_more(bytes);
         for d in found {
             diags.push(d.in_file(&*entry.rel));
         }
@@ -216,6 +233,9 @@ pub(crate) fn read_tree(root: &Path, opts: &ReadOptions) -> Result<Parsed, Error
                 if kind != Kind::Desktop || bookmark.title.is_none() {
                     bookmark.title = Some(stem(&entry.name).to_owned());
                 }
+                budget
+                    .bookmark(&bookmark)
+                    .map_err(|e| in_entry(&entry.rel, e))?;
                 doc.push(parent, bookmark);
             }
             Err(e) => diags.push(
@@ -322,6 +342,16 @@ fn changed_error() -> std::io::Error {
     std::io::Error::other("the directory changed while the tree was read")
 }
 
+/// What a directory entry is read as besides its name (its inode number,
+/// offset, length and type, as `getdents` gives them).
+const DIRENT_BYTES: usize = 24;
+
+/// `e`, said of the entry at `rel`.
+fn in_entry(rel: &str, mut e: Error) -> Error {
+    e.message = format!("{rel}: {}", e.message);
+    e
+}
+
 /// A link file's name without its extension: the bookmark's title.
 pub(crate) fn stem(name: &str) -> &str {
     name.rsplit_once('.').map_or(name, |(s, _)| s)
@@ -332,6 +362,7 @@ fn read_link_file(
     kind: Kind,
     opts: &ReadOptions,
     found: &mut Vec<Diagnostic>,
+    read: &mut usize,
 ) -> Result<markport_model::Bookmark, Error> {
     let mut bytes = Vec::new();
     // Never more than the largest link file plus one byte: a huge file
@@ -339,6 +370,7 @@ fn read_link_file(
     file.take(MAX_LINK_FILE as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(Error::io)?;
+    *read = bytes.len();
     if bytes.len() > MAX_LINK_FILE {
         return Err(Error::new(
             ErrorKind::Invalid,

@@ -130,3 +130,24 @@ fn a_tree_deeper_than_the_directories_kept_open_reads_whole() {
         }
     }
 }
+
+/// A tree of 2,000 empty files named like link files (each a warning) and
+/// 2,000 link files of a one-letter link: within a budget of its bytes it
+/// reads, with the budget given small it is refused naming the file and
+/// the flag.
+#[test]
+fn many_tiny_link_files_are_charged_against_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..2_000 {
+        fs::write(dir.path().join(format!("e{i}.url")), "").unwrap();
+        fs::write(dir.path().join(format!("l{i}.url")), url("a")).unwrap();
+    }
+    let read = read_path(dir.path(), &Default::default()).unwrap();
+    assert_eq!(hrefs(&read).len(), 2_000);
+    let mut small = markport_model::ReadOptions::default();
+    small.memory_budget = Some(500_000);
+    let e = read_path(dir.path(), &small).unwrap_err();
+    assert_eq!(e.kind, markport_model::ErrorKind::Unsafe, "{e}");
+    assert!(e.message.contains(".url: "), "{}", e.message);
+    assert!(e.message.contains("--memory-budget"), "{}", e.message);
+}

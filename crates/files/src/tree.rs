@@ -19,6 +19,16 @@
 //! directory is replaced only when it is empty or every file in it is in
 //! its manifest: files markport did not write are never deleted.
 //!
+//! What the owner keeps at the top of the directory stays there, and is
+//! not in the way: a dot file or directory (`.git`, `.nojekyll`,
+//! `.github/`, `.well-known/`) and `CNAME`, so that a site can be a git
+//! checkout published by GitHub Pages ([`kept`]). The swap moves each of
+//! them from the old directory into the new one (a rename beside it), under
+//! the same lock a signal handler takes, so an interrupted publish never
+//! removes them with the old site. One the new tree writes itself is not
+//! kept: it is refused as any foreign file is, unless the old manifest
+//! lists it.
+//!
 //! One publish into a directory at a time: each holds an exclusive lock on
 //! the file `DIR.markport-lock` beside it (an advisory `flock`, released by
 //! the system when the process ends, however it ends) from the check of
@@ -149,15 +159,34 @@ pub fn publish(files: &[File], dir: &Path) -> Result<(), PublishError> {
     old.clean()
 }
 
+/// Whether a name at the top of a tree's directory is the owner's, kept
+/// across a swap: a dot file or directory other than the manifest (`.git`,
+/// `.nojekyll`, `.github`, `.well-known`, `.DS_Store`), or `CNAME`, where
+/// GitHub Pages keeps a site's own domain. A git checkout or a Pages setup
+/// is these and nothing else; no file a site writes is named so.
+///
+/// ```
+/// use markport_files::tree::kept;
+/// assert!(kept(".git") && kept(".nojekyll") && kept("CNAME"));
+/// assert!(!kept(".markport-publish.json") && !kept("index.html") && !kept("cname"));
+/// ```
+pub fn kept(name: &str) -> bool {
+    name == "CNAME" || (name.starts_with('.') && name != MANIFEST && name != "." && name != "..")
+}
+
 /// The files of the directory under `root`, relative, `/`-separated,
-/// sorted; without recursion (an explicit stack).
-fn list_files(root: &Path) -> io::Result<Vec<String>> {
+/// sorted, but the top-level entries `skip` names (and what is under them);
+/// without recursion (an explicit stack).
+fn list_files(root: &Path, skip: &dyn Fn(&str) -> bool) -> io::Result<Vec<String>> {
     let mut out = Vec::new();
     let mut stack = vec![(root.to_owned(), String::new())];
     while let Some((dir, rel)) = stack.pop() {
         for e in fs::read_dir(&dir)? {
             let e = e?;
             let name = e.file_name().to_string_lossy().into_owned();
+            if rel.is_empty() && skip(&name) {
+                continue;
+            }
             let path = if rel.is_empty() {
                 name
             } else {
@@ -174,14 +203,19 @@ fn list_files(root: &Path) -> io::Result<Vec<String>> {
     Ok(out)
 }
 
-/// Whether `dir` holds only what its manifest lists. `Ok(false)` when it
-/// has no manifest or other files.
-fn only_manifest_files(dir: &Path) -> io::Result<Result<(), String>> {
-    let present = list_files(dir)?;
+/// Whether `dir` holds only what its manifest lists, besides the
+/// top-level entries `skip` names. `Ok(Err(why))` when it has no manifest
+/// and other files, or files its manifest does not list.
+fn only_manifest_files(dir: &Path, skip: &dyn Fn(&str) -> bool) -> io::Result<Result<(), String>> {
+    let present = list_files(dir, skip)?;
+    if present.is_empty() {
+        return Ok(Ok(()));
+    }
     let Ok(text) = fs::read(dir.join(MANIFEST)) else {
         return Ok(Err(format!(
-            "it holds {} file(s) and no {MANIFEST}: not a site markport published",
-            present.len()
+            "it holds {} file(s) ({}) and no {MANIFEST}: not a site markport published",
+            present.len(),
+            first_few(&present)
         )));
     };
     let Ok(manifest) = serde_json::from_slice::<Manifest>(&text) else {
@@ -189,21 +223,27 @@ fn only_manifest_files(dir: &Path) -> io::Result<Result<(), String>> {
     };
     let listed: std::collections::HashSet<&str> =
         manifest.files.iter().map(String::as_str).collect();
-    let foreign: Vec<&String> = present
+    let foreign: Vec<&str> = present
         .iter()
-        .filter(|p| p.as_str() != MANIFEST && !listed.contains(p.as_str()))
+        .map(String::as_str)
+        .filter(|p| *p != MANIFEST && !listed.contains(p))
         .collect();
     if foreign.is_empty() {
         Ok(Ok(()))
     } else {
-        let shown: Vec<&str> = foreign.iter().take(3).map(|s| s.as_str()).collect();
         Ok(Err(format!(
-            "it holds {} file(s) markport did not write ({}{})",
+            "it holds {} file(s) markport did not write ({})",
             foreign.len(),
-            shown.join(", "),
-            if foreign.len() > 3 { ", ..." } else { "" }
+            first_few(&foreign)
         )))
     }
+}
+
+/// The first three of `paths`, `, ...` when there are more.
+fn first_few<S: AsRef<str>>(paths: &[S]) -> String {
+    let shown: Vec<&str> = paths.iter().take(3).map(AsRef::as_ref).collect();
+    let more = if paths.len() > 3 { ", ..." } else { "" };
+    format!("{}{more}", shown.join(", "))
 }
 
 /// A new site written beside `dir`, not yet visible there. It holds the
@@ -214,6 +254,9 @@ pub struct Staged {
     dir: PathBuf,
     tmp: PathBuf,
     lock: Option<fs::File>,
+    /// Top-level names of the old tree its manifest lists: markport's,
+    /// never kept, whatever their names.
+    ours: Vec<String>,
 }
 
 /// The site that was at `dir` before the swap, now at a temporary name.
@@ -397,7 +440,7 @@ pub fn stage_with_dirs(
         fs::create_dir_all(parent).map_err(|e| io_fail(parent, e))?;
     }
     let lock = lock(&dir)?;
-    let existing = match check(&dir) {
+    let existing = match check(&dir, files, dirs) {
         Ok(existing) => existing,
         Err(e) => {
             lock.refuse();
@@ -431,12 +474,16 @@ pub fn stage_with_dirs(
         crate::count(true, 1);
     }
     let staged = Staged {
+        ours: existing
+            .as_ref()
+            .map(|e| e.ours.clone())
+            .unwrap_or_default(),
         dir,
         tmp,
         lock: Some(lock.file),
     };
-    if let Some(m) = &existing {
-        keep_permissions(&staged.tmp, m)?;
+    if let Some(e) = &existing {
+        keep_permissions(&staged.tmp, &e.meta)?;
     }
     // The manifest first: a leftover of a killed publish is then provably ours.
     let manifest = Manifest {
@@ -464,22 +511,53 @@ pub fn stage_with_dirs(
     Ok(staged)
 }
 
-/// Check `dir` before staging: absent, empty, or a site markport wrote.
-/// Its metadata when it exists.
-fn check(dir: &Path) -> Result<Option<fs::Metadata>, PublishError> {
+/// The directory a tree replaces, as [`check`] found it.
+struct Existing {
+    meta: fs::Metadata,
+    /// Its manifest's top-level names.
+    ours: Vec<String>,
+}
+
+/// The first segment of a `/`-separated path inside a tree.
+fn top(path: &str) -> &str {
+    path.split('/').next().unwrap_or(path)
+}
+
+/// Check `dir` before staging `files` and `dirs` into its place: absent,
+/// empty, or a tree markport wrote, besides what the owner keeps at its top
+/// ([`kept`]) and the new tree does not write.
+fn check(dir: &Path, files: &[File], dirs: &[String]) -> Result<Option<Existing>, PublishError> {
     match fs::symlink_metadata(dir) {
         Ok(m) if m.file_type().is_symlink() => Err(fail(
             dir,
             "is a symbolic link: markport publishes a site by swapping whole directories and does not follow links; give the link's target",
         )),
         Ok(m) if !m.is_dir() => Err(fail(dir, "exists and is not a directory")),
-        Ok(m) => {
-            if let Err(why) = only_manifest_files(dir).map_err(|e| io_fail(dir, e))? {
-                if fs::read_dir(dir).map_err(|e| io_fail(dir, e))?.next().is_some() {
-                    return Err(fail(dir, format!("refusing to replace it: {why}")));
-                }
+        Ok(meta) => {
+            let claimed: std::collections::HashSet<&str> = files
+                .iter()
+                .map(|f| top(&f.path))
+                .chain(dirs.iter().map(|d| top(d)))
+                .collect();
+            let skip = |name: &str| kept(name) && !claimed.contains(name);
+            if let Err(why) = only_manifest_files(dir, &skip).map_err(|e| io_fail(dir, e))? {
+                return Err(fail(
+                    dir,
+                    format!("refusing to replace it: {why}; only dot files and CNAME at its top are kept"),
+                ));
             }
-            Ok(Some(m))
+            let ours = fs::read(dir.join(MANIFEST))
+                .ok()
+                .and_then(|t| serde_json::from_slice::<Manifest>(&t).ok())
+                .map(|m| {
+                    let mut tops: Vec<String> =
+                        m.files.iter().map(|f| top(f).to_owned()).collect();
+                    tops.sort();
+                    tops.dedup();
+                    tops
+                })
+                .unwrap_or_default();
+            Ok(Some(Existing { meta, ours }))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(io_fail(dir, e)),
@@ -490,10 +568,9 @@ fn check(dir: &Path) -> Result<Option<fs::Metadata>, PublishError> {
 /// but the files its manifest lists (or nothing at all: a run killed before
 /// it wrote the manifest).
 pub(crate) fn only_ours(path: &Path) -> bool {
-    match only_manifest_files(path) {
-        Ok(Ok(())) => true,
-        _ => list_files(path).is_ok_and(|f| f.is_empty()),
-    }
+    // Nothing skipped: a leftover holding what an owner keeps (`.git`, moved
+    // out of an old site when a run was killed) is not removed.
+    matches!(only_manifest_files(path, &|_| false), Ok(Ok(())))
 }
 
 impl Staged {
@@ -517,7 +594,8 @@ impl Staged {
         write().map_err(|e| io_fail(path, e))
     }
 
-    /// Step 2: make the new site the one at `dir`.
+    /// Step 2: make the new site the one at `dir`, and move what the owner
+    /// keeps at the top of the old one ([`kept`]) into it.
     pub fn swap(mut self) -> Result<Replaced, PublishError> {
         let lock = self.lock.take().expect("a staged tree holds its lock");
         // Under the registry's lock: a signal handler then removes the
@@ -533,14 +611,26 @@ impl Staged {
                 _lock: lock,
             });
         }
+        let old = self.swap_in(&mut registry)?;
+        if let Err(e) = move_kept(&old, &self.dir, &self.ours) {
+            // What the owner keeps is still (partly) in the old tree: it
+            // must not be removed with it, now or by a signal.
+            registry.forget(&old);
+            return Err(e);
+        }
+        Ok(Replaced {
+            old: Some(old),
+            _lock: lock,
+        })
+    }
+
+    /// Put the new tree at `dir` and the old one at a temporary name, which
+    /// is returned, registered (it is the old tree that goes if the
+    /// process must).
+    fn swap_in(&mut self, registry: &mut Registry) -> Result<PathBuf, PublishError> {
         #[cfg(target_os = "linux")]
         if exchange(&self.tmp, &self.dir).is_ok() {
-            // The old site now has the temporary name, which stays
-            // registered: it is the old site that goes if the process must.
-            return Ok(Replaced {
-                old: Some(std::mem::take(&mut self.tmp)),
-                _lock: lock,
-            });
+            return Ok(std::mem::take(&mut self.tmp));
         }
         // No atomic exchange here: between these two renames `dir` is
         // missing for a moment; the old site is whole at its new name.
@@ -553,11 +643,40 @@ impl Staged {
         registry.forget(&self.tmp);
         registry.dirs.push(old.clone());
         crate::count(true, 1);
-        Ok(Replaced {
-            old: Some(old),
-            _lock: lock,
-        })
+        Ok(old)
     }
+}
+
+/// Move what the owner keeps ([`kept`]) from the old tree at `old` into the
+/// new one at `dir`, but the names of the old manifest (`ours`): each a
+/// rename between siblings, so `.git` moves whole, whatever it holds.
+fn move_kept(old: &Path, dir: &Path, ours: &[String]) -> Result<(), PublishError> {
+    let stuck = |name: &std::ffi::OsStr, why: String| {
+        fail(
+            dir,
+            format!(
+                "the new site is in place, but {} of the old one could not be moved into it ({why}); it is in {}, which is left as it is: move it back",
+                Path::new(name).display(),
+                old.display()
+            ),
+        )
+    };
+    for e in fs::read_dir(old).map_err(|e| io_fail(old, e))? {
+        let e = e.map_err(|e| io_fail(old, e))?;
+        let name = e.file_name();
+        // Lossy as `list_files` reads it, so what the check let stay is
+        // exactly what moves.
+        let shown = name.to_string_lossy();
+        if !kept(&shown) || ours.iter().any(|o| *o == shown) {
+            continue;
+        }
+        let to = dir.join(&name);
+        if fs::symlink_metadata(&to).is_ok() {
+            return Err(stuck(&name, "the new site has one".to_owned()));
+        }
+        fs::rename(e.path(), &to).map_err(|err| stuck(&name, err.to_string()))?;
+    }
+    Ok(())
 }
 
 impl Drop for Staged {
@@ -723,5 +842,61 @@ mod tests {
                 format!("site.markport-tmp-{}-999", std::process::id()),
             ]
         );
+    }
+
+    fn file(path: &str) -> File {
+        File {
+            path: path.into(),
+            bytes: path.as_bytes().to_vec(),
+        }
+    }
+
+    /// A dot name the new tree writes itself is not the owner's to keep:
+    /// a foreign one there is refused (so the swap never deletes it), and
+    /// one markport wrote before and no longer writes goes with the old tree.
+    #[test]
+    fn a_dot_name_the_tree_writes_is_not_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("tree");
+        fs::create_dir_all(dir.join(".well-known")).unwrap();
+        fs::write(dir.join(".well-known/security.txt"), b"mine").unwrap();
+        let claims = [file("index.html"), file(".well-known/other.txt")];
+        let e = publish(&claims, &dir).unwrap_err();
+        assert!(e.message.contains(".well-known/security.txt"), "{e}");
+        assert_eq!(
+            fs::read(dir.join(".well-known/security.txt")).unwrap(),
+            b"mine"
+        );
+        // Not claimed: kept, and the tree is written around it.
+        publish(&[file("index.html"), file(".hidden/a")], &dir).unwrap();
+        assert_eq!(
+            fs::read(dir.join(".well-known/security.txt")).unwrap(),
+            b"mine"
+        );
+        assert!(dir.join(".hidden/a").is_file());
+        // `.hidden` was markport's: gone once no longer written.
+        publish(&one(), &dir).unwrap();
+        assert!(!dir.join(".hidden").exists() && !dir.join("index.html").exists());
+        assert!(dir.join("a/index.html").is_file());
+        assert_eq!(
+            fs::read(dir.join(".well-known/security.txt")).unwrap(),
+            b"mine"
+        );
+    }
+
+    /// A leftover of a dead run that holds what an owner keeps (a run
+    /// killed between the swap and the move of `.git`) is not removed.
+    #[cfg(unix)]
+    #[test]
+    fn a_leftover_holding_an_owners_git_stays() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("site");
+        let dead = crate::leftovers::dead_pid();
+        let left = tmp.path().join(format!("site.markport-tmp-{dead}-0"));
+        fs::create_dir_all(left.join(".git")).unwrap();
+        fs::write(left.join(".git/HEAD"), b"ref: refs/heads/main\n").unwrap();
+        fs::write(left.join(MANIFEST), br#"{"markport_publish":1,"files":[]}"#).unwrap();
+        publish(&one(), &dir).unwrap();
+        assert!(left.join(".git/HEAD").is_file());
     }
 }

@@ -60,6 +60,16 @@ struct Writer<'d> {
     seed: u64,
 }
 
+/// Where the document's top level goes in the backup's four roots.
+struct Layout {
+    /// The top-level folder that is each root of [`ROOTS`], if any.
+    roots: [Option<NodeId>; 4],
+    /// The top-level items that are no root: they go into the menu.
+    strays: Vec<NodeId>,
+    /// The roots' order in the backup, as indices into [`ROOTS`].
+    order: Vec<usize>,
+}
+
 pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, LossReport), Error> {
     let mut w = Writer {
         doc,
@@ -69,10 +79,26 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
         seed: 0x9E37_79B9_7F4A_7C15,
     };
     w.guids.insert(ROOT_GUID.into());
-    // Which top-level folder is which root; everything else goes into the
-    // menu. Roots are written in the order the document has them, so that
-    // nothing changes order; when that cannot be (an item outside the roots
-    // after one of them), everything goes into the menu.
+    let layout = layout(doc);
+    w.record_layout(&layout);
+    w.places_root();
+    w.out.push_str(",\"children\":[");
+    for (n, &i) in layout.order.iter().enumerate() {
+        if n > 0 {
+            w.out.push(',');
+        }
+        w.root(&layout, i);
+    }
+    w.out.push_str("]}\n");
+    crate::restore::record(doc, &layout.roots, &layout.order, &mut w.loss);
+    Ok((w.out.into_bytes(), w.loss))
+}
+
+/// Which top-level folder is which root; everything else goes into the
+/// menu. Roots are written in the order the document has them, so that
+/// nothing changes order; when that cannot be (an item outside the roots
+/// after one of them), everything goes into the menu.
+fn layout(doc: &Document) -> Layout {
     let top = doc.children(None);
     let mut roots: [Option<NodeId>; 4] = [None; 4];
     let mut strays = Vec::new();
@@ -112,124 +138,133 @@ pub(crate) fn write(doc: &Document, _opts: &WriteOptions) -> Result<(Vec<u8>, Lo
         strays = top.to_vec();
         order = vec![0];
     }
-    for (i, r) in ROOTS.iter().enumerate() {
+    for i in 0..ROOTS.len() {
         if !order.contains(&i) {
             order.push(i);
         }
-        let _ = r;
     }
-    for &id in &strays {
-        // Where a separator stands is its own field (as `diff` counts it);
-        // a folder's or bookmark's is placement. An alias is dropped anyway.
-        let field = match doc.node(id) {
-            Node::Separator(_) => Field::Separator,
-            Node::Alias(_) => continue,
-            _ => Field::Folder,
-        };
-        w.loss.record(
-            doc,
-            Some(id),
-            field,
-            "a Firefox backup holds everything in its four roots: moved into the Bookmarks Menu",
-        );
+    Layout {
+        roots,
+        strays,
+        order,
     }
-    for (i, r) in roots.iter().enumerate() {
-        if r.is_none() {
-            w.loss.record(
+}
+
+impl Writer<'_> {
+    /// Report the items moved into the menu and the roots added.
+    fn record_layout(&mut self, layout: &Layout) {
+        let doc = self.doc;
+        for &id in &layout.strays {
+            // Where a separator stands is its own field (as `diff` counts it);
+            // a folder's or bookmark's is placement. An alias is dropped anyway.
+            let field = match doc.node(id) {
+                Node::Separator(_) => Field::Separator,
+                Node::Alias(_) => continue,
+                _ => Field::Folder,
+            };
+            self.loss.record(
                 doc,
-                None,
-                Field::Folder,
-                &format!("a Firefox backup always has the {} root: added", ROOTS[i].3),
+                Some(id),
+                field,
+                "a Firefox backup holds everything in its four roots: moved into the Bookmarks Menu",
             );
         }
-    }
-    // The placesRoot.
-    let h = &doc.header;
-    w.out.push_str("{\"guid\":\"root________\",\"title\":");
-    match &h.title {
-        Some(t) if !t.is_empty() => string(&mut w.out, t),
-        Some(_) => {
-            w.loss.record(
-                doc,
-                None,
-                Field::DocumentTitle,
-                "an empty title reads back as none",
-            );
-            w.out.push_str("\"\"");
+        for (i, r) in layout.roots.iter().enumerate() {
+            if r.is_none() {
+                self.loss.record(
+                    doc,
+                    None,
+                    Field::Folder,
+                    &format!("a Firefox backup always has the {} root: added", ROOTS[i].3),
+                );
+            }
         }
-        None => w.out.push_str("\"\""),
     }
-    w.out.push_str(",\"index\":0");
-    w.date(None, Field::DocumentAdded, "dateAdded", h.added.as_ref());
-    w.date(
-        None,
-        Field::DocumentModified,
-        "lastModified",
-        h.modified.as_ref(),
-    );
-    w.id(None, Field::DocumentId, h.id.as_deref());
-    w.out.push_str(
-        ",\"typeCode\":2,\"type\":\"text/x-moz-place-container\",\"root\":\"placesRoot\"",
-    );
-    if h.extra.iter().any(|a| a.name == "guid") {
-        w.loss.record(
-            doc,
+
+    /// The placesRoot, the document's header, up to its children.
+    fn places_root(&mut self) {
+        let doc = self.doc;
+        let h = &doc.header;
+        self.out.push_str("{\"guid\":\"root________\",\"title\":");
+        match &h.title {
+            Some(t) if !t.is_empty() => string(&mut self.out, t),
+            Some(_) => {
+                self.loss.record(
+                    doc,
+                    None,
+                    Field::DocumentTitle,
+                    "an empty title reads back as none",
+                );
+                self.out.push_str("\"\"");
+            }
+            None => self.out.push_str("\"\""),
+        }
+        self.out.push_str(",\"index\":0");
+        self.date(None, Field::DocumentAdded, "dateAdded", h.added.as_ref());
+        self.date(
             None,
-            Field::DocumentExtra,
-            "the placesRoot's guid is always root________",
+            Field::DocumentModified,
+            "lastModified",
+            h.modified.as_ref(),
         );
-    }
-    let extra: Vec<Attribute> = h
-        .extra
-        .iter()
-        .filter(|a| a.name != "guid")
-        .cloned()
-        .collect();
-    w.extras(None, Field::DocumentExtra, &extra);
-    w.loss
-        .record_unsupported(doc, None, document_fields(doc), support, NOT_CARRIED);
-    w.out.push_str(",\"children\":[");
-    for (n, &i) in order.iter().enumerate() {
-        let (role, root, guid, title, index) = &ROOTS[i];
-        if n > 0 {
-            w.out.push(',');
+        self.id(None, Field::DocumentId, h.id.as_deref());
+        self.out.push_str(
+            ",\"typeCode\":2,\"type\":\"text/x-moz-place-container\",\"root\":\"placesRoot\"",
+        );
+        if h.extra.iter().any(|a| a.name == "guid") {
+            self.loss.record(
+                doc,
+                None,
+                Field::DocumentExtra,
+                "the placesRoot's guid is always root________",
+            );
         }
+        let extra: Vec<Attribute> = h
+            .extra
+            .iter()
+            .filter(|a| a.name != "guid")
+            .cloned()
+            .collect();
+        self.extras(None, Field::DocumentExtra, &extra);
+        self.loss
+            .record_unsupported(doc, None, document_fields(doc), support, NOT_CARRIED);
+    }
+
+    /// Root `i` of [`ROOTS`] and everything in it: the document's folder
+    /// that is that root, or a new empty one.
+    fn root(&mut self, layout: &Layout, i: usize) {
+        let doc = self.doc;
+        let (_, root, guid, title, index) = &ROOTS[i];
         let mut children: Vec<NodeId> = Vec::new();
-        match roots[i] {
+        match layout.roots[i] {
             Some(id) => {
                 let f = doc.node(id).as_folder().expect("a root is a folder");
                 if f.guid.as_deref() != Some(guid) {
-                    w.loss.record(
+                    self.loss.record(
                         doc,
                         Some(id),
                         Field::FolderGuid,
                         "Firefox's roots have fixed guids",
                     );
                 }
-                w.folder_head(Some(id), f, *index, Some((root, guid)));
+                self.folder_head(Some(id), f, *index, Some((root, guid)));
                 children.extend_from_slice(doc.children(Some(id)));
             }
             None => {
-                let _ = role;
                 // A title no folder of the document has: a diff pairs folders
                 // by title, and the new root must not stand in for one.
                 let mut f = Folder::titled(free_title(doc, title));
                 f.guid = Some(guid.to_string());
-                w.folder_head(None, &f, *index, Some((root, guid)));
+                self.folder_head(None, &f, *index, Some((root, guid)));
             }
         }
         if i == 0 {
             // The items outside the roots come first, as they stood.
-            children.splice(0..0, strays.iter().copied());
+            children.splice(0..0, layout.strays.iter().copied());
         }
-        w.tree(children);
+        self.tree(children);
     }
-    w.out.push_str("]}\n");
-    crate::restore::record(doc, &roots, &order, &mut w.loss);
-    Ok((w.out.into_bytes(), w.loss))
-}
 
-impl Writer<'_> {
     /// The items of one root and everything below them, with a stack.
     fn tree(&mut self, top: Vec<NodeId>) {
         let doc = self.doc;

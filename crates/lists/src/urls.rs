@@ -22,8 +22,8 @@
 use std::io::Write;
 
 use markport_model::{
-    Bookmark, Diagnostic, Document, Error, Field, LossReport, Node, Parsed, ReadOptions, Scope,
-    Support, WriteOptions,
+    Bookmark, Budget, Diagnostic, Document, Error, Field, LossReport, Node, Parsed, ReadOptions,
+    Scope, Support, WriteOptions,
 };
 
 use crate::{has_scheme, text, verify, Lazy};
@@ -73,6 +73,9 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let src = text(input, &mut diags);
     let index = Lazy::new(&src);
     let mut doc = Document::new();
+    // A line of two bytes is a bookmark of a few hundred: the budget, not
+    // the file's size, bounds what a list of short lines takes.
+    let mut budget = Budget::new(opts, input.len());
     let base = src.as_ptr() as usize;
     for line in src.split(['\n', '\r']) {
         let body = line.trim_start();
@@ -83,20 +86,27 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         let rest = rest.trim();
         // OneTab: `url | title`.
         let title = rest.strip_prefix('|').map_or(rest, str::trim_start);
+        let at = body.as_ptr() as usize - base;
+        let refused = |mut e: Error| {
+            e.location = Some(index.locate(at));
+            e
+        };
         if !has_scheme(href) {
-            let at = body.as_ptr() as usize - base;
-            diags.push(Diagnostic::warning(
+            let d = Diagnostic::warning(
                 format!(
                     "{:?} is not a URL; kept as the link of a bookmark",
                     short(href)
                 ),
                 Some(index.locate(at)),
-            ));
+            );
+            budget.diagnostic(&d).map_err(refused)?;
+            diags.push(d);
         }
         let mut b = Bookmark::new(href);
         if !title.is_empty() {
             b.title = Some(title.to_string());
         }
+        budget.bookmark(&b).map_err(refused)?;
         doc.push(None, b);
     }
     Parsed::new(doc, diags).enforce(opts)

@@ -205,3 +205,73 @@ fn an_extra_name_per_bookmark_does_not_square_the_output() {
         .find(|l| l.field.name() == "bookmark.extra");
     assert!(lost.is_some_and(|l| l.count > n / 2), "{loss}");
 }
+
+/// A list of `lines` copies of `line`.
+fn lines(line: &str, lines: usize) -> Vec<u8> {
+    line.repeat(lines).into_bytes()
+}
+
+/// Reads `file` with its own budget (the default: twice its bytes plus
+/// 128 MiB) and with a budget of `given` bytes.
+fn read_both(
+    read: fn(&[u8], &ReadOptions) -> Result<markport_model::Parsed, markport_model::Error>,
+    file: &[u8],
+    given: u64,
+) -> (
+    Result<markport_model::Parsed, markport_model::Error>,
+    Result<markport_model::Parsed, markport_model::Error>,
+) {
+    let mut small = ReadOptions::default();
+    small.memory_budget = Some(given);
+    (read(file, &ReadOptions::default()), read(file, &small))
+}
+
+/// Lines of three bytes, each a bookmark of a few hundred: 2,000,000 of
+/// them (6 MB) would take about 800 MB; the reader refuses at the line
+/// that passes its budget, naming the flag, and the same file reads under
+/// a budget that holds it.
+#[test]
+fn a_url_list_of_short_lines_is_refused_past_its_budget() {
+    let file = lines("a:\n", 2_000_000);
+    let (default, _) = read_both(urls::read, &file, 0);
+    let e = default.unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsafe);
+    assert!(e.message.contains("--memory-budget"), "{}", e.message);
+    let at = e.location.expect("the line is named");
+    assert!(at.line > 100_000 && at.line < 2_000_000, "{at:?}");
+    let small = lines("a:\n", 1_000);
+    let (_, given) = read_both(urls::read, &small, 100_000);
+    assert_eq!(given.unwrap_err().kind, ErrorKind::Unsafe);
+    let (_, given) = read_both(urls::read, &small, 1_000_000);
+    assert_eq!(given.unwrap().document.len(), 1_000);
+}
+
+/// Lines that are not URLs each draw a warning: the warnings count too.
+#[test]
+fn warnings_on_every_short_line_count_against_the_budget() {
+    // 1,000 bookmarks of one byte fit in 500 KB; with a warning each, not.
+    let file = lines("x\n", 1_000);
+    let (_, given) = read_both(urls::read, &file, 500_000);
+    assert_eq!(given.unwrap_err().kind, ErrorKind::Unsafe);
+    let quiet = lines("h://\n", 1_000);
+    let (_, given) = read_both(urls::read, &quiet, 500_000);
+    assert!(given.is_ok());
+}
+
+/// A CSV of one-byte rows under its link header, and one of rows with no
+/// link (each warned): refused past the budget at the row, read within it.
+#[test]
+fn a_csv_of_short_rows_is_refused_past_its_budget() {
+    let mut file = b"url\n".to_vec();
+    file.extend(lines("a\n", 2_000_000));
+    let (default, _) = read_both(csv::read, &file, 0);
+    let e = default.unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsafe);
+    assert!(e.location.expect("the row is named").line > 100_000);
+    let mut small = b"url,title\n".to_vec();
+    small.extend(lines(",\n", 1_000));
+    let (_, given) = read_both(csv::read, &small, 500_000);
+    assert_eq!(given.unwrap_err().kind, ErrorKind::Unsafe);
+    let (_, given) = read_both(csv::read, &small, 2_000_000);
+    assert_eq!(given.unwrap().document.len(), 1_000);
+}

@@ -4,13 +4,15 @@
 //! by index (`"parent": 0`), so any depth reads and writes without recursion.
 //! See `docs/formats/json.md`.
 
+use std::cell::RefCell;
 use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 
+use markport_model::budget::{bookmark_cost, FOLDER_COST, NODE_COST};
 use markport_model::{
-    Diagnostic, Document, Error, ErrorKind, Field, Header, Holder, Location, LossReport, Metadata,
-    Node, NodeId, Parsed, ReadOptions, Scope, Support, Value, WriteOptions,
+    Budget, Diagnostic, Document, Error, ErrorKind, Field, Header, Holder, Location, LossReport,
+    Metadata, Node, NodeId, Parsed, ReadOptions, Scope, Support, Value, WriteOptions,
 };
 
 /// The version this crate writes and reads.
@@ -65,21 +67,104 @@ pub fn detect(input: &[u8]) -> Option<u8> {
     (first_byte(input)? == b'{' && either_end(input, |w| has_key(w, "markport"))).then_some(90)
 }
 
+thread_local! {
+    /// The budget of the read running on this thread, and the refusal it
+    /// made: serde gives a node list's visitor no other way in or out.
+    static BUDGET: RefCell<(Option<Budget>, Option<Error>)> = const { RefCell::new((None, None)) };
+}
+
+/// The read's budget on this thread until dropped.
+struct Budgeted;
+
+impl Budgeted {
+    fn start(budget: Budget) -> Budgeted {
+        BUDGET.with(|b| *b.borrow_mut() = (Some(budget), None));
+        Budgeted
+    }
+
+    /// The refusal the budget made, if it made one.
+    fn refusal(&self) -> Option<Error> {
+        BUDGET.with(|b| b.borrow_mut().1.take())
+    }
+}
+
+impl Drop for Budgeted {
+    fn drop(&mut self) {
+        BUDGET.with(|b| *b.borrow_mut() = (None, None));
+    }
+}
+
+/// The nodes as read, each charged against the read's budget as it is
+/// deserialized: a node of twenty bytes of JSON is a few hundred in the
+/// model, so a list of tiny nodes is refused before it is all in memory.
+#[derive(Default)]
+struct Charged(Vec<JsonNode<Node>>);
+
+impl<'de> Deserialize<'de> for Charged {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Charged, D::Error> {
+        struct Nodes;
+        impl<'de> serde::de::Visitor<'de> for Nodes {
+            type Value = Charged;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a list of nodes")
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Charged, A::Error> {
+                let mut nodes = Vec::new();
+                while let Some(n) = seq.next_element::<JsonNode<Node>>()? {
+                    let cost = match &n.node {
+                        Node::Bookmark(b) => bookmark_cost(b),
+                        Node::Folder(f) => {
+                            FOLDER_COST as usize + f.title.as_ref().map_or(0, String::len)
+                        }
+                        _ => NODE_COST as usize,
+                    };
+                    // Twice: the list read here, and the document made of it.
+                    let refused = BUDGET.with(|b| {
+                        let mut b = b.borrow_mut();
+                        let e = b.0.as_mut()?.charge(2 * cost).err()?;
+                        let message = e.message.clone();
+                        b.1 = Some(e);
+                        Some(message)
+                    });
+                    if let Some(message) = refused {
+                        return Err(serde::de::Error::custom(message));
+                    }
+                    nodes.push(n);
+                }
+                Ok(Charged(nodes))
+            }
+        }
+        d.deserialize_seq(Nodes)
+    }
+}
+
 /// Read markport JSON.
-pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
-    let parsed: JsonDoc<Header, Vec<JsonNode<Node>>> =
-        serde_json::from_slice(input).map_err(|e| {
-            let kind = if e.is_syntax() || e.is_eof() {
-                ErrorKind::Syntax
-            } else {
-                ErrorKind::Invalid
-            };
-            let location = (e.line() > 0).then(|| Location {
-                line: e.line() as u32,
-                column: e.column() as u32,
-            });
-            Error::new(kind, format!("markport JSON: {e}"), location)
-        })?;
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    let budget = Budgeted::start(Budget::new(opts, input.len()));
+    let parsed: JsonDoc<Header, Charged> = serde_json::from_slice(input).map_err(|e| {
+        let kind = if e.is_syntax() || e.is_eof() {
+            ErrorKind::Syntax
+        } else {
+            ErrorKind::Invalid
+        };
+        let location = (e.line() > 0).then(|| Location {
+            line: e.line() as u32,
+            column: e.column() as u32,
+        });
+        match budget.refusal() {
+            Some(mut refused) => {
+                refused.location = location;
+                refused
+            }
+            None => Error::new(kind, format!("markport JSON: {e}"), location),
+        }
+    })?;
+    drop(budget);
     if parsed.markport != VERSION {
         return Err(Error::new(
             ErrorKind::Invalid,
@@ -93,8 +178,8 @@ pub fn read(input: &[u8], _opts: &ReadOptions) -> Result<Parsed, Error> {
     check_metadata("metadata", &parsed.header.metadata)?;
     let mut doc = Document::new();
     doc.header = parsed.header;
-    let mut ids: Vec<NodeId> = Vec::with_capacity(parsed.nodes.len());
-    for (i, n) in parsed.nodes.into_iter().enumerate() {
+    let mut ids: Vec<NodeId> = Vec::with_capacity(parsed.nodes.0.len());
+    for (i, n) in parsed.nodes.0.into_iter().enumerate() {
         // The node's metadata field, whichever kind it is.
         let holder = Holder::from(&n.node);
         let blocks: &[Metadata] = Field::of(holder.scope())
@@ -250,6 +335,37 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `n` separators, twenty bytes of JSON each.
+    fn separators(n: usize) -> Vec<u8> {
+        let mut out = String::from(r#"{"markport": 1, "nodes": ["#);
+        for i in 0..n {
+            out.push_str(if i == 0 { "" } else { "," });
+            out.push_str(r#"{"type":"separator"}"#);
+        }
+        out.push_str("]}");
+        out.into_bytes()
+    }
+
+    #[test]
+    fn a_list_of_tiny_nodes_is_refused_past_the_budget_where_it_passes() {
+        let file = separators(2_000);
+        let doc = read(&file, &ReadOptions::default()).unwrap().document;
+        assert_eq!(doc.len(), 2_000);
+        let mut small = ReadOptions::default();
+        small.memory_budget = Some(200_000);
+        let e = read(&file, &small).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unsafe, "{e}");
+        assert!(e.message.contains("--memory-budget"), "{}", e.message);
+        let at = e.location.expect("where it passed");
+        assert_eq!(at.line, 1);
+        assert!(
+            at.column > 20 && (at.column as usize) < file.len() / 2,
+            "{at:?}"
+        );
+        // The budget is the read's only: the next read on the thread has its own.
+        assert!(read(&file, &ReadOptions::default()).is_ok());
+    }
 
     #[test]
     fn members_markport_does_not_know_are_warned_not_dropped_in_silence() {

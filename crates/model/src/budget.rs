@@ -133,7 +133,18 @@ impl Budget {
     pub fn folder(&mut self, text: usize) -> Result<(), Error> {
         self.charge(FOLDER_COST as usize + text)
     }
+
+    /// Charge one diagnostic about to be kept: a reader that warns on
+    /// every line of a file of short lines keeps far more in warnings
+    /// than it read.
+    pub fn diagnostic(&mut self, d: &crate::Diagnostic) -> Result<(), Error> {
+        self.charge(DIAGNOSTIC_COST + d.message.len() + d.file.as_ref().map_or(0, String::len))
+    }
 }
+
+/// What one diagnostic costs besides its message: its entry in the list
+/// (about 100 bytes) and the allocator's rounding of its message.
+const DIAGNOSTIC_COST: usize = 128;
 
 /// About what `b` costs in the document: its arena entry, its strings and
 /// its details when allocated.

@@ -116,8 +116,9 @@ pub struct XfolkWriteOptions {
     pub include_private: bool,
     /// Publish `javascript:`, `data:` and `vbscript:` links as live links.
     pub allow_script_urls: bool,
-    /// publish links only a browser understands (Firefox `place:`
-    /// queries, `%s` keyword-search templates) as live links.
+    /// publish links only a browser understands (its own pages and local
+    /// files: `chrome:`, `edge:`, `about:`, `file:`, ...; Firefox `place:`
+    /// queries; `%s` keyword-search templates) as live links.
     pub allow_browser_urls: bool,
     /// the address tag links point under.
     pub tag_base: Option<String>,

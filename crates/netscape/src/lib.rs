@@ -22,6 +22,9 @@
 //!   not a bookmark file at all gives an error that says what it looks like.
 //! * Writes what Chrome and Firefox write: DOCTYPE, UTF-8 `<META>`, `<TITLE>`,
 //!   `<H1>`, `<DL><p>` nesting, one element per line, four-space indent.
+//! * Checks, when asked ([`ReadOptions::checking`]): every rule of
+//!   `markport check` ([`RULES`]) the file breaks, found on the tokens it
+//!   reads and tagged with the rule at its line and column.
 //!
 //! ```
 //! use markport_model::{Field, ReadOptions, WriteOptions};
@@ -55,6 +58,7 @@
 
 mod dates;
 mod read;
+mod rules;
 mod scan;
 mod write;
 
@@ -62,6 +66,7 @@ use markport_model::{
     Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
 
+pub use rules::RULES;
 pub use write::MAX_INDENT_DEPTH;
 
 /// The document `extra` entry that keeps the `<H1>` heading when it differs
@@ -172,4 +177,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.writes(write, support);
+.writes(write, support)
+.with_rules(RULES);

@@ -18,6 +18,7 @@ use markport_model::{
 };
 
 use crate::dates;
+use crate::rules::Checker;
 use crate::scan::{Name, RawAttr, Scanner, Token};
 use crate::{H1_EXTRA, UNTITLED};
 use markport_markup::charset as decode;
@@ -26,6 +27,9 @@ use markport_markup::entities::{self as text, trim_html, Context};
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let decoded = decode::decode(input, opts.encoding.as_deref())?;
     let mut r = Reader::new(&decoded.text);
+    if opts.checking {
+        r.check = Some(Checker::new(input, &decoded.text));
+    }
     r.diags.extend(decoded.diagnostics);
     if decoded.encoding != encoding_rs::UTF_8 {
         r.diags.push(Diagnostic::note(
@@ -156,6 +160,8 @@ struct Reader<'a> {
     title: Option<String>,
     h1: Option<String>,
     seen: Seen,
+    /// The rules of `markport check`, when reading for it.
+    check: Option<Checker<'a>>,
 }
 
 impl<'a> Reader<'a> {
@@ -180,6 +186,7 @@ impl<'a> Reader<'a> {
             title: None,
             h1: None,
             seen: Seen::default(),
+            check: None,
         }
     }
 
@@ -206,6 +213,11 @@ impl<'a> Reader<'a> {
     fn run(&mut self) {
         let mut attrs: Vec<RawAttr<'a>> = Vec::new();
         while let Some(tok) = self.scan.next(&mut attrs) {
+            // Every token, whatever the reader makes of it: a description's
+            // markup is the file's too.
+            if let Some(check) = &mut self.check {
+                check.token(&tok, &attrs);
+            }
             if self.dd.is_some() {
                 // Inside a description only structure ends it; any other
                 // markup is description text (linkding#396).
@@ -243,7 +255,9 @@ impl<'a> Reader<'a> {
                         }
                     }
                 }
-                Token::Start { name, start, end } => self.start(name, start, end, &attrs),
+                Token::Start {
+                    name, start, end, ..
+                } => self.start(name, start, end, &attrs),
                 Token::End { name, start, .. } => self.end(name, start),
                 Token::Doctype { netscape, .. } => self.seen.netscape_doctype |= netscape,
                 Token::Comment => {}
@@ -761,13 +775,14 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn finish(mut self) -> Result<Parsed, Error> {
-        self.resolve_aliases();
+    /// The error for a file that is not a bookmark file at all, saying
+    /// what it looks like.
+    fn not_bookmarks(&self) -> Option<Error> {
         let s = &self.seen;
         // Empty input, garbage or an image would otherwise read as an empty
         // collection; an empty export still has its DOCTYPE or `<DL>`.
         if !s.netscape_doctype && !s.dl && !s.dt && s.anchors == 0 && !s.lists && !s.headings {
-            return Err(Error::new(
+            return Some(Error::new(
                 ErrorKind::WrongFormat,
                 "this is not a Netscape bookmark file: it has no bookmark structure at all (no NETSCAPE-Bookmark-file DOCTYPE, <DL>, <DT>, <A> or folder heading)",
                 Some(Location { line: 1, column: 1 }),
@@ -781,13 +796,28 @@ impl<'a> Reader<'a> {
             } else {
                 "an ordinary HTML page"
             };
-            return Err(Error::new(
+            return Some(Error::new(
                 ErrorKind::WrongFormat,
                 format!(
                     "this is not a Netscape bookmark file: it has no NETSCAPE-Bookmark-file DOCTYPE, no <DL> list and no <DT> item; it looks like {looks_like} (pages with xFolk entries read with --from xfolk)"
                 ),
                 Some(Location { line: 1, column: 1 }),
             ));
+        }
+        None
+    }
+
+    fn finish(mut self) -> Result<Parsed, Error> {
+        self.resolve_aliases();
+        if let Some(check) = self.check.take() {
+            self.diags.extend(check.finish());
+        }
+        if let Some(e) = self.not_bookmarks() {
+            // What the rules found before is kept for check; the rest is
+            // about a reading that does not happen.
+            let mut found = std::mem::take(&mut self.diags);
+            found.retain(|d| d.rule.is_some());
+            return Err(e.with_found(found));
         }
         let title = self.title.take().filter(|t| !t.is_empty());
         match (title, self.h1.take()) {

@@ -51,15 +51,18 @@ impl Name {
 
 /// A token with its element named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Token {
+pub(crate) enum Token<'a> {
     /// A start tag; its attributes are in the vector given to [`Scanner::next`].
     Start {
         name: Name,
+        /// The name as written, for the rules that name any element.
+        tag: &'a str,
         start: usize,
         end: usize,
     },
     End {
         name: Name,
+        tag: &'a str,
         start: usize,
         end: usize,
     },
@@ -70,6 +73,8 @@ pub(crate) enum Token {
     /// `<!DOCTYPE ...>`; `netscape` when it names the Netscape bookmark file.
     Doctype {
         netscape: bool,
+        start: usize,
+        end: usize,
     },
     /// A comment or other markup declaration, skipped.
     Comment,
@@ -91,17 +96,19 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    pub fn next(&mut self, attrs: &mut Vec<RawAttr<'a>>) -> Option<Token> {
+    pub fn next(&mut self, attrs: &mut Vec<RawAttr<'a>>) -> Option<Token<'a>> {
         let tok = self.inner.next(attrs);
         self.problems.append(&mut self.inner.problems);
         Some(match tok? {
             html::Token::Start { name, start, end } => Token::Start {
                 name: Name::of(name),
+                tag: name,
                 start,
                 end,
             },
             html::Token::End { name, start, end } => Token::End {
                 name: Name::of(name),
+                tag: name,
                 start,
                 end,
             },
@@ -110,6 +117,8 @@ impl<'a> Scanner<'a> {
                 netscape: self.src.as_bytes()[start..end]
                     .windows(16)
                     .any(|w| w.eq_ignore_ascii_case(b"netscape-bookmar")),
+                start,
+                end,
             },
             html::Token::Comment => Token::Comment,
         })
@@ -134,7 +143,7 @@ mod tests {
         while let Some(t) = s.next(&mut attrs) {
             toks.push(t);
         }
-        assert_eq!(toks[0], Token::Doctype { netscape: true });
+        assert!(matches!(toks[0], Token::Doctype { netscape: true, .. }));
         let names: Vec<Name> = toks
             .iter()
             .filter_map(|t| match t {

@@ -6,7 +6,8 @@
 //! trigger runs on a write, a generated column computes when it is read.
 //! So every connection made here is held to what a read needs
 //! ([`Opened`]): no statement can write (so no trigger can fire), SQLite's
-//! temporary storage stays in memory (no temporary file anywhere), every
+//! temporary storage stays in memory (no temporary file anywhere) within a
+//! cap on SQLite's heap ([`heap_limit`]), every
 //! query together has a time limit ([`time_limit`]), and the tables a
 //! reader uses are looked up with [`table`], which refuses a view, a
 //! virtual table or a computed column standing in for one.
@@ -27,6 +28,7 @@
 use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use markport_files::private::PrivateDir;
@@ -71,6 +73,52 @@ pub fn time_limit(bytes: u64) -> Duration {
     TIME_LIMIT + Duration::from_secs(bytes / TIME_LIMIT_BYTES_PER_SECOND)
 }
 
+/// The heap SQLite may hold besides twice the database: what a read of
+/// any legitimate database needs (its page cache is 2 MB, and a read of
+/// 100,000 bookmarks holds a few more), as markport's own readers' default
+/// budget allows the same (`ReadOptions::memory_budget`).
+pub const HEAP_BASE: u64 = 128 << 20;
+
+/// The most heap SQLite may hold while a database of `bytes` bytes (with
+/// its `-wal`) is read: twice that and [`HEAP_BASE`]. A sort or a
+/// temporary table that would grow past it (kept in memory, never in a
+/// file: see [`Opened`]) fails as out of memory, and the read says so.
+///
+/// ```
+/// use markport_places::open::{heap_limit, HEAP_BASE};
+/// assert_eq!(heap_limit(1 << 20), HEAP_BASE + (2 << 20));
+/// ```
+pub fn heap_limit(bytes: u64) -> u64 {
+    HEAP_BASE.saturating_add(bytes.saturating_mul(2))
+}
+
+/// The heap limit set so far. SQLite's limit is its whole process's, not a
+/// connection's (no per-connection one exists): it is raised to the
+/// largest any read has needed and never lowered, so that reads at the
+/// same time in one process never cut each other short.
+static HEAP_LIMIT: Mutex<u64> = Mutex::new(0);
+
+/// Hold SQLite's heap to at least [`heap_limit`] of `bytes` (see
+/// [`HEAP_LIMIT`]).
+fn cap_heap(bytes: u64) {
+    let want = heap_limit(bytes);
+    let mut set = HEAP_LIMIT.lock().unwrap_or_else(|e| e.into_inner());
+    if want > *set {
+        // SAFETY: a plain call into SQLite, which guards its own memory
+        // statistics with its own mutex; any thread may call it at any
+        // time.
+        unsafe {
+            rusqlite::ffi::sqlite3_hard_heap_limit64(i64::try_from(want).unwrap_or(i64::MAX));
+        }
+        *set = want;
+    }
+}
+
+/// The heap limit in MiB, for messages.
+fn heap_limit_mib() -> u64 {
+    *HEAP_LIMIT.lock().unwrap_or_else(|e| e.into_inner()) >> 20
+}
+
 /// An open database and the private directory its copy lives in (removed
 /// when this is dropped, after the connection closes: fields drop in order).
 ///
@@ -78,13 +126,18 @@ pub fn time_limit(bytes: u64) -> Duration {
 /// that would write (on the user's own file it is also opened read only
 /// and `immutable`), and a trigger runs only on a write, so none runs.
 /// `PRAGMA temp_store = MEMORY` keeps SQLite's temporary tables, sorts and
-/// materialised subqueries in memory, never in a file of `$TMPDIR`;
+/// materialised subqueries in memory, never in a file of `$TMPDIR`, and
+/// SQLite's heap is capped ([`heap_limit`]) so that memory cannot grow
+/// without bound either;
 /// `PRAGMA trusted_schema = OFF` keeps functions with side effects out of
 /// anything the schema defines. A progress handler stops any query once
 /// the connection is older than its [`time_limit`] (the error says so).
 pub struct Opened {
     /// The connection: read only on the user's file, or on a private copy.
     pub conn: Connection,
+    /// The bytes the database holds (the file and its companions): what
+    /// a read's memory budget is measured against.
+    pub bytes: u64,
     _dir: Option<PrivateDir>,
 }
 
@@ -98,12 +151,17 @@ impl Opened {
         .map_err(sqlite_error)?;
         conn.set_db_config(DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true)
             .map_err(sqlite_error)?;
+        cap_heap(bytes);
         let deadline = Instant::now() + time_limit(bytes);
         conn.progress_handler(
             STEPS_BETWEEN_CHECKS,
             Some(move || Instant::now() > deadline),
         );
-        Ok(Opened { conn, _dir: dir })
+        Ok(Opened {
+            conn,
+            bytes,
+            _dir: dir,
+        })
     }
 }
 
@@ -186,11 +244,21 @@ pub fn sqlite_error(e: rusqlite::Error) -> Error {
             TIME_LIMIT.as_secs(),
             TIME_LIMIT_BYTES_PER_SECOND >> 20
         ),
+        // The heap limit of [`cap_heap`] is what runs out: this process
+        // reads from files and memory markport has, never near the
+        // machine's own limits.
+        Some(OutOfMemory) => format!(
+            "the database needed more memory than markport lets SQLite take \
+             ({} MiB: {} MiB and twice the database); a table may be shaped \
+             to cost far more than its size",
+            heap_limit_mib(),
+            HEAP_BASE >> 20
+        ),
         _ => format!("SQLite: {e}"),
     };
     let kind = match code {
         Some(DatabaseCorrupt) | Some(NotADatabase) => ErrorKind::Syntax,
-        Some(OperationInterrupted) => ErrorKind::Unsafe,
+        Some(OperationInterrupted) | Some(OutOfMemory) => ErrorKind::Unsafe,
         Some(DatabaseBusy) | Some(DatabaseLocked) | Some(CannotOpen) => ErrorKind::Io,
         _ => ErrorKind::Invalid,
     };

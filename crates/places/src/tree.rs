@@ -4,9 +4,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use markport_model::budget::NODE_COST;
 use markport_model::{
-    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, NodeId, Parsed,
-    Role, Separator, Timestamp,
+    Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, NodeId,
+    Parsed, Role, Separator, Timestamp,
 };
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
@@ -177,7 +178,7 @@ fn col(table: &Table, alias: &str, name: &str) -> Result<String, Error> {
     })
 }
 
-fn items(conn: &Connection, schema: &Schema) -> Result<Vec<Item>, Error> {
+fn items(conn: &Connection, schema: &Schema, budget: &mut Budget) -> Result<Vec<Item>, Error> {
     let b = &schema.bookmarks;
     for needed in ["id", "type", "parent"] {
         if !b.has(needed)? {
@@ -242,11 +243,35 @@ fn items(conn: &Connection, schema: &Schema) -> Result<Vec<Item>, Error> {
             })
         })
         .map_err(sqlite_error)?;
-    rows.collect::<Result<Vec<_>, _>>().map_err(sqlite_error)
+    let mut items = Vec::new();
+    for item in rows {
+        let item = item.map_err(sqlite_error)?;
+        // Each row's link and icon are its own copies of its place's, and
+        // the item becomes a node: one long link that many bookmarks share
+        // is charged for each of them.
+        let text = [&item.title, &item.guid, &item.url, &item.favicon]
+            .iter()
+            .map(|t| t.as_ref().map_or(0, String::len))
+            .sum::<usize>();
+        budget.charge(ITEM_COST + 2 * text).map_err(|mut e| {
+            e.message = format!("bookmark id {}: {}", item.id, e.message);
+            e
+        })?;
+        items.push(item);
+    }
+    Ok(items)
 }
 
+/// What one row of `moz_bookmarks` costs while it is read: its `Item` and
+/// the node it becomes.
+const ITEM_COST: usize = std::mem::size_of::<Item>() + NODE_COST as usize;
+
 /// Rows of two or three columns as text/integers, for the side tables.
-fn pairs(conn: &Connection, sql: &str) -> Result<Vec<(i64, String, Option<String>)>, Error> {
+fn pairs(
+    conn: &Connection,
+    sql: &str,
+    budget: &mut Budget,
+) -> Result<Vec<(i64, String, Option<String>)>, Error> {
     let mut stmt = conn.prepare(sql).map_err(sqlite_error)?;
     let width = stmt.column_count();
     let rows = stmt
@@ -261,6 +286,9 @@ fn pairs(conn: &Connection, sql: &str) -> Result<Vec<(i64, String, Option<String
     let mut out = Vec::new();
     for row in rows {
         if let (Some(id), Some(s), third) = row.map_err(sqlite_error)? {
+            // A side value (an annotation, a keyword's post data) is copied
+            // into every item of its place.
+            budget.charge(64 + 2 * (s.len() + third.as_ref().map_or(0, String::len)))?;
             out.push((id, s, third));
         }
     }
@@ -280,7 +308,7 @@ struct Side {
     charsets: HashMap<i64, String>,
 }
 
-fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
+fn side(conn: &Connection, schema: &Schema, budget: &mut Budget) -> Result<Side, Error> {
     let mut side = Side::default();
     if let Some(k) = &schema.keywords {
         if k.has("place_id")? {
@@ -288,7 +316,7 @@ fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
             let post = col(k, "k", "post_data")?;
             let sql =
                 format!("SELECT k.place_id, k.keyword, {post} FROM moz_keywords k ORDER BY k.id");
-            for (place, keyword, post) in pairs(conn, &sql)? {
+            for (place, keyword, post) in pairs(conn, &sql, budget)? {
                 // Firefox writes "" for "no post data" as often as NULL.
                 let post = post.filter(|p| !p.is_empty());
                 side.keywords_by_place
@@ -297,7 +325,7 @@ fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
             }
         } else {
             k.require(&["id", "keyword"])?;
-            for (id, keyword, _) in pairs(conn, "SELECT id, keyword FROM moz_keywords")? {
+            for (id, keyword, _) in pairs(conn, "SELECT id, keyword FROM moz_keywords", budget)? {
                 side.keywords_by_id.insert(id, keyword);
             }
         }
@@ -312,7 +340,7 @@ fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
         a.require(&["id", "item_id", "anno_attribute_id", "content"])?;
         let sql = "SELECT a.item_id, n.name, a.content FROM moz_items_annos a \
                    JOIN moz_anno_attributes n ON n.id = a.anno_attribute_id ORDER BY a.id";
-        for (item, name, content) in pairs(conn, sql)? {
+        for (item, name, content) in pairs(conn, sql, budget)? {
             side.item_annos
                 .entry(item)
                 .or_default()
@@ -325,7 +353,7 @@ fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
             "SELECT a.place_id, a.content FROM moz_annos a \
              JOIN moz_anno_attributes n ON n.id = a.anno_attribute_id WHERE n.name = '{CHARSET}'"
         );
-        for (place, charset, _) in pairs(conn, &sql)? {
+        for (place, charset, _) in pairs(conn, &sql, budget)? {
             side.charsets.insert(place, charset);
         }
     }
@@ -333,11 +361,19 @@ fn side(conn: &Connection, schema: &Schema) -> Result<Side, Error> {
 }
 
 /// The roots of an old database without guids, from `moz_bookmarks_roots`.
-fn named_roots(conn: &Connection, schema: &Schema) -> Result<HashMap<i64, Root>, Error> {
+fn named_roots(
+    conn: &Connection,
+    schema: &Schema,
+    budget: &mut Budget,
+) -> Result<HashMap<i64, Root>, Error> {
     let mut roots = HashMap::new();
     if let Some(r) = &schema.roots {
         r.require(&["folder_id", "root_name"])?;
-        for (id, name, _) in pairs(conn, "SELECT folder_id, root_name FROM moz_bookmarks_roots")? {
+        for (id, name, _) in pairs(
+            conn,
+            "SELECT folder_id, root_name FROM moz_bookmarks_roots",
+            budget,
+        )? {
             if let Some(root) = root_by_name(&name) {
                 roots.insert(id, root);
             }
@@ -347,11 +383,11 @@ fn named_roots(conn: &Connection, schema: &Schema) -> Result<HashMap<i64, Root>,
 }
 
 /// Read the whole database into a document.
-pub(crate) fn read(conn: &Connection) -> Result<Parsed, Error> {
+pub(crate) fn read(conn: &Connection, budget: &mut Budget) -> Result<Parsed, Error> {
     let schema = Schema::load(conn)?;
-    let items = items(conn, &schema)?;
-    let side = side(conn, &schema)?;
-    let named = named_roots(conn, &schema)?;
+    let items = items(conn, &schema, budget)?;
+    let side = side(conn, &schema, budget)?;
+    let named = named_roots(conn, &schema, budget)?;
     Builder::new(items, side, named).build()
 }
 

@@ -1,6 +1,7 @@
 //! What an opened database may do: a query that never ends is stopped at
-//! the time limit with an error that says so, its temporary data never
-//! reaches a file, and nothing can write (so no trigger runs). Tables are
+//! the time limit with an error that says so, one whose temporary data
+//! grows is stopped at SQLite's heap limit, that data never reaches a
+//! file, and nothing can write (so no trigger runs). Tables are
 //! looked up in SQLite's own schema: a view, a virtual table or a computed
 //! column in a table's place is refused, naming it.
 
@@ -10,7 +11,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use markport_model::ErrorKind;
-use markport_places::open::{self, sqlite_error, TIME_LIMIT};
+use markport_places::open::{self, sqlite_error, HEAP_BASE, TIME_LIMIT};
 use rusqlite::Connection;
 
 /// How long a test waits for a read that should end before it fails
@@ -50,9 +51,12 @@ fn sqlite_temp_files() -> Vec<String> {
 }
 
 /// A query that never ends, sorting what it makes (so SQLite needs
-/// temporary storage, which grows as it runs): stopped at the limit.
+/// temporary storage, which grows as it runs): stopped at the heap limit,
+/// before the time limit, its storage never in a file. Rows of a megabyte
+/// (zeros behind a random key: no time spent making them) reach the limit
+/// within a second, however loaded the machine.
 #[test]
-fn an_endless_query_is_stopped_at_the_time_limit_without_temporary_files() {
+fn an_endless_sort_is_stopped_at_the_heap_limit_without_temporary_files() {
     let dir = tempfile::tempdir().unwrap();
     let path = db(dir.path(), "a.sqlite", "CREATE TABLE t (x);");
     let watching = Arc::new(AtomicBool::new(true));
@@ -67,7 +71,7 @@ fn an_endless_query_is_stopped_at_the_time_limit_without_temporary_files() {
             seen
         })
     };
-    let (err, took) = bounded(move || {
+    let (err, _) = bounded(move || {
         // The limit runs from the open on.
         let start = Instant::now();
         let opened = open::from_path(&path).unwrap();
@@ -75,7 +79,7 @@ fn an_endless_query_is_stopped_at_the_time_limit_without_temporary_files() {
             .conn
             .query_row(
                 "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) \
-                 SELECT n, randomblob(64) AS r FROM c ORDER BY r",
+                 SELECT n, randomblob(16) || zeroblob(1048576) AS r FROM c ORDER BY r",
                 [],
                 |r| r.get::<_, i64>(0),
             )
@@ -88,13 +92,55 @@ fn an_endless_query_is_stopped_at_the_time_limit_without_temporary_files() {
     seen.dedup();
     assert_eq!(err.kind, ErrorKind::Unsafe);
     assert!(
+        err.message.contains(&format!(
+            "more memory than markport lets SQLite take ({} MiB",
+            HEAP_BASE >> 20
+        )),
+        "{}",
+        err.message
+    );
+    // The message says the heap limit stopped it, not the time limit
+    // (whose own message the next test holds): no clock is read here, as
+    // a loaded machine fills the heap slower.
+    // SQLite's heap never went past the limit (the other tests of this
+    // process open databases of a few pages: the limit is the base's).
+    let most = unsafe { rusqlite::ffi::sqlite3_memory_highwater(0) };
+    assert!(
+        (most as u64) <= open::heap_limit(1 << 20),
+        "SQLite held {most} bytes"
+    );
+    assert!(seen.is_empty(), "SQLite made temporary files: {seen:?}");
+}
+
+/// A query that never ends and keeps nothing: stopped at the time limit.
+#[test]
+fn an_endless_query_is_stopped_at_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db(dir.path(), "a.sqlite", "CREATE TABLE t (x);");
+    let (err, took) = bounded(move || {
+        // The limit runs from the open on.
+        let start = Instant::now();
+        let opened = open::from_path(&path).unwrap();
+        let err = opened
+            .conn
+            .query_row(
+                "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c) \
+                 SELECT count(*) FROM c",
+                [],
+                |r| r.get::<_, i64>(0),
+            )
+            .map_err(sqlite_error)
+            .unwrap_err();
+        (err, start.elapsed())
+    });
+    assert_eq!(err.kind, ErrorKind::Unsafe);
+    assert!(
         err.message.contains("took too long") && err.message.contains("time limit (5 s"),
         "{}",
         err.message
     );
     assert!(took >= TIME_LIMIT, "stopped after {took:?}");
     assert!(took < TIME_LIMIT * 3, "stopped only after {took:?}");
-    assert!(seen.is_empty(), "SQLite made temporary files: {seen:?}");
 }
 
 /// The same from bytes (a private copy): the copy's connection is held to

@@ -458,3 +458,46 @@ fn a_pipe_path_as_process_substitution_gives_is_read() {
     assert_eq!(bookmarks(&doc).len(), 4);
     drop(reader);
 }
+
+/// A database of one place whose link is `len` bytes, under `n` bookmarks.
+fn shared_link(len: usize, n: i64) -> Vec<u8> {
+    let long = format!("https://example.org/{}", "x".repeat(len));
+    db_bytes(|conn| {
+        schema::places(conn);
+        conn.execute(
+            "INSERT INTO moz_places (id, url, guid) VALUES (100, ?1, 'place_100___')",
+            [&long],
+        )
+        .unwrap();
+        for i in 0..n {
+            conn.execute(
+                "INSERT INTO moz_bookmarks (id, type, fk, parent, position, title, guid) \
+                 VALUES (?1, 1, 100, 3, ?2, 'b', ?3)",
+                rusqlite::params![1000 + i, i, format!("bookmark{i:04}")],
+            )
+            .unwrap();
+        }
+    })
+}
+
+/// One place whose link is 1 MB, under 300 bookmarks: each bookmark gets
+/// its own copy of the link (300 MB from a file of about 1 MB). The read
+/// is refused within its budget, naming the bookmark and the flag; a
+/// smaller such file reads whole within its own, and not within less.
+#[test]
+fn one_long_link_under_many_bookmarks_is_charged_for_each() {
+    let file = shared_link(1 << 20, 300);
+    assert!(file.len() < 2 << 20, "{} bytes", file.len());
+    let e = markport_places::read(&file, &opts()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsafe, "{e}");
+    assert!(e.message.contains("bookmark id"), "{}", e.message);
+    assert!(e.message.contains("--memory-budget"), "{}", e.message);
+
+    let file = shared_link(100_000, 100);
+    let doc = markport_places::read(&file, &opts()).unwrap().document;
+    assert_eq!(bookmarks(&doc).len(), 100);
+    let mut small = opts();
+    small.memory_budget = Some(5_000_000);
+    let e = markport_places::read(&file, &small).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsafe, "{e}");
+}

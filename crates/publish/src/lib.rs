@@ -90,6 +90,32 @@ impl Default for Options {
     }
 }
 
+/// How many bookmarks `loss` (a site's or a page's report) says were not
+/// published as links because they lead to a browser's own page or a local
+/// file ([`markport_xfolk::entry::INTERNAL_SCHEMES`]: `chrome:`, `edge:`,
+/// `about:`, `file:`, ...), which `allow_browser_urls` publishes.
+///
+/// ```
+/// use markport_model::{Bookmark, Document};
+///
+/// let mut doc = Document::new();
+/// doc.push(None, Bookmark::new("chrome://settings/").with_title("Settings"));
+/// doc.push(None, Bookmark::new("https://example.org/").with_title("Example"));
+/// let site = markport_publish::build(&doc, &markport_publish::Options::default());
+/// assert_eq!(markport_publish::withheld_internal(&site.loss), 1);
+/// assert_eq!(site.bookmarks, 1);
+/// ```
+pub fn withheld_internal(loss: &LossReport) -> usize {
+    loss.losses
+        .iter()
+        .filter(|e| {
+            e.field == markport_model::Field::Bookmark
+                && e.reason.starts_with(markport_xfolk::entry::INTERNAL_LINK)
+        })
+        .map(|e| e.count)
+        .sum()
+}
+
 /// A site in memory.
 #[derive(Debug)]
 pub struct Site {

@@ -11,13 +11,19 @@
 //! a byte of the file: more events than that means shared containers, and
 //! the read stops there with an error instead of running for ever.
 
-use std::io::Cursor;
+use std::cell::Cell;
+use std::io::{BufRead, Cursor, Read};
+use std::rc::Rc;
 
-use markport_model::{Error, ErrorKind, LineIndex};
+use markport_model::{Error, ErrorKind, LineIndex, Location};
 use plist::stream::{BinaryReader, OwnedEvent, XmlReader};
 
 /// The magic number every binary plist starts with.
 pub const BINARY_MAGIC: &[u8] = b"bplist00";
+
+/// The fewest bytes a binary plist has: its header and its 32-byte
+/// trailer (which says where its offset table is).
+const BINARY_LEAST: usize = BINARY_MAGIC.len() + 32;
 
 /// Events of one plist, either encoding.
 pub struct Events<'a> {
@@ -29,7 +35,34 @@ pub struct Events<'a> {
 
 enum Inner<'a> {
     Binary(BinaryReader<Cursor<&'a [u8]>>),
-    Xml(XmlReader<Cursor<&'a [u8]>>),
+    /// The XML reader, and how far into the input it has read: the end of
+    /// the token behind the last event or error.
+    Xml(XmlReader<Counted<'a>>, Rc<Cell<usize>>),
+}
+
+/// The input as the XML reader reads it, counting what it consumes (the
+/// plist crate keeps its reader's position private).
+struct Counted<'a> {
+    input: &'a [u8],
+    at: Rc<Cell<usize>>,
+}
+
+impl Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = (&self.input[self.at.get()..]).read(buf)?;
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Counted<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        Ok(&self.input[self.at.get()..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at.set((self.at.get() + n).min(self.input.len()));
+    }
 }
 
 impl<'a> Events<'a> {
@@ -42,19 +75,64 @@ impl<'a> Events<'a> {
                 budget: input.len().saturating_add(16),
             }
         } else {
+            let at = Rc::new(Cell::new(0));
+            let counted = Counted {
+                input,
+                at: Rc::clone(&at),
+            };
             Events {
                 input,
-                inner: Inner::Xml(XmlReader::new(Cursor::new(input))),
+                inner: Inner::Xml(XmlReader::new(counted), at),
                 budget: usize::MAX,
             }
+        }
+    }
+
+    /// Where the value of the last event starts, in an XML plist: its
+    /// element's `<` (`<string>` of `<string>x</string>`, read as one
+    /// event). `None` in a binary plist, whose objects have no line.
+    pub fn at(&self) -> Option<Location> {
+        let Inner::Xml(_, at) = &self.inner else {
+            return None;
+        };
+        let end = at.get();
+        let start = match element_start(self.input, end) {
+            Some(tag) if self.input[tag..].starts_with(b"</") => {
+                start_tag(self.input, tag).unwrap_or(tag)
+            }
+            Some(tag) => tag,
+            None => text_start(self.input, end),
+        };
+        Some(LineIndex::new(self.input).locate(start))
+    }
+
+    /// Where the input ends, as a line and column (an XML plist cut short).
+    pub fn end(&self) -> Option<Location> {
+        match self.inner {
+            Inner::Xml(..) => Some(LineIndex::new(self.input).locate(self.input.len())),
+            Inner::Binary(_) => None,
         }
     }
 
     /// The next event, `None` at the end of the plist.
     pub fn next_event(&mut self) -> Result<Option<OwnedEvent>, Error> {
         let next = match &mut self.inner {
+            Inner::Binary(_) if self.input.len() < BINARY_LEAST => {
+                // The crate would seek before the start for the trailer
+                // and say so as a raw I/O error.
+                return Err(Error::new(
+                    ErrorKind::Syntax,
+                    format!(
+                        "binary plist: cut short at byte {}: a binary plist has a {}-byte \
+                         trailer after its objects",
+                        self.input.len(),
+                        BINARY_LEAST - BINARY_MAGIC.len()
+                    ),
+                    None,
+                ));
+            }
             Inner::Binary(r) => r.next(),
-            Inner::Xml(r) => r.next(),
+            Inner::Xml(r, _) => r.next(),
         };
         match next {
             None => Ok(None),
@@ -90,6 +168,7 @@ impl<'a> Events<'a> {
             ),
             None => (text.clone(), None),
         };
+        let value = kind.starts_with("Invalid") && kind.ends_with("String");
         let words = words(&kind);
         let kind = if kind.starts_with("RecursiveObject") {
             ErrorKind::Unsafe
@@ -101,14 +180,67 @@ impl<'a> Events<'a> {
                 Error::new(kind, format!("binary plist: {words} at byte {at}"), None)
             }
             (Inner::Binary(_), None) => Error::new(kind, format!("binary plist: {words}"), None),
-            (Inner::Xml(_), Some(at)) => Error::new(
+            (Inner::Xml(..), Some(at)) => {
+                // The crate says where the token it stopped at ends; the
+                // token starts where a person looks for it.
+                let end = at.min(self.input.len());
+                let start = match element_start(self.input, end) {
+                    // A value that does not parse is read whole, to its
+                    // end tag: the value itself is what is wrong.
+                    Some(tag) if value && self.input[tag..].starts_with(b"</") => {
+                        text_start(self.input, tag)
+                    }
+                    Some(tag) => tag,
+                    None => text_start(self.input, end),
+                };
+                Error::new(
+                    kind,
+                    format!("XML plist: {words}"),
+                    Some(LineIndex::new(self.input).locate(start)),
+                )
+            }
+            (Inner::Xml(..), None) => Error::new(
                 kind,
                 format!("XML plist: {words}"),
-                Some(LineIndex::new(self.input).locate(at.min(self.input.len()))),
+                self.end().filter(|_| words.contains("eof")),
             ),
-            (Inner::Xml(_), None) => Error::new(kind, format!("XML plist: {words}"), None),
         }
     }
+}
+
+/// The `<` of the element tag that ends at `end` (just past its `>`);
+/// `None` when what ends there is text.
+fn element_start(input: &[u8], end: usize) -> Option<usize> {
+    if end == 0 || input[end - 1] != b'>' {
+        return None;
+    }
+    memchr::memrchr(b'<', &input[..end])
+}
+
+/// Where the text that ends at `end` starts: just past the tag before it.
+fn text_start(input: &[u8], end: usize) -> usize {
+    memchr::memrchr(b'>', &input[..end]).map_or(0, |i| i + 1)
+}
+
+/// The start tag `<name` of the end tag `</name>` at `close`, the nearest
+/// before it (a value element holds no element: only text lies between).
+fn start_tag(input: &[u8], close: usize) -> Option<usize> {
+    let name_end = memchr::memchr(b'>', &input[close..])? + close;
+    let name = input[close + 2..name_end].trim_ascii();
+    let mut before = close;
+    while let Some(lt) = memchr::memrchr(b'<', &input[..before]) {
+        let rest = &input[lt + 1..];
+        if rest.starts_with(name)
+            && matches!(
+                rest.get(name.len()),
+                Some(b'>' | b'/') | Some(b' ' | b'\t' | b'\n' | b'\r')
+            )
+        {
+            return Some(lt);
+        }
+        before = lt;
+    }
+    None
 }
 
 /// The crate's error kind (`InvalidXmlSyntax`, `RecursiveObject`, ...) in
@@ -116,6 +248,11 @@ impl<'a> Events<'a> {
 fn words(kind: &str) -> String {
     if kind.starts_with("RecursiveObject") {
         return "a container contains itself (a reference cycle)".to_string();
+    }
+    if kind.starts_with("Io(") {
+        // Reading from bytes in memory fails only by a seek or a read
+        // outside them.
+        return "an offset points outside the file (cut short or corrupt)".to_string();
     }
     let mut out = String::with_capacity(kind.len() + 8);
     for (i, c) in kind.chars().enumerate() {
@@ -140,5 +277,6 @@ mod tests {
         assert_eq!(words("InvalidXmlSyntax"), "invalid xml syntax");
         assert_eq!(words("UnexpectedEof"), "unexpected eof");
         assert!(words("RecursiveObject").contains("cycle"));
+        assert!(!words("Io(Error { kind: InvalidInput })").contains("kind"));
     }
 }

@@ -150,9 +150,19 @@ fn syntax(message: &str) -> Error {
     Error::new(ErrorKind::Syntax, format!("plist: {message}"), None)
 }
 
-/// Read a `Bookmarks.plist`, binary or XML.
+/// Read a `Bookmarks.plist`, binary or XML. An error of the reader's own
+/// (a key that is an array, a value after the top dictionary) is placed, in
+/// XML, where the value it stopped at starts.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut events = Events::new(input);
+    let read = read_events(&mut events, input, opts);
+    read.map_err(|mut e| {
+        e.location = e.location.or_else(|| events.at());
+        e
+    })
+}
+
+fn read_events(events: &mut Events<'_>, input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut r = Reader {
         budget: Budget::new(opts, input.len()),
         doc: Document::new(),
@@ -224,11 +234,13 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         }
     }
     if !done {
-        return Err(syntax(if r.stack.is_empty() {
+        let mut e = syntax(if r.stack.is_empty() {
             "the file holds no value"
         } else {
             "the file ends inside a dictionary or an array"
-        }));
+        });
+        e.location = events.end();
+        return Err(e);
     }
     Ok(Parsed::new(r.doc, r.diags))
 }

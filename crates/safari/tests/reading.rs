@@ -323,3 +323,47 @@ fn truncated_binary_plists_are_errors() {
         assert!(err.message.starts_with("binary plist: "), "{len}: {err}");
     }
 }
+
+/// Where an XML plist's error is: (line, column) of what is wrong.
+fn error_at(xml: &str) -> (u32, u32) {
+    let err = markport_safari::read(xml.as_bytes(), &ReadOptions::default()).unwrap_err();
+    let at = err.location.unwrap_or_else(|| panic!("no position: {err}"));
+    (at.line, at.column)
+}
+
+#[test]
+fn xml_errors_point_at_the_token_not_past_it() {
+    let head = "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n  <key>Title</key>\n";
+    let at = |body: &str| error_at(&format!("{head}{body}\n</dict></plist>"));
+    // The crate's errors: at the unknown element's `<`, the end tag that
+    // does not match, the value that does not parse, the stray text.
+    assert_eq!(at("  <strin>x</strin>"), (5, 3));
+    assert_eq!(at("  <string>x</key>"), (5, 12));
+    assert_eq!(at("  <integer>x1</integer>"), (5, 12));
+    assert_eq!(at("  <date>yesterday</date>"), (5, 9));
+    assert_eq!(at("  <string>x</string>&bogus;"), (5, 21));
+    // The reader's own errors had no position: a key that is a
+    // dictionary, a value after the top dictionary, a file cut short.
+    let key = format!("{head}  <string>x</string>\n  <dict/>\n</dict></plist>");
+    assert_eq!(error_at(&key), (6, 3));
+    let after = format!("{head}  <string>x</string>\n</dict>\n<string>more</string></plist>");
+    assert_eq!(error_at(&after), (7, 1));
+    let cut = format!("{head}  <string>x</string>\n");
+    assert_eq!(error_at(&cut), (6, 1));
+}
+
+#[test]
+fn a_header_only_binary_plist_is_said_to_be_cut_short() {
+    for bytes in [&b"bplist00"[..], b"bplist00\x00\x01\x02"] {
+        let err = markport_safari::read(bytes, &ReadOptions::default()).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Syntax);
+        assert!(
+            err.message.starts_with(&format!(
+                "binary plist: cut short at byte {}: ",
+                bytes.len()
+            )),
+            "{err}"
+        );
+        assert!(!err.message.contains("io("), "{err}");
+    }
+}

@@ -9,12 +9,16 @@
 //! separates: older exports have folder names such as `Blogs / Portfolios`,
 //! one folder.
 
+use std::borrow::Cow;
+
 use markport_model::{
     Attribute, Bookmark, Budget, Diagnostic, Document, Error, Location, Parsed, ReadOptions,
 };
 
 use crate::folders::Paths;
-use crate::{table, text, unix_date};
+use crate::{table, text};
+
+pub use crate::table::RULES;
 
 const REQUIRED: &[&str] = &["URL", "Title", "Selection", "Folder"];
 const OPTIONAL: &[&str] = &["Timestamp", "Tags"];
@@ -116,7 +120,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         b.title = Some(std::mem::take(&mut row[title])).filter(|t| !t.is_empty());
         b.desc = Some(std::mem::take(&mut row[selection])).filter(|t| !t.is_empty());
         if let Some(ts) = s.timestamp {
-            b.added = unix_date(&row[ts], "Timestamp", Some(at), diags);
+            b.added = table::date(&row[ts], "Timestamp", at, diags);
         }
         if let Some(t) = s.tags {
             tags(&row[t], &mut b, at, diags);
@@ -130,8 +134,14 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         required: REQUIRED,
         optional: OPTIONAL,
         open: false,
+        url: "URL",
     };
-    let State { doc, .. } = table::read(&src, columns, &mut diags, start, each)?;
+    let part = table::Part {
+        text: &src,
+        lossy: matches!(src, Cow::Owned(_)),
+        checking: opts.checking,
+    };
+    let State { doc, .. } = table::read(part, columns, &mut diags, start, each)?;
     Parsed::new(doc, diags).enforce(opts)
 }
 
@@ -144,4 +154,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     &[],
     detect,
     read,
-);
+)
+.with_rules(RULES);

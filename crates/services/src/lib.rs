@@ -44,11 +44,19 @@ fn in_entry<T>(
         Some(l) => format!("ZIP entry {entry}:{}:{}: {message}", l.line, l.column),
         None => format!("ZIP entry {entry}: {message}"),
     };
-    diags.extend(entry_diags.into_iter().map(|mut d| {
+    let led = |mut d: Diagnostic| {
         d.message = lead(&d.message, d.location.take());
         d
-    }));
-    read.map_err(|e| Error::new(e.kind, lead(&e.message, e.location), None))
+    };
+    diags.extend(entry_diags.into_iter().map(led));
+    // The rule it breaks and what was found before it stay with the
+    // error, led by the entry as well.
+    read.map_err(|e| {
+        let found = e.found.into_iter().map(led).collect();
+        let mut error = Error::new(e.kind, lead(&e.message, e.location), None).with_found(found);
+        error.rule = e.rule;
+        error
+    })
 }
 
 /// A closure placing an error at byte `at` of the input, unless it has a

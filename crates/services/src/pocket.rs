@@ -18,6 +18,7 @@
 //! extra attribute of the column's name; `cursor` (Pocket's paging position,
 //! nothing about the bookmark) is reported and not kept.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use markport_files::archive::{self, Archive, Limits};
@@ -30,6 +31,8 @@ use markport_model::{
 };
 
 use crate::{archive_error, in_entry, not_read, table, text, unix_date};
+
+pub use crate::table::RULES;
 
 /// The columns of every generation: the first three are always there.
 const REQUIRED: &[&str] = &["title", "url", "time_added"];
@@ -56,6 +59,15 @@ fn csv_header(input: &[u8]) -> Option<bool> {
             .iter()
             .all(|n| REQUIRED.contains(&n.as_str()) || OPTIONAL.contains(&n.as_str())),
     )
+}
+
+/// Whether `input` is read as a CSV part: a header [`csv_header`] takes,
+/// or one that starts as every Pocket CSV's does (`title,url`), so that a
+/// header lacking a column is said to lack it rather than read as a page.
+fn is_csv(input: &[u8]) -> bool {
+    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let head = &input[..input.len().min(9)];
+    csv_header(input).is_some() || head.eq_ignore_ascii_case(b"title,url")
 }
 
 /// The part number of a `part_NNNNNN.csv` entry name (in any folder but
@@ -112,18 +124,34 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 /// Read a Pocket export: the ZIP, one CSV part, or the HTML.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let budget = Budget::new(opts, input.len());
-    if archive::is_zip(input) {
-        read_zip(input, budget)
-    } else if csv_header(input).is_some() {
-        let mut collection = Collection::new(budget);
+    let csv = !archive::is_zip(input) && is_csv(input);
+    let parsed = if archive::is_zip(input) {
+        read_zip(input, budget, opts.checking)
+    } else if csv {
+        let mut collection = Collection::new(budget, opts.checking);
         let mut diags = Vec::new();
         let src = text(input, &mut diags);
-        collection.read_part(&src, &mut diags)?;
+        collection.read_part(&src, matches!(src, Cow::Owned(_)), &mut diags)?;
         Ok(collection.finish(diags))
     } else {
         read_html(input, budget)
-    }?
-    .enforce(opts)
+    };
+    let mut parsed = parsed?;
+    if opts.checking && !csv {
+        said_by_the_reader(&mut parsed.diagnostics);
+    }
+    parsed.enforce(opts)
+}
+
+/// The HTML export and the ZIP around the parts have no rules of their
+/// own: checked, what the reader warns about is listed as check lists any
+/// reader without rules (`reader/warning`). A part's own rules keep theirs.
+fn said_by_the_reader(diags: &mut [Diagnostic]) {
+    for d in diags {
+        if d.rule.is_none() && d.severity >= markport_model::Severity::Warning {
+            d.rule = Some(Cow::Borrowed("reader/warning"));
+        }
+    }
 }
 
 /// Folders by title, made when first needed (a map: an export may have as
@@ -170,6 +198,8 @@ struct Collection {
     cursors: usize,
     /// Columns kept as extra attributes, each named once.
     others: Vec<String>,
+    /// Whether every rule broken is found (`markport check`).
+    checking: bool,
 }
 
 /// The columns of one part, by index.
@@ -184,24 +214,37 @@ struct PartColumns {
 }
 
 impl Collection {
-    fn new(budget: Budget) -> Collection {
+    fn new(budget: Budget, checking: bool) -> Collection {
         Collection {
             budget,
             doc: Document::new(),
             sections: Sections::default(),
             cursors: 0,
             others: Vec::new(),
+            checking,
         }
     }
 
     /// Read one CSV part (the whole file, or one entry of the ZIP) into
     /// the collection.
-    fn read_part(&mut self, src: &str, diags: &mut Vec<Diagnostic>) -> Result<(), Error> {
+    /// `lossy`: whether bytes that are not UTF-8 were replaced in `src`.
+    fn read_part(
+        &mut self,
+        src: &str,
+        lossy: bool,
+        diags: &mut Vec<Diagnostic>,
+    ) -> Result<(), Error> {
         let columns = table::Columns {
             service: "Pocket CSV",
             required: REQUIRED,
             optional: OPTIONAL,
             open: true,
+            url: "url",
+        };
+        let part = table::Part {
+            text: src,
+            lossy,
+            checking: self.checking,
         };
         let start = |t: &table::Table| {
             let col = |n| t.column(n).expect("required columns are checked");
@@ -233,7 +276,7 @@ impl Collection {
             if !row[c.title].is_empty() {
                 b.title = Some(std::mem::take(&mut row[c.title]));
             }
-            b.added = unix_date(&row[c.added], "time_added", Some(at), diags);
+            b.added = table::date(&row[c.added], "time_added", at, diags);
             if let Some(t) = c.tags {
                 b.tags = split_tags(&row[t], '|');
             }
@@ -254,7 +297,7 @@ impl Collection {
             self.doc.push(Some(folder), b);
             Ok(())
         };
-        table::read(src, columns, diags, start, each)?;
+        table::read(part, columns, diags, start, each)?;
         Ok(())
     }
 
@@ -285,7 +328,7 @@ impl Collection {
     }
 }
 
-fn read_zip(input: &[u8], budget: Budget) -> Result<Parsed, Error> {
+fn read_zip(input: &[u8], budget: Budget, checking: bool) -> Result<Parsed, Error> {
     let mut archive = Archive::open(input, Limits::default()).map_err(archive_error)?;
     let parts = zip_parts(&archive);
     if parts.is_empty() {
@@ -304,14 +347,21 @@ fn read_zip(input: &[u8], budget: Budget) -> Result<Parsed, Error> {
     annotations.sort();
     let mut diags = Vec::new();
     repeated_parts(&archive, &mut diags);
-    let mut collection = Collection::new(budget);
+    let mut collection = Collection::new(budget, checking);
     for part in &parts {
         let bytes = archive.read(part).map_err(archive_error)?;
         collection.budget.read_more(bytes.len());
         let mut part_diags = Vec::new();
         let src = text(&bytes, &mut part_diags);
-        let read = collection.read_part(&src, &mut part_diags);
-        in_entry(part, &mut diags, part_diags, read)?;
+        let read = collection.read_part(&src, matches!(src, Cow::Owned(_)), &mut part_diags);
+        in_entry(part, &mut diags, part_diags, read).map_err(|mut e| {
+            // Checking, what the parts before it broke is listed too.
+            if checking {
+                diags.append(&mut e.found);
+                e.found = std::mem::take(&mut diags);
+            }
+            e
+        })?;
     }
     // Sets: an archive may have 10,000 entries.
     let read: std::collections::HashSet<&String> = parts
@@ -514,4 +564,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.reads_zip();
+.reads_zip()
+.with_rules(RULES);

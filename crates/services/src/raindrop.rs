@@ -123,8 +123,16 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         required: REQUIRED,
         optional: OPTIONAL,
         open: true,
+        url: "url",
     };
-    let State { doc, .. } = table::read(&src, columns, &mut diags, start, each)?;
+    // Raindrop's export has no rules of check's: it is read as convert
+    // reads it, whatever the options.
+    let part = table::Part {
+        text: &src,
+        lossy: matches!(src, std::borrow::Cow::Owned(_)),
+        checking: false,
+    };
+    let State { doc, .. } = table::read(part, columns, &mut diags, start, each)?;
     Parsed::new(doc, diags).enforce(opts)
 }
 

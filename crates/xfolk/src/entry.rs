@@ -112,16 +112,64 @@ pub fn is_script_url(href: &str) -> bool {
     )
 }
 
+/// The schemes of a browser's own pages, of its extensions and of the
+/// publisher's local files, lower-case: a page on the web cannot open them
+/// (browsers refuse to navigate a web page to them) and they show the
+/// publisher's own settings, add-ons and paths, not something to share.
+/// Chromium names its own schemes in `content/public/common/url_constants.cc`
+/// (`chrome`, `chrome-untrusted`, `chrome-error`, `chrome-guest`,
+/// `devtools`, once `chrome-devtools`, `view-source`) and
+/// `extensions/common/constants.h` (`chrome-extension`), with
+/// `chrome-search` for its new-tab page; the browsers built on it show
+/// `chrome:` under their own name (`edge:`, `brave:`, `opera:`,
+/// `vivaldi:`; Edge's extensions as `extension:`). Firefox has `about:`
+/// (which Chromium also reads as its own pages), `chrome:`, `resource:`,
+/// `moz-extension:`, `view-source:` and `place:` (a query, said apart:
+/// [`browser_only`]); Safari `safari-extension:` and
+/// `safari-web-extension:`; every browser `file:`.
+pub const INTERNAL_SCHEMES: &[&str] = &[
+    "about",
+    "brave",
+    "chrome",
+    "chrome-devtools",
+    "chrome-error",
+    "chrome-extension",
+    "chrome-guest",
+    "chrome-search",
+    "chrome-untrusted",
+    "devtools",
+    "edge",
+    "extension",
+    "file",
+    "moz-extension",
+    "opera",
+    "resource",
+    "safari-extension",
+    "safari-web-extension",
+    "view-source",
+    "vivaldi",
+];
+
+/// What the report says of a link to a browser's own page or a local file
+/// ([`INTERNAL_SCHEMES`]); the reason of every such withheld link starts
+/// with it, so a caller can count them in a [`LossReport`].
+pub const INTERNAL_LINK: &str =
+    "a link to a browser's own page or a local file (chrome:, edge:, about:, file:, ...) opens only in that browser, not from a web page";
+
 /// Why a link, as it will be written ([`written_href`]), is something only
 /// a browser's own bookmarks understand, not a web page: a Firefox
-/// `place:` query (a saved search over the bookmarks and history), or a
-/// keyword-search template whose `%s` the browser fills in (no URL has
-/// `%s`: `s` is not a hex digit; tabs and newlines, which URL parsing
-/// removes, do not hide it).
+/// `place:` query (a saved search over the bookmarks and history), a
+/// browser's own page or a local file ([`INTERNAL_SCHEMES`], decided on the
+/// scheme as a browser reads it: [`url_scheme`]), or a keyword-search
+/// template whose `%s` the browser fills in (no URL has `%s`: `s` is not a
+/// hex digit; tabs and newlines, which URL parsing removes, do not hide
+/// it).
 pub fn browser_only(href: &str) -> Option<&'static str> {
     let h = written_href(href);
-    if url_scheme(&h).as_deref() == Some("place") {
-        return Some("a Firefox place: query is not a web page");
+    match url_scheme(&h).as_deref() {
+        Some("place") => return Some("a Firefox place: query is not a web page"),
+        Some(s) if INTERNAL_SCHEMES.contains(&s) => return Some(INTERNAL_LINK),
+        _ => {}
     }
     let bare: Cow<'_, str> = if h.contains(['\t', '\n', '\r']) {
         Cow::Owned(h.replace(['\t', '\n', '\r'], ""))
@@ -319,6 +367,8 @@ impl Entry<'_> {
         Written::Inert
     }
 
+    /// Bookmark `id` as an entry: published or withheld, then each part of
+    /// the entry in the order it is written.
     fn bookmark(
         &mut self,
         id: NodeId,
@@ -327,13 +377,42 @@ impl Entry<'_> {
         tag_href: &dyn Fn(&str) -> String,
     ) -> Written {
         let n = Some(id);
+        let href = match self.publishable(n, b, opts) {
+            Ok(href) => href,
+            Err(written) => return written,
+        };
+        self.open(n, b);
+        self.link(n, b, &href);
+        self.description(n, b);
+        let tags = self.tags(n, b);
+        self.meta(n, b, &tags, tag_href);
+        self.out.push_str("</li>\n");
+        self.loss.record_unsupported(
+            self.doc,
+            n,
+            bookmark_fields(b),
+            crate::support,
+            "an xFolk page has no place for it",
+        );
+        Written::Entry
+    }
+
+    /// The link `b` is published under, or what is written instead: a
+    /// private bookmark or one without a link is withheld, a script or
+    /// browser-only link shown inert, unless the options publish them.
+    fn publishable<'b>(
+        &mut self,
+        n: Option<NodeId>,
+        b: &'b Bookmark,
+        opts: &XfolkWriteOptions,
+    ) -> Result<Cow<'b, str>, Written> {
         if b.private == Some(true) && !opts.include_private {
             self.lose(
                 n,
                 Field::Bookmark,
                 "private: withheld from the page (--include-private publishes it)",
             );
-            return Written::Withheld;
+            return Err(Written::Withheld);
         }
         let href = written_href(&b.href);
         if href.trim().is_empty() {
@@ -342,7 +421,7 @@ impl Entry<'_> {
                 Field::Bookmark,
                 "a bookmark without a link is not an xFolk entry",
             );
-            return Written::Withheld;
+            return Err(Written::Withheld);
         }
         if href != b.href.as_str() {
             self.lose(
@@ -352,13 +431,18 @@ impl Entry<'_> {
             );
         }
         if is_script_url(&b.href) && !opts.allow_script_urls {
-            return self.inert(n, b, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)");
+            return Err(self.inert(n, b, "a javascript:, data: or vbscript: link is not published as a link (--allow-script-urls publishes it)"));
         }
         if let Some(what) = browser_only(&b.href).filter(|_| !opts.allow_browser_urls) {
             let why =
                 format!("{what}: not published as a link (--allow-browser-urls publishes it)");
-            return self.inert(n, b, &why);
+            return Err(self.inert(n, b, &why));
         }
+        Ok(href)
+    }
+
+    /// The entry's `<li>`, with its id.
+    fn open(&mut self, n: Option<NodeId>, b: &Bookmark) {
         self.out.push_str("<li class=\"xfolkentry h-entry\"");
         if let Some(i) = &b.details().id {
             if i.contains(unwritable) {
@@ -372,9 +456,14 @@ impl Entry<'_> {
             self.text(i);
             self.out.push('"');
         }
+        self.out.push_str(">\n");
+    }
+
+    /// The tagged link, its text the title (the link when untitled).
+    fn link(&mut self, n: Option<NodeId>, b: &Bookmark, href: &str) {
         self.out
-            .push_str(">\n<a class=\"taggedlink u-bookmark-of p-name\" href=\"");
-        escape_html(self.out, &href);
+            .push_str("<a class=\"taggedlink u-bookmark-of p-name\" href=\"");
+        escape_html(self.out, href);
         self.out.push_str("\">");
         match b.title.as_deref() {
             Some(t) if !t.is_empty() && collapse(t) == t && !t.contains(unwritable) => self.text(t),
@@ -394,6 +483,10 @@ impl Entry<'_> {
             }
         }
         self.out.push_str("</a>\n");
+    }
+
+    /// The description, in paragraphs.
+    fn description(&mut self, n: Option<NodeId>, b: &Bookmark) {
         if let Some(d) = &b.desc {
             if !reads_back(d) {
                 self.lose(n, Field::BookmarkDesc, crate::entry::text_loss(d));
@@ -402,6 +495,11 @@ impl Entry<'_> {
             write_paragraphs(self.out, d);
             self.out.push_str("</div>\n");
         }
+    }
+
+    /// The tags a page can tell apart: empty and repeated ones are
+    /// reported and left out.
+    fn tags<'b>(&mut self, n: Option<NodeId>, b: &'b Bookmark) -> Vec<&'b str> {
         let mut tags: Vec<&str> = Vec::new();
         for t in &b.tags {
             if t.is_empty() || tags.contains(&t.as_str()) {
@@ -414,62 +512,71 @@ impl Entry<'_> {
                 tags.push(t);
             }
         }
-        if !tags.is_empty() || b.added.is_some() {
-            self.out.push_str("<p class=\"meta\">");
-            if !tags.is_empty() {
-                self.out.push_str("Tags: ");
-                for (i, t) in tags.iter().enumerate() {
-                    if i > 0 {
-                        self.out.push_str(", ");
-                    }
-                    self.out
-                        .push_str("<a rel=\"tag\" class=\"p-category\" href=\"");
-                    let href = tag_href(t);
-                    self.text(&href);
-                    self.out.push_str("\">");
-                    self.text(t);
-                    self.out.push_str("</a>");
-                }
-            }
-            if let Some(d) = &b.added {
-                if !tags.is_empty() {
-                    self.out.push_str(" · ");
-                }
-                let (machine, human) = match d {
-                    DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
-                    DateValue::Raw(r) => {
-                        // HTML turns CR and NUL into other characters.
-                        if crate::read::date(r, &mut Vec::new()) != *d
-                            || r.contains('\r')
-                            || r.contains(unwritable)
-                        {
-                            self.lose(
-                                n,
-                                Field::BookmarkAdded,
-                                "this value is not a date and does not read back as written",
-                            );
-                        }
-                        (r.to_string(), r.to_string())
-                    }
-                };
-                self.out
-                    .push_str("Added <time class=\"dt-published published\" datetime=\"");
-                self.text(&machine);
-                self.out.push_str("\">");
-                self.text(&human);
-                self.out.push_str("</time>");
-            }
-            self.out.push_str("</p>\n");
+        tags
+    }
+
+    /// The line under the link: the tags as `rel="tag"` links, then the
+    /// date added; nothing when there is neither.
+    fn meta(
+        &mut self,
+        n: Option<NodeId>,
+        b: &Bookmark,
+        tags: &[&str],
+        tag_href: &dyn Fn(&str) -> String,
+    ) {
+        if tags.is_empty() && b.added.is_none() {
+            return;
         }
-        self.out.push_str("</li>\n");
-        self.loss.record_unsupported(
-            self.doc,
-            n,
-            bookmark_fields(b),
-            crate::support,
-            "an xFolk page has no place for it",
-        );
-        Written::Entry
+        self.out.push_str("<p class=\"meta\">");
+        if !tags.is_empty() {
+            self.out.push_str("Tags: ");
+            for (i, t) in tags.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.out
+                    .push_str("<a rel=\"tag\" class=\"p-category\" href=\"");
+                let href = tag_href(t);
+                self.text(&href);
+                self.out.push_str("\">");
+                self.text(t);
+                self.out.push_str("</a>");
+            }
+        }
+        if let Some(d) = &b.added {
+            if !tags.is_empty() {
+                self.out.push_str(" · ");
+            }
+            self.added(n, d);
+        }
+        self.out.push_str("</p>\n");
+    }
+
+    /// The date added, machine-readable in `datetime` and shown by day.
+    fn added(&mut self, n: Option<NodeId>, d: &DateValue) {
+        let (machine, human) = match d {
+            DateValue::Instant(t) => (t.to_w3c(), t.to_w3c().chars().take(10).collect()),
+            DateValue::Raw(r) => {
+                // HTML turns CR and NUL into other characters.
+                if crate::read::date(r, &mut Vec::new()) != *d
+                    || r.contains('\r')
+                    || r.contains(unwritable)
+                {
+                    self.lose(
+                        n,
+                        Field::BookmarkAdded,
+                        "this value is not a date and does not read back as written",
+                    );
+                }
+                (r.to_string(), r.to_string())
+            }
+        };
+        self.out
+            .push_str("Added <time class=\"dt-published published\" datetime=\"");
+        self.text(&machine);
+        self.out.push_str("\">");
+        self.text(&human);
+        self.out.push_str("</time>");
     }
 }
 
@@ -530,5 +637,40 @@ mod tests {
         assert!(!is_script_url("https://example.org/javascript:x"));
         assert!(browser_only("pla\u{1}ce:x").is_some());
         assert!(browser_only("https://e.example/?q=%\ns").is_some());
+    }
+
+    /// A browser's own page is found on the scheme as a browser reads it:
+    /// any case, after leading spaces and controls, through tabs and
+    /// newlines and through characters the page leaves out; a web address
+    /// that only mentions one is a web page.
+    #[test]
+    fn browser_internal_pages_are_found_as_browsers_read_them() {
+        for internal in [
+            "chrome://settings/",
+            "CHROME://settings/",
+            " \u{1}\tedge://flags/",
+            "ab\nout:config",
+            "chr\u{1}ome://version",
+            "brave://rewards",
+            "Opera://about",
+            "vivaldi://experiments",
+            "file:///home/me/notes.txt",
+            "FILE:C:/Users/me",
+            "view-source:https://example.org/",
+            "moz-extension://0a1b/page.html",
+            "chrome-extension://abcdef/options.html",
+        ] {
+            assert_eq!(browser_only(internal), Some(INTERNAL_LINK), "{internal:?}");
+        }
+        for web in [
+            "https://example.org/chrome://settings",
+            "https://about.example/",
+            "chromex://x",
+            "aboutx:blank",
+            "files/notes.txt",
+            "mailto:me@example.org",
+        ] {
+            assert_eq!(browser_only(web), None, "{web:?}");
+        }
     }
 }

@@ -22,6 +22,9 @@
 //!   print) and a filter box that needs no server. Private bookmarks and
 //!   `javascript:`/`data:`/`vbscript:` links are withheld unless asked for;
 //!   everything is escaped; what a page cannot carry is reported.
+//! * Checking, when asked ([`ReadOptions::checking`]): each entry it skips
+//!   for want of a tagged link, and tags marked by class with no `rel="tag"`
+//!   link ([`RULES`], the rules of `markport check`), tagged with the rule.
 //! * [`entry`]: one entry, as the page writer and the site publisher
 //!   (`markport publish`, crate `markport-publish`) both write it.
 //!
@@ -56,6 +59,7 @@
 pub mod entry;
 mod page;
 mod read;
+mod rules;
 mod tags;
 mod text;
 
@@ -64,6 +68,7 @@ use markport_model::{
 };
 
 pub use page::MAX_NESTING;
+pub use rules::RULES;
 
 /// The `<meta name="generator">` of markport's pages: such a page reads
 /// even when it has no entries (an empty collection).
@@ -120,4 +125,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.writes(write, support);
+.writes(write, support)
+.with_rules(RULES);

@@ -14,6 +14,7 @@ use markport_model::{
 };
 use url::Url;
 
+use crate::rules::Checks;
 use crate::tags::tag_of;
 use crate::text::{blocks, collapse, LINE, PARAGRAPH};
 
@@ -28,6 +29,8 @@ struct Entry {
     tags: Vec<String>,
     added: Option<DateValue>,
     id: Option<String>,
+    /// Where its element starts.
+    at: usize,
 }
 
 /// What the walk found, in document order: the build step's input.
@@ -74,6 +77,8 @@ struct Frame {
     owns: [Option<usize>; SLOTS],
     /// Whether the element is a block: its edges are paragraph breaks.
     block: bool,
+    /// Whether the element opened a tag container of the checks.
+    opens_tags: bool,
 }
 
 impl Frame {
@@ -256,6 +261,8 @@ struct Reader<'a> {
     h1_started: bool,
     intro_started: bool,
     diags: Vec<Diagnostic>,
+    /// The rules of `markport check`, when reading for it.
+    check: Option<Checks<'a>>,
 }
 
 impl<'a> Reader<'a> {
@@ -327,6 +334,7 @@ impl<'a> Reader<'a> {
             wants_desc: false,
             owns: [None; SLOTS],
             block: BLOCKS.contains(&key),
+            opens_tags: false,
             ..parent.unwrap_or_default()
         };
         if key == "title" && !self.head.in_body && !self.head.title_seen {
@@ -363,6 +371,7 @@ impl<'a> Reader<'a> {
                 folder,
                 entry: Entry {
                     id: v.data_id.clone(),
+                    at,
                     ..Entry::default()
                 },
             });
@@ -388,6 +397,11 @@ impl<'a> Reader<'a> {
                 self.intro_started = true;
                 self.gatherer(&mut frame, INTRO, Goal::Intro, true);
             }
+        }
+        if let Some(check) = &mut self.check {
+            let in_entry = matches!(frame.entry, Some(Some(_)));
+            let tags = v.has("tag") || v.has("tags");
+            frame.opens_tags = check.start(at, in_entry, key == "a" && v.rel_tag, tags);
         }
         let mark = if key == "br" {
             Some(LINE)
@@ -506,6 +520,9 @@ impl<'a> Reader<'a> {
         let Some(frame) = self.stack.pop() else {
             return;
         };
+        if let (true, Some(check)) = (frame.opens_tags, &mut self.check) {
+            check.end_tags();
+        }
         if frame.block {
             for g in frame.gatherers() {
                 if self.gatherers[g].marked {
@@ -598,7 +615,11 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         h1_started: false,
         intro_started: false,
         diags,
+        check: None,
     };
+    if opts.checking {
+        r.check = Some(Checks::new(&text));
+    }
     let mut walk = Walker::new(&text);
     while let Some(ev) = walk.next() {
         match ev {
@@ -617,8 +638,19 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         h1,
         intro,
         mut diags,
+        check,
         ..
     } = r;
+    let found_rules = check.map(|mut check| {
+        for e in &events {
+            if let Found::Entry { entry, .. } = e {
+                if entry.href.is_none() {
+                    check.missing_link(entry.at);
+                }
+            }
+        }
+        check.finish()
+    });
     let title = head.title;
     let generator = head.generator;
     let mut skipped = 0usize;
@@ -631,8 +663,10 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
             ErrorKind::WrongFormat,
             "no xFolk entries on this page (no element has the class xfolkentry)",
             None,
-        ));
+        )
+        .with_found(found_rules.unwrap_or_default()));
     }
+    diags.extend(found_rules.into_iter().flatten());
     let mut doc = Document::new();
     doc.header.title = title
         .filter(|t| !t.is_empty())

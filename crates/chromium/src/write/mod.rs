@@ -63,34 +63,55 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
     );
     let p = plan(doc, &mut loss);
     let sum = checksum(doc, &p);
+    let mut roots = root_texts(doc, &p, &mut loss);
+    record_header(doc, &p, &mut loss);
+    let mut top = top_members(doc, &p, &sum, &mut roots, &mut loss);
+    roots.sort_by(|a, b| a.0.cmp(&b.0));
+    // `roots` is the one key no extra member can have (those are refused
+    // in `top_members`): its place in the sorted keys is marked by an empty
+    // text, and its object is written from the roots' own texts, so the
+    // output is not copied into one string (twice) before it is written.
+    top.push(("roots".into(), String::new()));
+    top.sort_by(|a, b| a.0.cmp(&b.0));
+    emit(&top, &roots, out)?;
+    Ok(loss)
+}
 
-    // `roots`: the standard ones, the other roots, the kept non-object members.
+/// The members of `roots` the tree makes, each key with its JSON: the
+/// standard three (made when the document has none), then the other roots.
+fn root_texts(doc: &Document, p: &plan::Plan, loss: &mut LossReport) -> Vec<(String, String)> {
     let mut roots: Vec<(String, String)> = Vec::new();
     for i in 0..3 {
         let subtree = match p.roots[i] {
             Some(r) => vec![r],
-            None => children_of_root(doc, &p, i),
+            None => children_of_root(doc, p, i),
         };
         let mut text = String::with_capacity(text_size(doc, subtree));
         match p.roots[i] {
-            Some(r) => node(doc, r, &p, Some(i), 2, &mut text, &mut loss),
-            None => made_root(doc, &p, i, &mut text, &mut loss),
+            Some(r) => node(doc, r, p, Some(i), 2, &mut text, loss),
+            None => made_root(doc, p, i, &mut text, loss),
         }
         roots.push((ROOT_KEYS[i].to_owned(), text));
     }
     for (key, &id) in &p.others {
-        dropped_root(doc, id, &mut loss);
+        dropped_root(doc, id, loss);
         let mut text = String::new();
         let Node::Folder(f) = doc.node(id) else {
             unreachable!("roots are folders")
         };
         if attr(&f.extra, MAP_ATTR).is_some() {
-            map_root(doc, id, &p, &mut text, &mut loss);
+            map_root(doc, id, p, &mut text, loss);
         } else {
-            node(doc, id, &p, None, 2, &mut text, &mut loss);
+            node(doc, id, p, None, 2, &mut text, loss);
         }
         roots.push((key.clone(), text));
     }
+    roots
+}
+
+/// What the file's own members do not keep of the document's: an unset-dates
+/// policy nothing shows any more, and the order of its extra keys.
+fn record_header(doc: &Document, p: &plan::Plan, loss: &mut LossReport) {
     if p.seen.borrow().policy() != p.policy {
         loss.record(
             doc,
@@ -114,6 +135,18 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
             "JSON keys are written sorted, as Chromium writes them: their order changes",
         );
     }
+}
+
+/// The file's top-level members but `roots` (`checksum`, `version`, the
+/// document's extra keys), each with its JSON; an extra key named
+/// `roots.NAME` joins `roots` instead.
+fn top_members(
+    doc: &Document,
+    p: &plan::Plan,
+    sum: &str,
+    roots: &mut Vec<(String, String)>,
+    loss: &mut LossReport,
+) -> Vec<(String, String)> {
     let mut top: Vec<(String, String)> = vec![("checksum".into(), format!("\"{sum}\""))];
     let mut lost_extra = false;
     let mut dropped_by_chromium = false;
@@ -122,7 +155,7 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
             continue;
         }
         let (list, name, depth) = match a.name.strip_prefix("roots.") {
-            Some(k) => (&mut roots, k.to_owned(), 2),
+            Some(k) => (&mut *roots, k.to_owned(), 2),
             None => (&mut top, a.name.clone(), 1),
         };
         if list.iter().any(|(k, _)| *k == name) || (depth == 1 && name == "roots") {
@@ -163,13 +196,17 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
     if !top.iter().any(|(k, _)| k == "version") {
         top.push(("version".into(), "1".into()));
     }
-    roots.sort_by(|a, b| a.0.cmp(&b.0));
-    // `roots` is the one key no extra member can have (those are refused
-    // above): its place in the sorted keys is marked by an empty text, and
-    // its object is written from the roots' own texts, so the output is not
-    // copied into one string (twice) before it is written.
-    top.push(("roots".into(), String::new()));
-    top.sort_by(|a, b| a.0.cmp(&b.0));
+    top
+}
+
+/// Write the sorted members `top` (the empty text of `roots` standing for
+/// the object of `roots`' members) as Chromium's pretty printer lays them
+/// out, each root's text straight from its own string.
+fn emit(
+    top: &[(String, String)],
+    roots: &[(String, String)],
+    out: &mut dyn std::io::Write,
+) -> Result<(), Error> {
     let mut glue = String::from("{");
     for (i, (k, v)) in top.iter().enumerate() {
         glue.push_str(if i > 0 { ",\n" } else { "\n" });
@@ -193,8 +230,7 @@ pub fn write(doc: &Document, out: &mut dyn std::io::Write) -> Result<LossReport,
         glue.push_str("\n   }");
     }
     glue.push_str("\n}\n");
-    out.write_all(glue.as_bytes()).map_err(Error::io)?;
-    Ok(loss)
+    out.write_all(glue.as_bytes()).map_err(Error::io)
 }
 
 /// Record that Chromium drops the root `id` (Vivaldi's `trash`, Opera's

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
 
 use markport_model::{
-    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, Location,
-    NodeId, Parsed, ReadOptions,
+    Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
+    Location, NodeId, Parsed, ReadOptions,
 };
 
 use super::columns::{assign, Target, Targets};
@@ -89,12 +89,13 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         past: Counted::default(),
         past_budget: PAST_ROWS.saturating_add(src.len() / PAST_BYTES),
         dropped: 0,
+        budget: Budget::new(opts, input.len()),
     };
     while scanner.next_record(&mut cells).map_err(unclosed)? {
         if cells.len() == 1 && cells[0].value.is_empty() {
             continue; // a line holding only `""`
         }
-        rows.row(&src, &cells, &header, &columns, &index, &mut diags);
+        rows.row(&src, &cells, &header, &columns, &index, &mut diags)?;
     }
     if let Some(at) = rows.past.first {
         let kept = rows.past.count - rows.dropped;
@@ -175,6 +176,8 @@ struct Rows {
     past: Counted,
     past_budget: usize,
     dropped: usize,
+    /// What the document may still take ([`Budget`]).
+    budget: Budget,
 }
 
 impl Rows {
@@ -186,7 +189,8 @@ impl Rows {
         columns: &[Targets],
         index: &Lazy<'_>,
         diags: &mut Vec<Diagnostic>,
-    ) {
+    ) -> Result<(), Error> {
+        let (said, made) = (diags.len(), self.made);
         let mut b = Bookmark::new(String::new());
         let mut parent = None;
         let mut tags = None;
@@ -259,10 +263,29 @@ impl Rows {
                 Some(index.locate(link_at.unwrap_or(cells[0].offset))),
             ));
         }
+        self.charge(&b, &diags[said..], self.made - made)
+            .map_err(|mut e| {
+                e.location = Some(index.locate(cells[0].offset));
+                e
+            })?;
         let id = self.doc.push(parent, b);
         if let Some(t) = tags {
             self.tags.push((id, t));
         }
+        Ok(())
+    }
+
+    /// Charge the budget for a row about to be kept: its bookmark, the
+    /// warnings it drew and the folders its path made. A row of two bytes
+    /// is a bookmark of a few hundred.
+    fn charge(&mut self, b: &Bookmark, said: &[Diagnostic], folders: usize) -> Result<(), Error> {
+        for d in said {
+            self.budget.diagnostic(d)?;
+        }
+        for _ in 0..folders {
+            self.budget.folder(0)?;
+        }
+        self.budget.bookmark(b)
     }
 
     /// Set what the cell `cell` of column `name`, at byte `at`, says of
