@@ -13,9 +13,11 @@
 //!
 //! * XBEL: the DTD's elements, attributes, order and `version`; ids unique,
 //!   aliases that resolve, bookmarks with `href`, W3C dates, the declared
-//!   encoding against the bytes.
+//!   encoding against the bytes — found by markport's XBEL reader, in its
+//!   one pass (`markport_xbel::RULES`).
 //! * Desktop bookmarks: XBEL's rules, then MIME type, applications (name,
-//!   exec, count, modified), absolute `file:` URIs, groups, private flags.
+//!   exec, count, modified), absolute `file:` URIs, groups, private flags —
+//!   found by the same reader (`markport_desktop::RULES`).
 //! * Netscape bookmark HTML: the DOCTYPE, balanced `<DL>`, items outside a
 //!   list, unknown or repeated attributes, dates that are not numbers, the
 //!   declared charset against the bytes.
@@ -62,11 +64,8 @@
 //! ```
 #![warn(missing_docs)]
 
-mod desktop;
 mod problem;
 mod rules;
-mod xbel;
-mod xml_text;
 
 use std::path::Path;
 
@@ -75,8 +74,6 @@ use markport_model::{Error, ReadOptions, Severity as ReaderSeverity};
 
 pub use problem::{Problem, Rule, Severity, LIMIT_PER_RULE};
 pub use rules::rules;
-
-use problem::Sink;
 
 /// What [`check_input`] found.
 #[derive(Debug)]
@@ -170,11 +167,7 @@ pub fn check_input_within(
 /// Whether check has rules of its own for `input` in `format` (else its
 /// problems are what the reader says).
 fn has_rules(format: &Format, _input: &[u8]) -> bool {
-    if !format.rules.is_empty() {
-        return true;
-    }
-    // The formats whose rules check still finds by a walk of its own.
-    matches!(format.name, "xbel" | "desktop")
+    !format.rules.is_empty()
 }
 
 fn cannot_read(e: std::io::Error) -> Error {
@@ -222,21 +215,13 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
 
 /// [`check`], its readers given `opts` (a memory budget).
 fn check_with(input: &[u8], format: &Format, opts: &ReadOptions) -> Vec<Problem> {
-    let mut raw = Sink::new(input);
-    let mut problems = match format.name {
-        "xbel" | "desktop" => {
-            let desktop = format.name == "desktop";
-            let text = xml_text::decode(input, desktop, &mut raw);
-            let mut sink = Sink::new(text.as_bytes());
-            xbel::check(&text, desktop, &mut sink);
-            sink.finish()
-        }
+    let mut problems = if format.rules.is_empty() {
+        by_reader(input, format, opts)
+    } else {
         // The reader finds every problem its format's rules name, and tags
         // it with the rule.
-        _ if !format.rules.is_empty() => by_rules_of_reader(input, format, opts),
-        _ => by_reader(input, format, opts),
+        by_rules_of_reader(input, format, opts)
     };
-    problems.append(&mut raw.finish());
     // Stable: problems at one place keep the order they were found in.
     problems.sort_by_key(|p| (p.line, p.column));
     problems

@@ -58,6 +58,12 @@ use markport_model::{
 };
 
 pub use mime::mime_for;
+
+/// The rules of `markport check` this format's reader finds under
+/// [`ReadOptions::checking`]: a desktop bookmark file breaks XBEL's
+/// ([`markport_xbel::RULES`]) or these, found in the one pass of the XBEL
+/// reader, which knows the freedesktop block.
+pub const RULES: &[markport_model::rule::Rule] = markport_xbel::DESKTOP_RULES;
 pub use uri::{file_uri_to_path, path_to_file_uri};
 pub use write::glib_date;
 
@@ -124,4 +130,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.writes(write, support);
+.writes(write, support)
+.with_rules(RULES);

@@ -66,7 +66,7 @@ fn as_desktop_bookmark(b: &mut Bookmark) {
 }
 
 pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    let read = markport_xbel::read(input, opts)?;
+    let read = markport_xbel::read_desktop(input, opts)?;
     let mut diagnostics = read.diagnostics;
     // The document is changed where it is: a copy would double the peak
     // memory of reading (the spec's files are large and flat).

@@ -216,6 +216,37 @@ fn find_ci(hay: &[u8], needle: &[u8]) -> Option<usize> {
         .position(|w| w.eq_ignore_ascii_case(needle))
 }
 
+/// The first offset where `input` is not valid in `enc`, if any (the XML
+/// and HTML checks of a declared encoding against the bytes).
+///
+/// ```
+/// use markport_markup::charset::first_malformed;
+///
+/// assert_eq!(first_malformed(encoding_rs::UTF_8, b"ok \xff"), Some(3));
+/// assert_eq!(first_malformed(encoding_rs::SHIFT_JIS, b"\x82\xa0"), None);
+/// ```
+pub fn first_malformed(enc: &'static Encoding, input: &[u8]) -> Option<usize> {
+    if enc == UTF_8 {
+        return std::str::from_utf8(input).err().map(|e| e.valid_up_to());
+    }
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let mut out = String::with_capacity(4096);
+    let mut read = 0;
+    loop {
+        out.clear();
+        let (result, n) =
+            decoder.decode_to_string_without_replacement(&input[read..], &mut out, true);
+        read += n;
+        match result {
+            encoding_rs::DecoderResult::InputEmpty => return None,
+            encoding_rs::DecoderResult::OutputFull => out.reserve(4096),
+            encoding_rs::DecoderResult::Malformed(bad, after) => {
+                return Some(read.saturating_sub(bad as usize + after as usize))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,4 @@
-//! Read and write a generated 100,000-bookmark XBEL file.
+//! Read (and check) and write a generated 100,000-bookmark XBEL file.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use markport_model::{ReadOptions, WriteOptions};
@@ -14,6 +14,13 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function("read", |b| {
         b.iter(|| markport_xbel::read(&bytes, &ReadOptions::default()).unwrap())
+    });
+    // What `markport check` costs over reading: the rules' walk fed the
+    // same events, on a file that breaks none.
+    let mut checking = ReadOptions::default();
+    checking.checking = true;
+    g.bench_function("read-checking", |b| {
+        b.iter(|| markport_xbel::read(&bytes, &checking).unwrap())
     });
     // Into one buffer, reused: the writer's own speed, not the cost of
     // fresh pages for each run's output.

@@ -12,6 +12,7 @@ use markport_model::{Attribute, DateValue, NodeId};
 
 use std::borrow::Cow;
 
+use crate::check::Checker;
 use crate::syntax::{attributes, decode_text, text_of, Attr, ReadError, Scope};
 
 /// Whose title, desc or info an element is.
@@ -45,10 +46,13 @@ pub(crate) struct Element<'a> {
 /// read in the same pass as the rest of the file. `Ok(None)`: the file
 /// ended inside the block. Blocks are shallow by design (at most two
 /// levels), so deeper content is only walked, not kept.
+///
+/// With `checker`, each event goes to it first, as the reader's own do.
 pub(crate) fn elements<'t: 'a, 's: 'a, 'a>(
     reader: &mut Reader<&'t [u8]>,
     inner: &'t str,
     scope: &'s Scope<'t>,
+    mut checker: Option<&mut Checker<'t>>,
 ) -> Result<Option<Vec<Element<'a>>>, ReadError> {
     let mut out: Vec<Element<'a>> = Vec::new();
     // The innermost open element (its index in `out`) and how many are
@@ -60,12 +64,12 @@ pub(crate) fn elements<'t: 'a, 's: 'a, 'a>(
     let mut local_scope: Vec<(usize, Cow<'a, str>, Cow<'a, str>)> = Vec::new();
     loop {
         let offset = reader.buffer_position() as usize;
-        let event = reader.read_event().map_err(|e| {
-            ReadError::syntax(
-                reader.error_position() as usize,
-                format!("not well-formed XML: {e}"),
-            )
-        })?;
+        let event = reader
+            .read_event()
+            .map_err(|e| ReadError::xml(reader.error_position() as usize, e))?;
+        if let Some(c) = checker.as_deref_mut() {
+            c.event(&event, offset);
+        }
         let (e, empty) = match event {
             Event::Eof => return Ok(None),
             Event::Start(e) => (e, false),

@@ -44,11 +44,14 @@
 #![warn(missing_docs)]
 
 mod block;
+mod check;
+mod encoding;
 mod freedesktop;
 mod markport_block;
 mod metadata_check;
 mod names;
 mod read;
+pub mod rules;
 mod syntax;
 mod write;
 
@@ -59,6 +62,7 @@ use markport_model::{
 pub use names::{BOOKMARK_NS, FREEDESKTOP_OWNER, MARKPORT_OWNER, MIME_NS};
 
 pub use metadata_check::check_metadata_content;
+pub use rules::{DESKTOP_RULES, RULES};
 
 /// How sure it is that `input` is XBEL: an `<xbel` root near the start.
 pub fn detect(input: &[u8]) -> Option<u8> {
@@ -72,9 +76,44 @@ pub fn detect(input: &[u8]) -> Option<u8> {
     }
 }
 
-/// Read XBEL. See the crate documentation for what is read.
+/// Read XBEL. See the crate documentation for what is read. With
+/// [`ReadOptions::checking`], every breach of [`RULES`] is a diagnostic
+/// tagged with its rule, and a file that is not well-formed an error tagged
+/// `xbel/not-well-formed` that keeps what was found before it.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input)?.enforce(opts)
+    let rules = if opts.checking {
+        read::Rules::Xbel
+    } else {
+        read::Rules::None
+    };
+    read::read(input, rules)?.enforce(opts)
+}
+
+/// Read a desktop bookmark file's XBEL (the `desktop` format builds on
+/// it): [`read`], with [`DESKTOP_RULES`] found too under
+/// [`ReadOptions::checking`].
+///
+/// ```
+/// use markport_model::ReadOptions;
+///
+/// let file = br#"<?xml version="1.0"?>
+/// <xbel version="1.0"><bookmark href="notes.txt"/></xbel>"#;
+/// let mut opts = ReadOptions::default();
+/// opts.checking = true;
+/// let read = markport_xbel::read_desktop(file, &opts).unwrap();
+/// let rules: Vec<_> = read.diagnostics.iter().filter_map(|d| d.rule.as_deref()).collect();
+/// assert_eq!(
+///     rules,
+///     ["desktop/not-a-uri", "desktop/missing-mime-type", "desktop/missing-application"]
+/// );
+/// ```
+pub fn read_desktop(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    let rules = if opts.checking {
+        read::Rules::Desktop
+    } else {
+        read::Rules::None
+    };
+    read::read(input, rules)?.enforce(opts)
 }
 
 /// Write XBEL; returns what could not be carried.
@@ -116,4 +155,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.writes(write, support);
+.writes(write, support)
+.with_rules(RULES);

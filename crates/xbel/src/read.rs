@@ -12,6 +12,8 @@ use markport_model::{
 };
 
 use crate::block::{self, Owner};
+use crate::check::{self, Checker};
+use crate::encoding;
 use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
 use crate::syntax::{attributes_into, decode_text, text_of, Attr, ReadError, Scope};
 use crate::{freedesktop, markport_block};
@@ -56,7 +58,16 @@ pub(crate) struct State<'a> {
     pub(crate) doc: Document,
 }
 
-impl State<'_> {
+impl<'a> State<'a> {
+    fn new(text: &'a str) -> State<'a> {
+        State {
+            text,
+            lines: std::cell::OnceCell::new(),
+            diagnostics: Vec::new(),
+            doc: Document::new(),
+        }
+    }
+
     pub(crate) fn locate(&self, offset: usize) -> Location {
         self.lines
             .get_or_init(|| LineIndex::new(self.text.as_bytes()))
@@ -161,59 +172,26 @@ fn yes_no(state: &mut State<'_>, offset: usize, attr: &str, v: &str) -> Option<b
     }
 }
 
-/// Turn the input into UTF-8 text: strip a BOM, honour UTF-16 and a declared
-/// non-UTF-8 encoding.
-fn decode_input(input: &[u8]) -> Result<Cow<'_, str>, Error> {
-    if let Some((enc, bom)) = encoding_rs::Encoding::for_bom(input) {
-        if enc == encoding_rs::UTF_8 {
-            return utf8(&input[bom..]);
-        }
-        let (text, _, _) = enc.decode(input);
-        return Ok(text);
-    }
-    let head = &input[..input.len().min(200)];
-    if head.starts_with(b"<?xml") {
-        let end = head.iter().position(|&c| c == b'>').unwrap_or(head.len());
-        let decl = String::from_utf8_lossy(&head[..end]).to_ascii_lowercase();
-        if let Some(i) = decl.find("encoding") {
-            let rest = &decl[i + 8..];
-            let label: String = rest
-                .trim_start_matches([' ', '='])
-                .trim_start_matches(['"', '\''])
-                .chars()
-                .take_while(|c| !matches!(c, '"' | '\''))
-                .collect();
-            if let Some(enc) = encoding_rs::Encoding::for_label(label.as_bytes()) {
-                if enc != encoding_rs::UTF_8 {
-                    let (text, _) = enc.decode_without_bom_handling(input);
-                    return Ok(text);
-                }
-            }
-        }
-    }
-    utf8(input)
+/// Which of `markport check`'s rules a reading finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Rules {
+    /// None: reading only.
+    None,
+    /// XBEL's ([`crate::RULES`]).
+    Xbel,
+    /// XBEL's and the desktop-bookmark spec's ([`crate::DESKTOP_RULES`]).
+    Desktop,
 }
 
-fn utf8(input: &[u8]) -> Result<Cow<'_, str>, Error> {
-    std::str::from_utf8(input).map(Cow::Borrowed).map_err(|e| {
-        let loc = LineIndex::new(input).locate(e.valid_up_to());
-        Error::syntax(
-            "the file is not valid UTF-8 and declares no other encoding",
-            loc,
-        )
-    })
-}
-
-/// Read an XBEL document.
-pub fn read(input: &[u8]) -> Result<Parsed, Error> {
-    let text = decode_input(input)?;
-    let mut state = State {
-        text: &text,
-        lines: std::cell::OnceCell::new(),
-        diagnostics: Vec::new(),
-        doc: Document::new(),
-    };
-    match parse(&text, &mut state) {
+/// Read an XBEL document, finding `rules` as it goes.
+pub fn read(input: &[u8], rules: Rules) -> Result<Parsed, Error> {
+    if rules != Rules::None {
+        return read_checking(input, rules == Rules::Desktop);
+    }
+    let text = encoding::decode(input)?;
+    let mut state = State::new(&text);
+    let mut p = Parser::new(&text);
+    match parse(&text, &mut state, &mut p) {
         Ok(()) => {}
         Err(e) => {
             let loc = state.locate(e.offset);
@@ -221,6 +199,32 @@ pub fn read(input: &[u8]) -> Result<Parsed, Error> {
         }
     }
     check_aliases(&mut state);
+    Ok(Parsed::new(state.doc, state.diagnostics))
+}
+
+/// [`read`] with the rules of `markport check`: the bytes decoded however
+/// they break their encoding (each breach a finding), then the one pass
+/// over the events with a [`Checker`] fed each event first. A problem the
+/// reader cannot read past ends the document it builds, not the checking,
+/// which goes on to the end of the file or to the first error quick-xml
+/// cannot read past (`xbel/not-well-formed`, with what was found before).
+fn read_checking(input: &[u8], desktop: bool) -> Result<Parsed, Error> {
+    let mut raw = check::Sink::new(input);
+    let text = encoding::decode_checking(input, desktop, &mut raw);
+    let mut state = State::new(&text);
+    let mut p = Parser::new(&text);
+    p.checker = Some(Box::new(Checker::new(&text, desktop, raw.into_found())));
+    let outcome = parse(&text, &mut state, &mut p);
+    let checker = *p.checker.take().expect("set above");
+    match outcome {
+        Err(e) if e.tokenizer => return Err(checker.not_well_formed(e.offset, e.message)),
+        // What the rules say of the file says more than why the reading
+        // stopped: kept as a note, untagged.
+        Err(e) => state.note(e.offset, format!("reading stopped: {}", e.message)),
+        Ok(()) => check_aliases(&mut state),
+    }
+    let mut found = checker.finish()?;
+    state.diagnostics.append(&mut found);
     Ok(Parsed::new(state.doc, state.diagnostics))
 }
 
@@ -251,16 +255,51 @@ fn check_aliases(state: &mut State<'_>) {
     }
 }
 
-fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
-    let mut p = Parser::new(text);
+/// Read the document's events into `state`. With a checker, each event
+/// goes to it first, and a problem the reader cannot read past stops the
+/// reading but not the events, which the checker takes to the end.
+fn parse<'t>(text: &'t str, state: &mut State<'_>, p: &mut Parser<'t>) -> Result<(), ReadError> {
+    let mut stopped = None;
     loop {
         let offset = p.reader.buffer_position() as usize;
-        let event = p.reader.read_event().map_err(|e| {
-            let at = p.reader.error_position() as usize;
-            ReadError::syntax(at, format!("not well-formed XML: {e}"))
-        })?;
+        let event = p
+            .reader
+            .read_event()
+            .map_err(|e| ReadError::xml(p.reader.error_position() as usize, e))?;
+        if let Some(checker) = p.checker.as_deref_mut() {
+            checker.event(&event, offset);
+            if stopped.is_some() {
+                if let Event::Eof = event {
+                    return stopped.map_or(Ok(()), Err);
+                }
+                continue;
+            }
+            match p.event(state, text, event, offset) {
+                Ok(true) => return Ok(()),
+                Ok(false) => {}
+                Err(e) if e.tokenizer => return Err(e),
+                Err(e) => stopped = Some(e),
+            }
+            continue;
+        }
+        if p.event(state, text, event, offset)? {
+            return Ok(());
+        }
+    }
+}
+
+impl<'t> Parser<'t> {
+    /// One event: whether it was the end of the file.
+    fn event(
+        &mut self,
+        state: &mut State<'_>,
+        text: &'t str,
+        event: Event<'t>,
+        offset: usize,
+    ) -> Result<bool, ReadError> {
+        let p = self;
         match event {
-            Event::Eof => return p.end(state),
+            Event::Eof => return p.end(state).map(|()| true),
             Event::Comment(c) if p.stack.len() <= 1 && state.doc.is_empty() => {
                 // The file's own comments (Floccus keeps its sync state in
                 // one): before the root or first in it, before any node.
@@ -292,6 +331,7 @@ fn parse(text: &str, state: &mut State<'_>) -> Result<(), ReadError> {
                 p.close(state);
             }
         }
+        Ok(false)
     }
 }
 
@@ -309,6 +349,9 @@ struct Parser<'t> {
     /// The vector the next element's attributes are read into: one
     /// allocation for the whole file rather than one per element.
     attr_pool: Vec<Attr<'t>>,
+    /// With [`ReadOptions::checking`](markport_model::ReadOptions::checking):
+    /// the rules, fed every event before the reader reads it.
+    checker: Option<Box<Checker<'t>>>,
 }
 
 impl<'t> Parser<'t> {
@@ -324,6 +367,7 @@ impl<'t> Parser<'t> {
             seen_root: false,
             open_tags: Vec::new(),
             attr_pool: Vec::new(),
+            checker: None,
         }
     }
 
@@ -450,15 +494,18 @@ impl<'t> Parser<'t> {
             let elements = if empty {
                 Vec::new()
             } else {
-                block::elements(&mut self.reader, self.text, &self.scope)?.ok_or_else(|| {
-                    ReadError::syntax(
-                        self.text.len(),
-                        format!(
-                            "the file ends inside <metadata> (opened at {}): it is truncated",
-                            state.locate(offset)
-                        ),
-                    )
-                })?
+                let checker = self.checker.as_deref_mut();
+                block::elements(&mut self.reader, self.text, &self.scope, checker)?.ok_or_else(
+                    || {
+                        ReadError::syntax(
+                            self.text.len(),
+                            format!(
+                                "the file ends inside <metadata> (opened at {}): it is truncated",
+                                state.locate(offset)
+                            ),
+                        )
+                    },
+                )?
             };
             let mut warnings = Vec::new();
             read_block(&mut state.doc, owner, elements, &mut warnings);
@@ -469,12 +516,12 @@ impl<'t> Parser<'t> {
             let inner = if empty {
                 ""
             } else {
-                let span = self.reader.read_to_end(e.name()).map_err(|err| {
-                    ReadError::syntax(
-                        self.reader.error_position() as usize,
-                        format!("not well-formed XML: {err}"),
-                    )
-                })?;
+                let span = match self.checker.as_deref_mut() {
+                    Some(checker) => skip_to_end(&mut self.reader, checker)?,
+                    None => self.reader.read_to_end(e.name()).map_err(|err| {
+                        ReadError::xml(self.reader.error_position() as usize, err)
+                    })?,
+                };
                 &self.text[span.start as usize..span.end as usize]
             };
             foreign_metadata(
@@ -524,6 +571,35 @@ fn close(state: &mut State<'_>, stack: &mut Vec<Ctx>, buf: &mut String) {
             }
         }
         _ => {}
+    }
+}
+
+/// quick-xml's `read_to_end` for a checked file: every event inside goes
+/// to `checker` too. The span of the content, as `read_to_end` gives it.
+fn skip_to_end<'t>(
+    reader: &mut Reader<&'t [u8]>,
+    checker: &mut Checker<'t>,
+) -> Result<std::ops::Range<u64>, ReadError> {
+    let start = reader.buffer_position();
+    let mut depth = 0usize;
+    loop {
+        let offset = reader.buffer_position();
+        let event = reader
+            .read_event()
+            .map_err(|e| ReadError::xml(reader.error_position() as usize, e))?;
+        checker.event(&event, offset as usize);
+        match event {
+            Event::Start(_) => depth += 1,
+            Event::End(_) if depth == 0 => return Ok(start..offset),
+            Event::End(_) => depth -= 1,
+            Event::Eof => {
+                return Err(ReadError::syntax(
+                    offset as usize,
+                    "the file ends inside <metadata>: it is truncated",
+                ))
+            }
+            _ => {}
+        }
     }
 }
 

@@ -117,6 +117,7 @@ fn entity_error(e: EscapeError, offset: usize, what: &str) -> ReadError {
         EscapeError::UnrecognizedEntity(_, name) => ReadError {
             kind: ErrorKind::Unsafe,
             offset,
+            tokenizer: false,
             message: format!(
                 "entity &{name}; in {what} is not one of XML's five: markport never expands \
                  custom or external entities (a defence against entity-expansion and XXE attacks)"
@@ -132,6 +133,9 @@ pub(crate) struct ReadError {
     pub(crate) kind: ErrorKind,
     pub(crate) offset: usize,
     pub(crate) message: String,
+    /// quick-xml itself could not read on: nothing after it can be read,
+    /// or checked.
+    pub(crate) tokenizer: bool,
 }
 
 impl ReadError {
@@ -140,6 +144,15 @@ impl ReadError {
             kind: ErrorKind::Syntax,
             offset,
             message: message.into(),
+            tokenizer: false,
+        }
+    }
+
+    /// quick-xml's error `e`, at `offset`.
+    pub(crate) fn xml(offset: usize, e: impl std::fmt::Display) -> ReadError {
+        ReadError {
+            tokenizer: true,
+            ..ReadError::syntax(offset, format!("not well-formed XML: {e}"))
         }
     }
 
@@ -148,6 +161,7 @@ impl ReadError {
             kind: ErrorKind::WrongFormat,
             offset,
             message: message.into(),
+            tokenizer: false,
         }
     }
 }

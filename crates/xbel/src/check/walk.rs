@@ -1,20 +1,20 @@
 //! XBEL: everything the 1.0 DTD says, then what a DTD cannot say (ids
 //! unique, aliases that resolve, dates in the W3C profile, the encoding).
 //!
-//! One pass over quick-xml's events with an explicit stack of open
-//! elements, so nesting costs heap, never call stack. Desktop bookmark
-//! files are XBEL too: the same walk checks them, with
-//! [`crate::desktop::Desktop`] adding the spec's and GLib's rules.
+//! Fed the reader's own events as it reads them (one pass, one parser),
+//! with an explicit stack of open elements, so nesting costs heap, never
+//! call stack. Desktop bookmark files are XBEL too: the same walk checks
+//! them, with [`Desktop`] adding the spec's and GLib's rules.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use markport_markup::xml::{is_name, is_xml_char};
+use markport_model::rule::Rule;
 use quick_xml::events::{BytesStart, Event};
-use quick_xml::Reader;
 
-use crate::desktop::{Desktop, FdKind};
-use crate::problem::Sink;
+use super::desktop::{self, Desktop, FdKind};
+use super::Sink;
 use crate::rules::*;
 
 /// What an open element is, for what may come inside it.
@@ -74,63 +74,11 @@ fn declared_attributes(kind: Kind) -> &'static [&'static str] {
     }
 }
 
-/// Check an XBEL (or, with `desktop`, a desktop bookmark) document, given
-/// as text, into `sink`.
-pub(crate) fn check(text: &str, desktop: bool, sink: &mut Sink<'_>) {
-    let mut walk = Walk {
-        text,
-        stack: Vec::new(),
-        decls: Vec::new(),
-        ids: HashMap::new(),
-        refs: Vec::new(),
-        owners: Vec::new(),
-        root_seen: false,
-        attrs: Vec::new(),
-        desktop: desktop.then(Desktop::default),
-    };
-    let mut reader = Reader::from_str(text);
-    reader.config_mut().check_end_names = true;
-    loop {
-        let offset = reader.buffer_position() as usize;
-        let event = match reader.read_event() {
-            Ok(e) => e,
-            Err(e) => {
-                let at = reader.error_position() as usize;
-                sink.at(
-                    &XBEL_NOT_WELL_FORMED,
-                    at,
-                    format!("{e}; checking stops here"),
-                );
-                return;
-            }
-        };
-        match event {
-            Event::Start(e) => walk.start(sink, &e, offset, false),
-            Event::Empty(e) => walk.start(sink, &e, offset, true),
-            Event::End(_) => walk.end(sink),
-            Event::Text(t) => walk.text(sink, &t, offset, true),
-            Event::CData(t) => walk.text(sink, &t, offset, false),
-            Event::Eof => break,
-            Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
-        }
-    }
-    if let Some(open) = walk.stack.last() {
-        let name = open.name;
-        sink.at(
-            &XBEL_NOT_WELL_FORMED,
-            open.at,
-            format!("the file ends before this <{name}> is closed"),
-        );
-        return;
-    }
-    if !walk.root_seen {
-        sink.at(&XBEL_ROOT, text.len(), "the file has no root element");
-        return;
-    }
-    walk.finish(sink);
-}
+/// How the walk ended at the end of the file, when the file ends wrong:
+/// the rule, where, and what it says.
+pub(crate) type Fatal = (&'static Rule, usize, String);
 
-struct Walk<'t> {
+pub(crate) struct Walk<'t> {
     text: &'t str,
     stack: Vec<Frame<'t>>,
     /// Namespace declarations in scope: (prefix, URI).
@@ -148,6 +96,56 @@ struct Walk<'t> {
 }
 
 impl<'t> Walk<'t> {
+    /// A walk over `text`, an XBEL document (or, with `desktop`, a desktop
+    /// bookmark file).
+    pub(crate) fn new(text: &'t str, desktop: bool) -> Walk<'t> {
+        Walk {
+            text,
+            stack: Vec::new(),
+            decls: Vec::new(),
+            ids: HashMap::new(),
+            refs: Vec::new(),
+            owners: Vec::new(),
+            root_seen: false,
+            attrs: Vec::new(),
+            desktop: desktop.then(Desktop::default),
+        }
+    }
+
+    /// One event of the reader's, read at `offset`.
+    pub(crate) fn event(&mut self, sink: &mut Sink<'_>, event: &Event<'_>, offset: usize) {
+        match event {
+            Event::Start(e) => self.start(sink, e, offset, false),
+            Event::Empty(e) => self.start(sink, e, offset, true),
+            Event::End(_) => self.end(sink),
+            Event::Text(t) => self.text(sink, t, offset, true),
+            Event::CData(t) => self.text(sink, t, offset, false),
+            Event::Eof | Event::Decl(_) | Event::PI(_) | Event::Comment(_) | Event::DocType(_) => {}
+        }
+    }
+
+    /// The end of the file: the whole-document rules, or why the file
+    /// ends before it is whole.
+    pub(crate) fn eof(mut self, sink: &mut Sink<'_>) -> Result<(), Fatal> {
+        if let Some(open) = self.stack.last() {
+            let name = open.name;
+            return Err((
+                &XBEL_NOT_WELL_FORMED,
+                open.at,
+                format!("the file ends before this <{name}> is closed"),
+            ));
+        }
+        if !self.root_seen {
+            return Err((
+                &XBEL_ROOT,
+                self.text.len(),
+                "the file has no root element".into(),
+            ));
+        }
+        self.finish(sink);
+        Ok(())
+    }
+
     /// Where `bytes` (a slice quick-xml gave out of the text) starts.
     fn offset_of(&self, bytes: &[u8]) -> Option<usize> {
         let start = (bytes.as_ptr() as usize).checked_sub(self.text.as_ptr() as usize)?;
@@ -543,14 +541,14 @@ impl<'t> Walk<'t> {
             _ => {}
         }
         if matches!(kind, Kind::Xbel | Kind::Folder | Kind::Bookmark) {
-            let desktop = self.desktop.is_some();
+            let in_desktop = self.desktop.is_some();
             for a in self
                 .attrs
                 .iter()
                 .filter(|a| matches!(a.name, "added" | "modified" | "visited"))
             {
-                if desktop {
-                    crate::desktop::check_date(sink, a.name, &a.value, a.at);
+                if in_desktop {
+                    desktop::check_date(sink, a.name, &a.value, a.at);
                 } else if markport_model::Timestamp::parse_w3c_strict(&a.value).is_none() {
                     sink.at(
                         &XBEL_BAD_DATE,

@@ -1,19 +1,13 @@
 //! Desktop bookmarks (freedesktop desktop-bookmark spec 0.8.5): what the
 //! spec requires of each bookmark and its freedesktop `<metadata>`, and
 //! what GLib's GBookmarkFile refuses (the checklist in the peer corpus).
-//! The XBEL walk (`crate::xbel`) calls in here; nothing here knows that walk.
+//! The XBEL walk ([`super::walk`]) calls in here; nothing here knows that walk.
 
 use std::collections::HashMap;
 
-use crate::problem::Sink;
+use super::Sink;
+use crate::names::{BOOKMARK_NS, FREEDESKTOP_OWNER, MIME_NS};
 use crate::rules::*;
-
-/// The freedesktop metadata owner.
-const FREEDESKTOP_OWNER: &str = "http://freedesktop.org";
-/// The namespace of `bookmark:` elements.
-const BOOKMARK_NS: &str = "http://www.freedesktop.org/standards/desktop-bookmarks";
-/// The namespace of `mime:` elements.
-const MIME_NS: &str = "http://www.freedesktop.org/standards/shared-mime-info";
 
 /// An element inside the freedesktop `<metadata>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
