@@ -9,4 +9,7 @@ fuzz_target!(|data: &[u8]| {
     let mut file = markport_firefox::lz4::MAGIC.to_vec();
     file.extend_from_slice(data);
     let _ = markport_firefox::read(&file, &ReadOptions::default());
+    let mut checking = ReadOptions::default();
+    checking.checking = true;
+    let _ = markport_firefox::read(&file, &checking);
 });

@@ -64,8 +64,6 @@
 //! ```
 #![warn(missing_docs)]
 
-mod chromium;
-mod firefox;
 mod problem;
 mod rules;
 
@@ -76,8 +74,6 @@ use markport_model::{Error, ReadOptions, Severity as ReaderSeverity};
 
 pub use problem::{Problem, Rule, Severity, LIMIT_PER_RULE};
 pub use rules::rules;
-
-use problem::Sink;
 
 /// What [`check_input`] found.
 #[derive(Debug)]
@@ -171,11 +167,7 @@ pub fn check_input_within(
 /// Whether check has rules of its own for `input` in `format` (else its
 /// problems are what the reader says).
 fn has_rules(format: &Format, _input: &[u8]) -> bool {
-    if !format.rules.is_empty() {
-        return true;
-    }
-    // The formats whose rules check still finds by a walk of its own.
-    matches!(format.name, "firefox" | "chromium")
+    !format.rules.is_empty()
 }
 
 fn cannot_read(e: std::io::Error) -> Error {
@@ -223,38 +215,13 @@ pub fn check(input: &[u8], format: &Format) -> Vec<Problem> {
 
 /// [`check`], its readers given `opts` (a memory budget).
 fn check_with(input: &[u8], format: &Format, opts: &ReadOptions) -> Vec<Problem> {
-    let mut raw = Sink::new(input);
-    let mut problems = match format.name {
-        "firefox" => {
-            if input.starts_with(markport_firefox::lz4::MAGIC) {
-                match markport_firefox::lz4::decompress(input) {
-                    Ok(json) => {
-                        let mut sink = Sink::new(&json);
-                        firefox::check(&json, &mut sink);
-                        sink.finish()
-                    }
-                    Err(e) => {
-                        raw.at(&rules::FIREFOX_BAD_LZ4, 0, e.message);
-                        Vec::new()
-                    }
-                }
-            } else {
-                let mut sink = Sink::new(input);
-                firefox::check(input, &mut sink);
-                sink.finish()
-            }
-        }
-        "chromium" => {
-            let mut sink = Sink::new(input);
-            chromium::check(input, &mut sink);
-            sink.finish()
-        }
+    let mut problems = if format.rules.is_empty() {
+        by_reader(input, format, opts)
+    } else {
         // The reader finds every problem its format's rules name, and tags
         // it with the rule.
-        _ if !format.rules.is_empty() => by_rules_of_reader(input, format, opts),
-        _ => by_reader(input, format, opts),
+        by_rules_of_reader(input, format, opts)
     };
-    problems.append(&mut raw.finish());
     // Stable: problems at one place keep the order they were found in.
     problems.sort_by_key(|p| (p.line, p.column));
     problems

@@ -13,6 +13,10 @@
 //!   Chromium reads it, with a warning where it is repeated. Two streaming
 //!   passes, no tree of JSON values and no recursion: a file nested
 //!   100,000 deep reads.
+//! * Checking ([`ReadOptions::checking`]): the reader finds every rule of
+//!   `markport check` a file breaks ([`RULES`]: checksum, ids and guids, the
+//!   keys each node type needs, dates, roots), tags each diagnostic with its
+//!   rule, and reads on past a value of the wrong kind.
 //! * Writing: Chromium's layout (`JSONWriter` pretty print: three spaces,
 //!   sorted keys), its checksum, unique decimal ids and valid guids (kept
 //!   when they are, made when not, and reported), so that Chromium loads the
@@ -52,6 +56,7 @@ mod json;
 mod layout;
 pub mod md5;
 mod read;
+mod rules;
 mod write;
 
 use markport_model::{
@@ -60,6 +65,7 @@ use markport_model::{
 
 pub use layout::{KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
 pub use read::Checksum;
+pub use rules::RULES;
 pub use write::ROOT_GUIDS;
 
 /// How sure it is that `input` is a Chromium `Bookmarks` file: a JSON object
@@ -88,7 +94,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read a `Bookmarks` file. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input)?.enforce(opts)
+    read::read(input, opts.checking)?.enforce(opts)
 }
 
 /// The checksum `input` stores and the one its content sums to (`None`:
@@ -156,4 +162,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
     detect,
     read,
 )
-.writes(write, support);
+.writes(write, support)
+.with_rules(RULES);

@@ -27,6 +27,7 @@ use markport_model::{
 use crate::dates;
 use crate::json::write_string;
 use crate::layout::{Kind, UnsetDates, KEY_ATTR, MAP_ATTR, UNSET_DATES_ATTR};
+use crate::rules::{self, has, Ids};
 
 /// The three roots every Chromium has, with the role each plays.
 pub const STANDARD_ROOTS: [(&str, Role); 3] = [
@@ -78,18 +79,21 @@ struct Outline<'a> {
 }
 
 fn syntax(e: SyntaxError) -> Error {
-    Error::syntax(e.message, e.location)
+    Error::syntax(e.message, e.location).rule(rules::NOT_JSON.id)
 }
 
-/// The first pass: the whole text checked, and the outline noted.
-fn outline(input: &[u8]) -> Result<Outline<'_>, Error> {
+/// The first pass: the whole text checked, and the outline noted. With
+/// `checking`, a syntax error ends the outline where it is, and is
+/// returned beside it: the second pass then reads up to the error, so that
+/// every rule broken before it is found.
+fn outline(input: &[u8], checking: bool) -> Result<(Outline<'_>, Option<Error>), Error> {
     let mut p = Parser::new(input);
     let (top_at, first) = p.next().map_err(syntax)?.unwrap_or((0, Event::Null));
     if first != Event::ObjectStart {
-        return Err(Error::syntax(
-            "a Bookmarks file is a JSON object",
-            p.locate(top_at),
-        ));
+        return Err(
+            Error::syntax("a Bookmarks file is a JSON object", p.locate(top_at))
+                .rule(rules::STRUCTURE.id),
+        );
     }
     let mut o = Outline {
         top_at,
@@ -107,7 +111,24 @@ fn outline(input: &[u8]) -> Result<Outline<'_>, Error> {
     let mut member_value = false;
     let mut top_value = false;
     let mut roots_object: Option<u32> = None;
-    while let Some((at, event)) = p.next().map_err(syntax)? {
+    let mut failed = None;
+    loop {
+        let (at, event) = match p.next() {
+            Ok(Some(next)) => next,
+            Ok(None) => break,
+            Err(e) if checking => {
+                failed = Some(syntax(e));
+                // A member whose value was not reached is not there.
+                if member_value {
+                    o.members.pop();
+                }
+                if top_value {
+                    o.top.pop();
+                }
+                break;
+            }
+            Err(e) => return Err(syntax(e)),
+        };
         if !matches!(event, Event::Key(_) | Event::ObjectEnd | Event::ArrayEnd) {
             let object = o.flags.len();
             if let Some(t) = type_of.take() {
@@ -180,7 +201,7 @@ fn outline(input: &[u8]) -> Result<Outline<'_>, Error> {
             _ => {}
         }
     }
-    Ok(o)
+    Ok((o, failed))
 }
 
 /// Whether an object's flags make it a node (Vivaldi's `trash`) rather
@@ -205,6 +226,11 @@ struct Open {
     /// open many, almost none of which has many extras.
     #[allow(clippy::box_collection)]
     extra_names: Option<Box<HashMap<String, usize>>>,
+    /// For the rules: where its `{` is, the keys it showed ([`has`]), and
+    /// where its last string `type` is.
+    at: usize,
+    has: u8,
+    type_at: Option<usize>,
 }
 
 /// Extras per node looked through one by one before a map is made.
@@ -221,11 +247,23 @@ struct Reader<'a> {
     unset: UnsetDates,
     /// Nodes read from a `children` given again: removed at the end.
     dropped: Vec<NodeId>,
+    /// Every id and guid, when the rules are asked for
+    /// ([`ReadOptions::checking`](markport_model::ReadOptions)): `None`,
+    /// the reader finds no rule and keeps nothing for them.
+    checking: Option<Ids<'a>>,
 }
 
-/// Read a `Bookmarks` file.
-pub fn read(input: &[u8]) -> Result<Parsed, Error> {
-    read_summed(input).map(|(parsed, _)| parsed)
+/// Read a `Bookmarks` file; with `checking`, find every rule of
+/// [`rules::RULES`] it breaks too, each diagnostic tagged with its rule.
+pub fn read(input: &[u8], checking: bool) -> Result<Parsed, Error> {
+    match read_with(input, checking) {
+        Ok((parsed, _)) => Ok(parsed),
+        Err(mut e) if checking && e.rule == Some(rules::NOT_JSON.id) => {
+            e.message.push_str("; checking stops here");
+            Err(e)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Chromium's checksum of a `Bookmarks` file: the sum it stores and the
@@ -246,19 +284,27 @@ pub struct Checksum {
 
 /// Read a `Bookmarks` file, and its checksum when it stores one.
 pub fn read_summed(input: &[u8]) -> Result<(Parsed, Option<Checksum>), Error> {
+    read_with(input, false)
+}
+
+fn read_with(input: &[u8], checking: bool) -> Result<(Parsed, Option<Checksum>), Error> {
     if let Err(e) = std::str::from_utf8(input) {
         return Err(Error::syntax(
             "not UTF-8 (Chromium writes its Bookmarks file in UTF-8)",
             LineIndex::new(input).locate(e.valid_up_to()),
-        ));
+        )
+        .rule(rules::NOT_JSON.id));
     }
-    let Outline {
-        top_at,
-        flags,
-        roots,
-        members,
-        top,
-    } = outline(input)?;
+    let (
+        Outline {
+            top_at,
+            flags,
+            roots,
+            members,
+            top,
+        },
+        failed,
+    ) = outline(input, checking)?;
     let mut r = Reader {
         input,
         lines: OnceCell::new(),
@@ -268,15 +314,40 @@ pub fn read_summed(input: &[u8]) -> Result<(Parsed, Option<Checksum>), Error> {
         diags: Vec::new(),
         unset: UnsetDates::default(),
         dropped: Vec::new(),
+        checking: checking.then(Ids::default),
     };
-    let checksum = r.top(&top)?;
-    let Some((roots_at, is_object)) = roots else {
-        return Err(r.error(top_at, "no `roots` object: not a Chromium Bookmarks file"));
-    };
-    if !is_object {
-        return Err(r.error(roots_at, "`roots` must be an object"));
+    let read = r.body(&top, roots, &members, top_at);
+    if let Some(ids) = r.checking.take() {
+        // Found on the way to an error too: check lists every rule broken
+        // before it.
+        let lines = r.lines.get_or_init(|| LineIndex::new(input));
+        ids.finish(&mut r.diags, lines);
     }
-    r.roots(&members)?;
+    // The first pass's syntax error is the first in the file: the second
+    // pass meets it too, or stops short of it for want of what lies beyond
+    // (no `roots` yet).
+    let read = match failed {
+        Some(e) => Err(e),
+        None => read,
+    };
+    let checksum = match read {
+        Ok(checksum) => checksum,
+        Err(e) if checking => return Err(e.with_found(r.diags)),
+        Err(e) => return Err(e),
+    };
+    if checking {
+        // Chromium's load needs these two (`BookmarkCodec::DecodeNode`).
+        let roots_at = roots.map_or(top_at, |(at, _)| at);
+        for root in ["bookmark_bar", "other"] {
+            if !members.iter().any(|m| m.key == root) {
+                r.found(
+                    &rules::MISSING_ROOT,
+                    roots_at,
+                    format!("`roots` has no `{root}`; Chromium cannot load the file without it"),
+                );
+            }
+        }
+    }
     if !r.dropped.is_empty() {
         let mut gone = vec![false; r.doc.len()];
         for id in std::mem::take(&mut r.dropped) {
@@ -301,7 +372,7 @@ pub fn read_summed(input: &[u8]) -> Result<(Parsed, Option<Checksum>), Error> {
                     ),
                     Some(sum.location),
                 )
-                .rule("chromium/checksum"),
+                .rule(rules::CHECKSUM.id),
             );
         }
     }
@@ -316,6 +387,43 @@ pub fn read_summed(input: &[u8]) -> Result<(Parsed, Option<Checksum>), Error> {
 }
 
 impl<'a> Reader<'a> {
+    /// The second pass: the top-level members, then the roots. Returns the
+    /// stored checksum and where it stands.
+    fn body(
+        &mut self,
+        top: &[Member<'a>],
+        roots: Option<(usize, bool)>,
+        members: &[Member<'a>],
+        top_at: usize,
+    ) -> Result<Option<(Cow<'a, str>, usize)>, Error> {
+        let checksum = self.top(top)?;
+        let Some((roots_at, is_object)) = roots else {
+            let message = match self.checking {
+                Some(_) => "the file has no `roots` object",
+                None => "no `roots` object: not a Chromium Bookmarks file",
+            };
+            return Err(self.error(top_at, message).rule(rules::MISSING_ROOT.id));
+        };
+        if !is_object {
+            if self.checking.is_none() {
+                return Err(self.error(roots_at, "`roots` must be an object"));
+            }
+            self.found(&rules::STRUCTURE, roots_at, "`roots` must be an object");
+            return Err(self
+                .error(top_at, "the file has no `roots` object")
+                .rule(rules::MISSING_ROOT.id));
+        }
+        self.roots(members)?;
+        Ok(checksum)
+    }
+
+    /// `rule` broken at byte `at` (only asked when checking).
+    fn found(&mut self, rule: &markport_model::rule::Rule, at: usize, message: impl Into<String>) {
+        let input = self.input;
+        let lines = self.lines.get_or_init(|| LineIndex::new(input));
+        rules::found(&mut self.diags, lines, rule, at, message);
+    }
+
     fn locate(&self, at: usize) -> markport_model::Location {
         self.lines
             .get_or_init(|| LineIndex::new(self.input))
@@ -441,7 +549,12 @@ impl<'a> Reader<'a> {
             let m = &members[i];
             let (mut p, at, first) = self.open(m)?;
             if first != Event::ObjectStart {
-                return Err(self.error(at, format!("`roots.{name}` must be an object")));
+                let message = format!("`roots.{name}` must be an object");
+                if self.checking.is_none() {
+                    return Err(self.error(at, message));
+                }
+                self.found(&rules::STRUCTURE, at, message);
+                continue;
             }
             self.tree(&mut p, at, None, Some(role), None)?;
         }
@@ -545,6 +658,11 @@ impl<'a> Reader<'a> {
                         let child = self.start(at, Some(parent), None, None)?;
                         stack.push(child);
                     }
+                    _ if self.checking.is_some() => {
+                        self.text(p, event)?;
+                        let message = "a member of `children` must be a node object";
+                        self.found(&rules::STRUCTURE, at, message);
+                    }
                     _ => return Err(self.error(at, "a bookmark node must be an object")),
                 }
                 continue;
@@ -561,11 +679,28 @@ impl<'a> Reader<'a> {
                             self.unset.saw(open.kind, slot, false);
                         }
                     }
+                    let (node_at, has, type_at) = (open.at, open.has, open.type_at);
                     stack.pop();
+                    if self.checking.is_some() {
+                        self.end_node(node_at, has, type_at);
+                    }
                 }
             }
         }
         Ok(id)
+    }
+
+    /// The rules of a node at its `}` (`at` is where its `{` is, `type_at`
+    /// where its last string `type` is).
+    fn end_node(&mut self, at: usize, has: u8, type_at: Option<usize>) {
+        let input = self.input;
+        let kind = type_at.and_then(|t| match Parser::value_at(input, t).next() {
+            Ok(Some((_, Event::Str(s)))) => Some((s, t)),
+            _ => None,
+        });
+        let lines = self.lines.get_or_init(|| LineIndex::new(input));
+        let kind = kind.as_ref().map(|(s, t)| (&**s, *t));
+        rules::end_node(&mut self.diags, lines, at, has, kind);
     }
 
     /// A node whose `{` is at `at`: its kind from the outline, pushed.
@@ -583,7 +718,8 @@ impl<'a> Reader<'a> {
             // A `type` that is neither is refused where it stands.
             Kind::Folder
         };
-        if kind == Kind::Url && f & flag::HAS_URL == 0 {
+        // Checking, the node's end says which keys it lacks.
+        if kind == Kind::Url && f & flag::HAS_URL == 0 && self.checking.is_none() {
             return Err(self.error(at, "a url node without `url`"));
         }
         let key = key.map(|k| Attribute::new(KEY_ATTR, k));
@@ -609,6 +745,9 @@ impl<'a> Reader<'a> {
             in_children: false,
             seen: 0,
             extra_names: None,
+            at,
+            has: 0,
+            type_at: None,
         })
     }
 
@@ -668,11 +807,14 @@ impl<'a> Reader<'a> {
             }
             open.seen |= 1 << i;
         }
+        if self.checking.is_some() && self.rules_of_member(p, open, &k, kat, vat, &value)? {
+            return Ok(());
+        }
         match (known, value) {
             (Some(0), value) => {
                 let bad = !matches!(&value, Event::Str(s) if s == "url" || s == "folder");
                 self.text(p, value)?;
-                if bad && open.flags & flag::OTHER != 0 {
+                if bad && open.flags & flag::OTHER != 0 && self.checking.is_none() {
                     return Err(self.error(vat, "`type` must be \"url\" or \"folder\""));
                 }
             }
@@ -768,6 +910,74 @@ impl<'a> Reader<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The rules of one member `k` (at `kat`) of the node `open`, whose
+    /// value starts with `value` (at `vat`), when checking. Returns whether
+    /// the value was of a kind the reader cannot take, and is read past.
+    fn rules_of_member(
+        &mut self,
+        p: &mut Parser<'a>,
+        open: &mut Open,
+        k: &str,
+        kat: usize,
+        vat: usize,
+        value: &Event<'a>,
+    ) -> Result<bool, Error> {
+        let text = match value {
+            Event::Str(s) => Some(s),
+            _ => None,
+        };
+        match (k, text) {
+            ("name", Some(_)) => open.has |= has::NAME,
+            ("url", Some(_)) => open.has |= has::URL,
+            ("type", Some(_)) => open.type_at = Some(vat),
+            ("id", Some(id)) => {
+                open.has |= has::ID;
+                let id = id.clone();
+                if let Some(ids) = &mut self.checking {
+                    ids.ids.push((id, vat));
+                }
+            }
+            ("guid", Some(guid)) => {
+                let guid = guid.clone();
+                if let Some(ids) = &mut self.checking {
+                    ids.guids.push((guid, vat));
+                }
+            }
+            ("children", _) if *value == Event::ArrayStart => open.has |= has::CHILDREN,
+            ("children", _) => {
+                self.text(p, value.clone())?;
+                self.found(&rules::STRUCTURE, vat, "`children` must be an array");
+                return Ok(true);
+            }
+            ("name" | "url" | "type" | "id" | "guid", None) => {
+                self.text(p, value.clone())?;
+                let message = format!("`{k}` must be a string");
+                self.found(&rules::MISSING_KEY, kat, message);
+                return Ok(true);
+            }
+            ("date_added" | "date_modified" | "date_last_used", text)
+                if !text.is_some_and(|t| rules::is_integer(t)) =>
+            {
+                let end = match text {
+                    Some(_) => p.pos(),
+                    None => {
+                        self.text(p, value.clone())?;
+                        p.pos()
+                    }
+                };
+                let written = String::from_utf8_lossy(&self.input[vat..end]);
+                let message = format!(
+                    "{k} is {written}, not a string of an integer (microseconds since 1601)"
+                );
+                self.found(&rules::BAD_DATE, vat, message);
+                // A string is still a date as the reader takes it.
+                return Ok(text.is_none());
+            }
+            _ => {}
+        }
+        Ok(false)
     }
 
     /// `meta_info`, whose `{` was just read: each member as an attribute,

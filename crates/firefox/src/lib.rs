@@ -17,6 +17,10 @@
 //!   fixed guids, a guid on every item (made when missing), `typeCode` and
 //!   `index`; [`WriteOptions::firefox`](markport_model::WriteOptions) `.compress`
 //!   writes the `.jsonlz4` form.
+//! * Checking ([`ReadOptions::checking`]): the reader finds every rule of
+//!   `markport check` a backup breaks ([`RULES`]: roots and their guids,
+//!   `typeCode`/`type`, guids, dates, trailing commas), tags each diagnostic
+//!   with its rule, and reads on past a value of the wrong kind.
 //!
 //! ```
 //! use markport_model::{Bookmark, Document, ReadOptions, WriteOptions};
@@ -40,11 +44,14 @@
 pub mod lz4;
 mod read;
 mod restore;
+mod rules;
 mod write;
 
 use markport_model::{
     Document, Error, Field, LossReport, Parsed, ReadOptions, Support, WriteOptions,
 };
+
+pub use rules::RULES;
 
 /// The placesRoot's fixed guid.
 pub const ROOT_GUID: &str = "root________";
@@ -111,11 +118,17 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 /// Read a Firefox backup, plain or compressed. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let parsed = if input.starts_with(lz4::MAGIC) {
-        let text = lz4::decompress(input)?;
-        read::read(&text, " (decompressed)")?
+        let text = lz4::decompress(input).map_err(|e| e.rule(rules::BAD_LZ4.id))?;
+        read::read(&text, " (decompressed)", opts.checking)
     } else {
-        read::read(input, "")?
-    };
+        read::read(input, "", opts.checking)
+    }
+    .map_err(|mut e| {
+        if opts.checking && e.rule == Some(rules::NOT_JSON.id) {
+            e.message.push_str("; checking stops here");
+        }
+        e
+    })?;
     parsed.enforce(opts)
 }
 
@@ -181,4 +194,5 @@ pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
 )
 .writes(write, support)
 .options_for_extension(write_options_for_extension)
-.binary_when(writes_binary);
+.binary_when(writes_binary)
+.with_rules(RULES);

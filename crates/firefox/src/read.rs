@@ -7,6 +7,7 @@ use markport_model::{
     Node, NodeId, Parsed, Role, Separator, Timestamp,
 };
 
+use crate::rules::{self, Checker, Out, Seen};
 use crate::{ANNO_DESCRIPTION, ANNO_FEED, ANNO_SITE};
 use markport_markup::json::{Event, Options, Parser, SyntaxError};
 
@@ -30,6 +31,13 @@ struct Item {
     livemark: bool,
     annos: Vec<Attribute>,
     extra: Vec<Attribute>,
+    /// Where its `{` and its guid, root, type and typeCode values stand,
+    /// for the rules (offsets, set whatever `checking` says: no cost).
+    at: usize,
+    guid_at: usize,
+    root_at: usize,
+    kind_at: usize,
+    code_at: usize,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -61,9 +69,13 @@ struct Frame {
     tagged: Vec<String>,
     /// A livemark's items: read past.
     skip_children: bool,
+    /// The `root` names of its children, when checking (for the places
+    /// root's rules).
+    child_roots: Vec<String>,
 }
 
 struct Reader<'a> {
+    input: &'a [u8],
     p: Parser<'a>,
     doc: Document,
     diags: Vec<Diagnostic>,
@@ -73,10 +85,16 @@ struct Reader<'a> {
     livemarks: usize,
     /// Where the text came from, for messages: "" or " (decompressed)".
     within: &'static str,
+    /// The rules' state, when asked to find them
+    /// ([`ReadOptions::checking`](markport_model::ReadOptions)).
+    checker: Option<Checker>,
 }
 
-pub(crate) fn read(text: &[u8], within: &'static str) -> Result<Parsed, Error> {
+/// Read the JSON `text` of a backup; with `checking`, find every rule of
+/// [`rules::RULES`] it breaks too, each diagnostic tagged with its rule.
+pub(crate) fn read(text: &[u8], within: &'static str, checking: bool) -> Result<Parsed, Error> {
     let mut r = Reader {
+        input: text,
         p: Parser::with_options(
             text,
             Options {
@@ -89,14 +107,25 @@ pub(crate) fn read(text: &[u8], within: &'static str) -> Result<Parsed, Error> {
         tags: Vec::new(),
         livemarks: 0,
         within,
+        checker: checking.then(Checker::default),
     };
-    r.tree()?;
+    if let Err(e) = r.tree() {
+        // What was found before the error is kept for check, which lists
+        // every rule broken up to it.
+        return Err(match r.checker {
+            Some(_) => e.with_found(r.diags),
+            None => e,
+        });
+    }
     for &at in r.p.trailing_commas() {
         let loc = r.lines.locate(at);
-        r.diags.push(Diagnostic::warning(
-            format!("a comma before a closing bracket{within} (the Firefox 3.x backup bug): read past it"),
-            Some(loc),
-        ));
+        let message = if checking {
+            "a comma before a closing bracket (Firefox 3.x wrote them): today's Firefox refuses to restore the file".to_owned()
+        } else {
+            format!("a comma before a closing bracket{within} (the Firefox 3.x backup bug): read past it")
+        };
+        r.diags
+            .push(Diagnostic::warning(message, Some(loc)).rule(rules::TRAILING_COMMA.id));
     }
     for &at in r.p.lone_surrogates() {
         let loc = r.lines.locate(at);
@@ -124,6 +153,35 @@ impl<'a> Reader<'a> {
             format!("Firefox backup{}: {}", self.within, e.message),
             self.lines.locate(e.offset),
         )
+        .rule(rules::NOT_JSON.id)
+    }
+
+    /// Where the rules' findings go.
+    fn out(&mut self) -> Out<'_, 'a> {
+        Out {
+            lines: &self.lines,
+            diags: &mut self.diags,
+        }
+    }
+
+    /// With `checking`, the rule `rule` broken at `at`, and the value whose
+    /// first event `first` (at `at`) was just read skipped; without, the
+    /// reader's error `error`.
+    #[cold]
+    fn wrong_kind(
+        &mut self,
+        at: usize,
+        first: &Event<'a>,
+        rule: &markport_model::rule::Rule,
+        message: &str,
+        error: &str,
+    ) -> Result<(), Error> {
+        if self.checker.is_none() {
+            return Err(self.invalid(at, error));
+        }
+        self.out().at(rule, at, message);
+        let skipped = self.p.skip_value(at, first);
+        skipped.map(|_| ()).map_err(|e| self.syntax(e))
     }
 
     /// The next event; the reader only asks inside the top-level object,
@@ -134,7 +192,8 @@ impl<'a> Reader<'a> {
             Ok(None) => Err(Error::syntax(
                 format!("Firefox backup{}: the JSON ends too early", self.within),
                 self.lines.locate(self.p.pos()),
-            )),
+            )
+            .rule(rules::NOT_JSON.id)),
             Err(e) => Err(self.syntax(e)),
         }
     }
@@ -169,14 +228,20 @@ impl<'a> Reader<'a> {
     fn tree(&mut self) -> Result<(), Error> {
         let (at, first) = self.next()?;
         if first != Event::ObjectStart {
-            return Err(Error::new(
-                ErrorKind::WrongFormat,
-                "not a Firefox bookmark backup: it is not a JSON object",
-                Some(self.lines.locate(at)),
-            ));
+            let message = match self.checker {
+                Some(_) => "a backup is one JSON object, the places root",
+                None => "not a Firefox bookmark backup: it is not a JSON object",
+            };
+            return Err(
+                Error::new(ErrorKind::WrongFormat, message, Some(self.lines.locate(at)))
+                    .rule(rules::STRUCTURE.id),
+            );
         }
         let mut stack = vec![Frame {
-            item: Item::default(),
+            item: Item {
+                at,
+                ..Item::default()
+            },
             mode: Mode::Tree,
             parent: None,
             node: None,
@@ -184,6 +249,7 @@ impl<'a> Reader<'a> {
             is_root: true,
             tagged: Vec::new(),
             skip_children: false,
+            child_roots: Vec::new(),
         }];
         while let Some(top) = stack.last_mut() {
             if top.in_children {
@@ -199,7 +265,10 @@ impl<'a> Reader<'a> {
                             Mode::Tree => (Mode::Tree, top.node),
                         };
                         stack.push(Frame {
-                            item: Item::default(),
+                            item: Item {
+                                at,
+                                ..Item::default()
+                            },
                             mode,
                             parent,
                             node: None,
@@ -207,9 +276,16 @@ impl<'a> Reader<'a> {
                             is_root: false,
                             tagged: Vec::new(),
                             skip_children: false,
+                            child_roots: Vec::new(),
                         });
                     }
-                    _ => return Err(self.invalid(at, "an item of children is not an object")),
+                    first => self.wrong_kind(
+                        at,
+                        &first,
+                        &rules::STRUCTURE,
+                        "a member of `children` must be a node object",
+                        "an item of children is not an object",
+                    )?,
                 }
                 continue;
             }
@@ -228,7 +304,14 @@ impl<'a> Reader<'a> {
                 "children" => {
                     let (at, ev) = self.next()?;
                     if ev != Event::ArrayStart {
-                        return Err(self.invalid(at, "children is not an array"));
+                        self.wrong_kind(
+                            at,
+                            &ev,
+                            &rules::STRUCTURE,
+                            "`children` must be an array",
+                            "children is not an array",
+                        )?;
+                        continue;
                     }
                     self.open(top);
                     top.in_children = true;
@@ -238,7 +321,10 @@ impl<'a> Reader<'a> {
                     top.item.annos.extend(annos);
                 }
                 _ => {
-                    let (vat, v) = self.value()?;
+                    let (vat, mut v) = self.value()?;
+                    if self.checker.is_some() {
+                        self.check_member(&key, vat, &mut v);
+                    }
                     let it = &mut top.item;
                     let date = |d: &mut Vec<Diagnostic>, lines: &LineIndex, v: String| {
                         let parsed = micros(&v);
@@ -252,7 +338,10 @@ impl<'a> Reader<'a> {
                     };
                     match (&*key, v) {
                         (_, None) => {}
-                        ("guid", Some(v)) => it.guid = Some(v),
+                        ("guid", Some(v)) => {
+                            it.guid = Some(v);
+                            it.guid_at = vat;
+                        }
                         ("title", Some(v)) => it.title = Some(v),
                         ("dateAdded", Some(v)) => {
                             it.added = Some(date(&mut self.diags, &self.lines, v))
@@ -261,9 +350,18 @@ impl<'a> Reader<'a> {
                             it.modified = Some(date(&mut self.diags, &self.lines, v))
                         }
                         ("id", Some(v)) => it.id = Some(v),
-                        ("typeCode", Some(v)) => it.type_code = Some(v),
-                        ("type", Some(v)) => it.kind = Some(v),
-                        ("root", Some(v)) => it.root = Some(v),
+                        ("typeCode", Some(v)) => {
+                            it.type_code = Some(v);
+                            it.code_at = vat;
+                        }
+                        ("type", Some(v)) => {
+                            it.kind = Some(v);
+                            it.kind_at = vat;
+                        }
+                        ("root", Some(v)) => {
+                            it.root = Some(v);
+                            it.root_at = vat;
+                        }
                         ("uri", Some(v)) => it.uri = Some(v),
                         ("iconUri" | "iconuri", Some(v)) => it.icon_uri = Some(v),
                         ("tags", Some(v)) => it.tags = Some(v),
@@ -286,7 +384,8 @@ impl<'a> Reader<'a> {
                     self.within
                 ),
                 self.lines.locate(at),
-            )),
+            )
+            .rule(rules::NOT_JSON.id)),
             Err(e) => Err(self.syntax(e)),
         }
     }
@@ -354,8 +453,61 @@ impl<'a> Reader<'a> {
         frame.node = Some(id);
     }
 
-    fn finish(&mut self, mut frame: Frame, parent: Option<&mut Frame>) {
+    /// The rules of a member `key` whose value (at `vat`) was `v`; a value
+    /// the rules take as not there becomes `None`. Apart, so that reading
+    /// without checking stays as lean as it was.
+    #[inline(never)]
+    fn check_member(&mut self, key: &str, vat: usize, v: &mut Option<String>) {
+        // The value's first byte tells its kind: the text is JSON.
+        let scalar = match self.input[vat] {
+            b'"' => Scalar::String,
+            b'-' | b'0'..=b'9' => Scalar::Number,
+            _ => Scalar::Other,
+        };
+        if matches!(key, "dateAdded" | "lastModified") {
+            let integer = scalar == Scalar::Number && v.as_deref().is_some_and(rules::is_integer);
+            if !integer {
+                let written = &self.input[vat..self.p.pos()];
+                let message = format!(
+                    "{key} is {}, not an integer (microseconds since 1970)",
+                    String::from_utf8_lossy(written)
+                );
+                self.out().at(&rules::BAD_DATE, vat, message);
+            }
+        }
+        if scalar == Scalar::Other && matches!(key, "guid" | "root" | "type" | "typeCode" | "uri") {
+            // The rules take these as restore does: a string or a number,
+            // else as if not there.
+            *v = None;
+        }
+    }
+
+    /// The rules of an item at its `}`; its `root` told to its parent.
+    #[inline(never)]
+    fn check_item(&mut self, it: &Item, frame: &Frame, parent: Option<&mut Frame>) {
+        let Some(mut checker) = self.checker.take() else {
+            return;
+        };
+        let seen = Seen {
+            at: it.at,
+            guid: it.guid.as_deref().map(|g| (g, it.guid_at)),
+            root: it.root.as_deref().map(|r| (r, it.root_at)),
+            kind: it.kind.as_deref().map(|k| (k, it.kind_at)),
+            code: it.type_code.as_deref().map(|c| (c, it.code_at)),
+            uri: it.uri.is_some(),
+        };
+        checker.end_item(&mut self.out(), &seen, frame.is_root, &frame.child_roots);
+        if let (Some(p), Some(root)) = (parent, &it.root) {
+            p.child_roots.push(root.clone());
+        }
+        self.checker = Some(checker);
+    }
+
+    fn finish(&mut self, mut frame: Frame, mut parent: Option<&mut Frame>) {
         let it = std::mem::take(&mut frame.item);
+        if self.checker.is_some() {
+            self.check_item(&it, &frame, parent.as_deref_mut());
+        }
         match frame.mode {
             Mode::TagEntry => {
                 if let (Some(p), Some(uri)) = (parent, it.uri) {
@@ -425,6 +577,15 @@ impl<'a> Reader<'a> {
             }
         }
     }
+}
+
+/// What a member's value was.
+#[derive(Clone, Copy, PartialEq)]
+enum Scalar {
+    String,
+    Number,
+    /// `true`, `false`, `null`, an object or an array.
+    Other,
 }
 
 #[derive(Clone, Copy, PartialEq)]
