@@ -159,3 +159,80 @@ fn the_port_asked_for_is_the_port_listened_on_and_a_taken_one_is_said() {
         .unwrap();
     assert_eq!(bad.status.code(), Some(2));
 }
+
+/// Whether `name` runs; when not, the test skips saying why, except under
+/// CI=true, where `.ci/setup.d` installs it and its absence fails.
+fn tool(name: &str) -> bool {
+    let runs = Command::new(name)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    if !runs {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but {name} is missing; .ci/setup.d installs it"
+        );
+        eprintln!("skipped: {name} is missing (the page's real-browser test needs it)");
+    }
+    runs
+}
+
+#[test]
+fn the_page_converts_in_a_real_chromium_with_and_without_script() {
+    if !tool("python3") || !tool("chromium") {
+        return;
+    }
+    let s = serve(&[]);
+    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let input = corpus("netscape/chrome.html");
+    let want = markport()
+        .args(["convert", "--to", "xbel"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(want.status.success());
+    let driver =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/serve_page.py");
+    for script in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new("python3");
+        cmd.arg(&driver)
+            .arg(&url)
+            .arg(&input)
+            .args(["--to", "xbel", "--downloads"])
+            .arg(dir.path());
+        if !script {
+            cmd.arg("--no-script");
+        }
+        let out = cmd.output().unwrap();
+        let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+            panic!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(said["ok"], true, "script {script}: {said}");
+        let downloaded = std::fs::read(said["downloaded"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            downloaded, want.stdout,
+            "script {script}: the page's download is convert's output"
+        );
+        assert!(said["downloaded"]
+            .as_str()
+            .unwrap()
+            .ends_with("chrome.xbel"));
+        if script {
+            let read = said["read"].as_str().unwrap();
+            assert!(
+                read.contains("chrome.html") && read.contains("4 bookmarks"),
+                "{read}"
+            );
+            assert!(read.contains("Bookmarks bar"), "the folder tree: {read}");
+            let result = said["result"].as_str().unwrap();
+            assert!(result.contains("netscape → xbel"), "{result}");
+        }
+    }
+}

@@ -488,7 +488,18 @@ fn output_name(first: &str, format: &markport::Format) -> String {
     } else {
         trimmed
     };
-    let ext = format.extensions.first().copied().unwrap_or(format.name);
+    // A format whose file has a fixed name is saved under it; Firefox's
+    // first extension is its compressed form, which the API does not
+    // make.
+    match format.name {
+        "chromium" => return "Bookmarks".into(),
+        "desktop" => return "recently-used.xbel".into(),
+        _ => {}
+    }
+    let ext = match format.name {
+        "firefox" => "json",
+        _ => format.extensions.first().copied().unwrap_or(format.name),
+    };
     format!("{stem}.{ext}")
 }
 
@@ -692,5 +703,9 @@ mod tests {
         assert_eq!(output_name("a\"b\r\n.html", xbel), "a_b__.xbel");
         assert_eq!(output_name("..", xbel), "bookmarks.xbel");
         assert_eq!(base_name("C:\\Users\\me\\f.html"), "f.html");
+        let chromium = markport::format("chromium").unwrap();
+        assert_eq!(output_name("f.html", chromium), "Bookmarks");
+        let firefox = markport::format("firefox").unwrap();
+        assert_eq!(output_name("f.html", firefox), "f.json");
     }
 }

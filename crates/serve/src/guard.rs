@@ -150,8 +150,11 @@ pub(crate) fn too_large(max: u64) -> Response<Body> {
 }
 
 /// What every answer carries: the page's policy (a JSON answer loads
-/// nothing either), no sniffing, no referrer (the address may hold the
-/// token), nothing cached, no framing.
+/// nothing either), no sniffing, no referrer to another site, nothing
+/// cached, no framing. The referrer policy is `same-origin`, not
+/// `no-referrer`: under `no-referrer` Chromium sends `Origin: null` with
+/// the page's own form POST, which the Origin rule must refuse (a
+/// sandboxed frame of any site sends `null` too).
 fn secure_headers(state: &State, h: &mut HeaderMap) {
     h.insert(
         header::CONTENT_SECURITY_POLICY,
@@ -163,7 +166,7 @@ fn secure_headers(state: &State, h: &mut HeaderMap) {
     );
     h.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        HeaderValue::from_static("same-origin"),
     );
     h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));

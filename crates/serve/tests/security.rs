@@ -340,7 +340,7 @@ fn the_page_has_a_strict_content_security_policy() {
         assert!(!html.contains(attr), "the page uses {attr}");
     }
     assert_eq!(page.header("x-content-type-options"), Some("nosniff"));
-    assert_eq!(page.header("referrer-policy"), Some("no-referrer"));
+    assert_eq!(page.header("referrer-policy"), Some("same-origin"));
 }
 
 #[test]

@@ -85,6 +85,7 @@
           box.appendChild(p);
           if (f.tree.length) {
             var d = el("details");
+            d.open = f.tree.length <= 30;
             d.appendChild(el("summary", null, "Folders"));
             d.appendChild(tree(f.tree));
             box.appendChild(d);
