@@ -125,6 +125,39 @@ fn json_response(status: StatusCode, body: &Value) -> Response {
     r
 }
 
+fn json_response_bytes(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut r = Response::new(Body::from(body));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+/// `{"output", "base64", "filename", "report"}`, written straight into
+/// one buffer: the output (tens of megabytes for a big collection) is
+/// escaped once, not copied into a JSON value first.
+fn made_json(made: Made) -> Vec<u8> {
+    let (output, base64) = match String::from_utf8(made.output) {
+        Ok(text) => (text, false),
+        Err(e) => (
+            base64::engine::general_purpose::STANDARD.encode(e.into_bytes()),
+            true,
+        ),
+    };
+    let mut out = Vec::with_capacity(output.len() + output.len() / 8 + 4096);
+    out.extend_from_slice(b"{\"output\":");
+    serde_json::to_writer(&mut out, &output).expect("a string serialises");
+    drop(output);
+    out.extend_from_slice(format!(",\"base64\":{base64},\"filename\":").as_bytes());
+    serde_json::to_writer(&mut out, &made.filename).expect("a string serialises");
+    out.extend_from_slice(b",\"report\":");
+    serde_json::to_writer(&mut out, &made.report).expect("a report serialises");
+    out.extend_from_slice(b"}\n");
+    out
+}
+
 async fn page(AxState(state): AxState<Arc<State>>) -> Response {
     let mut r = Response::new(Body::from(state.page.html.clone()));
     r.headers_mut().insert(
@@ -240,6 +273,14 @@ fn multipart_error(e: axum::extract::multipart::MultipartError, max: u64) -> Api
 /// Read the whole form (the body is bounded by the size limit).
 async fn read_form(state: &State, request: Request) -> Result<Form, ApiError> {
     let max = state.config.max_size;
+    // The body's announced length (bounded by the limit) sizes the first
+    // file's buffer: one allocation, no copy as it grows.
+    let mut announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(0, |n| n.min(max));
     let mut multipart = Multipart::from_request(request, &()).await.map_err(|e| {
         ApiError::bad(format!(
             "send a multipart/form-data body: {}",
@@ -258,7 +299,13 @@ async fn read_form(state: &State, request: Request) -> Result<Form, ApiError> {
         let name = field.name().unwrap_or_default().to_string();
         if name == "file" {
             let file_name = field.file_name().map(base_name).unwrap_or_default();
-            let bytes = field.bytes().await.map_err(|e| multipart_error(e, max))?;
+            let mut field = field;
+            let mut bytes = Vec::with_capacity(usize::try_from(announced).unwrap_or(0));
+            announced = 0;
+            while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(e, max))? {
+                bytes.extend_from_slice(&chunk);
+            }
+            bytes.shrink_to_fit();
             // A file input left empty in a plain form posts one part with
             // no name and no bytes.
             if file_name.is_empty() && bytes.is_empty() {
@@ -271,7 +318,7 @@ async fn read_form(state: &State, request: Request) -> Result<Form, ApiError> {
             };
             form.files.push(Upload {
                 name: file_name,
-                bytes: bytes.into(),
+                bytes,
             });
         } else {
             let text = field.text().await.map_err(|e| multipart_error(e, max))?;
@@ -548,24 +595,7 @@ async fn convert(AxState(state): AxState<Arc<State>>, request: Request) -> Respo
     .await;
     match answer {
         Err(e) => e.response(),
-        Ok(made) if json_answer => {
-            let (output, base64) = match String::from_utf8(made.output) {
-                Ok(text) => (text, false),
-                Err(e) => (
-                    base64::engine::general_purpose::STANDARD.encode(e.into_bytes()),
-                    true,
-                ),
-            };
-            json_response(
-                StatusCode::OK,
-                &json!({
-                    "output": output,
-                    "base64": base64,
-                    "filename": made.filename,
-                    "report": made.report,
-                }),
-            )
-        }
+        Ok(made) if json_answer => json_response_bytes(StatusCode::OK, made_json(made)),
         Ok(made) => {
             let mut r = Response::new(Body::from(made.output));
             let h = r.headers_mut();
@@ -585,12 +615,22 @@ async fn convert(AxState(state): AxState<Arc<State>>, request: Request) -> Respo
 }
 
 fn run_convert(job: Job, names: &[String]) -> Result<Made, ApiError> {
+    let input_bytes: usize = job
+        .inputs
+        .iter()
+        .map(|i| match i {
+            Input::Bytes(b) => b.len(),
+            _ => 0,
+        })
+        .sum();
     let to = job.to.clone();
     let allow = job.allow_loss.clone();
     let To::Format { format, .. } = &to else {
         unreachable!("the API makes formats only")
     };
-    let mut output = Vec::new();
+    // Room for an output twice the input's size, reserved, not touched:
+    // the buffer does not grow by copies as the writer fills it.
+    let mut output = Vec::with_capacity(input_bytes.saturating_mul(2));
     let done =
         markport::run(job, Target::Stream(&mut output)).map_err(|e| ApiError::job(&e, names))?;
     let filename = output_name(&names[0], format);
