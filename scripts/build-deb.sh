@@ -14,4 +14,4 @@ target/release/markport man --dir "$assets/man"
 target/release/markport completions bash > "$assets/completions/markport"
 target/release/markport completions zsh > "$assets/completions/_markport"
 target/release/markport completions fish > "$assets/completions/markport.fish"
-cargo deb -q -p markport-cli --no-build
+cargo deb -q -p markport-cli --no-build --strip
