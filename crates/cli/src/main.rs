@@ -24,6 +24,8 @@ mod publish;
 mod report;
 mod roundtrip;
 mod say;
+#[cfg(feature = "serve")]
+mod serve;
 
 use std::process::ExitCode;
 
@@ -82,6 +84,9 @@ enum Command {
     /// Print a manual page (roff): `markport man convert | man -l -`;
     /// `--dir DIR` writes them all.
     Man(manual::ManArgs),
+    /// A page and a JSON API on this machine's loopback address (127.0.0.1, ::1).
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -106,6 +111,8 @@ fn main() -> ExitCode {
             Ok(())
         }),
         Command::Man(a) => manual::run(a, Cli::command()),
+        #[cfg(feature = "serve")]
+        Command::Serve(a) => serve::run(a),
     };
     // A command that stopped because its temporaries were removed under
     // it does not exit first: the signal's thread exits, with 128 + the

@@ -235,6 +235,19 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
             ),
         ],
     ),
+    (
+        "serve",
+        &[
+            (
+                "The page in the default browser, on a port of its own:",
+                "markport serve --open",
+            ),
+            (
+                "A fixed port for a program, 50 MiB requests at most:",
+                "markport serve --port 8737 --max-size 50M",
+            ),
+        ],
+    ),
 ];
 
 const EXIT_STATUS: &str =

@@ -1,0 +1,751 @@
+//! The routes: the page, and the API in the style of `pandoc server`.
+//! Each POST takes a multipart form (one or more `file`, the options as
+//! fields), holds one of the bounded conversion slots while it reads the
+//! body and converts, and converts on a blocking thread under the time
+//! limit.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, FromRequest, Multipart, Request, State as AxState};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::Response;
+use axum::routing::{get, post};
+use axum::{middleware, Router};
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+use markport::ops::{LinkMatch, Operation};
+use markport::{Field, Input, Job, ReadOptions, Target, To, WriteOptions};
+
+use crate::{guard, State};
+
+/// Every route, behind the guard.
+pub(crate) fn router(state: Arc<State>) -> Router {
+    let limit = usize::try_from(state.config.max_size).unwrap_or(usize::MAX);
+    Router::new()
+        .route("/", get(page))
+        .route("/api/version", get(version))
+        .route("/api/formats", get(formats))
+        .route("/api/convert", post(convert))
+        .route("/api/check", post(check))
+        .route("/api/info", post(info))
+        .fallback(not_found)
+        // A body sent in chunks, with no length announced, is cut at the
+        // limit as it is read.
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(middleware::from_fn_with_state(state.clone(), guard::check))
+        .with_state(state)
+}
+
+/// An error as the API answers it: `{"error", "line", "column"}`, and the
+/// file it is in when the request had several.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    status: StatusCode,
+    error: String,
+    line: Option<u32>,
+    column: Option<u32>,
+    file: Option<String>,
+    report: Option<Value>,
+    /// 503 for a full server: the client may try again at once.
+    retry: bool,
+}
+
+impl ApiError {
+    fn new(status: StatusCode, error: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            error: error.into(),
+            line: None,
+            column: None,
+            file: None,
+            report: None,
+            retry: false,
+        }
+    }
+
+    fn bad(error: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, error)
+    }
+
+    /// A reading, operating or writing failure of the pipeline, located.
+    fn job(e: &markport::JobError, names: &[String]) -> ApiError {
+        let mut out = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.error.message.clone());
+        if e.stage == markport::Stage::Write {
+            out.status = StatusCode::UNPROCESSABLE_ENTITY;
+            out.error = format!("writing: {}", e.error.message);
+        }
+        if let Some(loc) = e.error.location {
+            out.line = Some(loc.line);
+            out.column = Some(loc.column);
+        }
+        out.file = e.input.and_then(|i| names.get(i).cloned());
+        if let (Some(from), markport::Stage::Read) = (e.from, e.stage) {
+            out.error = format!("{} (reading as {})", out.error, from.name);
+        }
+        out
+    }
+
+    fn response(self) -> Response {
+        let mut body = json!({
+            "error": self.error,
+            "line": self.line,
+            "column": self.column,
+        });
+        if let Some(file) = self.file {
+            body["file"] = json!(file);
+        }
+        if let Some(report) = self.report {
+            body["report"] = report;
+        }
+        let mut r = json_response(self.status, &body);
+        if self.retry {
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        r
+    }
+}
+
+/// An error answer with no position.
+pub(crate) fn error_response(status: StatusCode, error: &str) -> Response {
+    ApiError::new(status, error).response()
+}
+
+fn json_response(status: StatusCode, body: &Value) -> Response {
+    let mut text = serde_json::to_vec_pretty(body).expect("JSON serialises");
+    text.push(b'\n');
+    let mut r = Response::new(Body::from(text));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+fn json_response_bytes(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut r = Response::new(Body::from(body));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+/// `{"output", "base64", "filename", "report"}`, written straight into
+/// one buffer: the output (tens of megabytes for a big collection) is
+/// escaped once, not copied into a JSON value first.
+fn made_json(made: Made) -> Vec<u8> {
+    let (output, base64) = match String::from_utf8(made.output) {
+        Ok(text) => (text, false),
+        Err(e) => (
+            base64::engine::general_purpose::STANDARD.encode(e.into_bytes()),
+            true,
+        ),
+    };
+    let mut out = Vec::with_capacity(output.len() + output.len() / 8 + 4096);
+    out.extend_from_slice(b"{\"output\":");
+    serde_json::to_writer(&mut out, &output).expect("a string serialises");
+    drop(output);
+    out.extend_from_slice(format!(",\"base64\":{base64},\"filename\":").as_bytes());
+    serde_json::to_writer(&mut out, &made.filename).expect("a string serialises");
+    out.extend_from_slice(b",\"report\":");
+    serde_json::to_writer(&mut out, &made.report).expect("a report serialises");
+    out.extend_from_slice(b"}\n");
+    out
+}
+
+async fn page(AxState(state): AxState<Arc<State>>) -> Response {
+    let mut r = Response::new(Body::from(state.page.html.clone()));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    r
+}
+
+async fn not_found() -> Response {
+    error_response(StatusCode::NOT_FOUND, "no such page")
+}
+
+async fn version() -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({ "version": env!("CARGO_PKG_VERSION"), "api": 1 }),
+    )
+}
+
+/// The formats compiled in, and whether this server writes each (a tree
+/// of files is not one download).
+pub(crate) fn format_list() -> Value {
+    let list: Vec<Value> = markport::FORMATS
+        .iter()
+        .map(|f| {
+            json!({
+                "name": f.name,
+                "description": f.description,
+                "extensions": f.extensions,
+                "reads": true,
+                "writes": writes(f),
+            })
+        })
+        .collect();
+    json!({ "formats": list })
+}
+
+fn writes(f: &markport::Format) -> bool {
+    f.writable() && f.directory().is_none()
+}
+
+async fn formats() -> Response {
+    json_response(StatusCode::OK, &format_list())
+}
+
+/// One uploaded file.
+struct Upload {
+    name: String,
+    bytes: Vec<u8>,
+}
+
+/// A request's form: its files and its other fields, in order.
+struct Form {
+    files: Vec<Upload>,
+    fields: Vec<(String, String)>,
+}
+
+impl Form {
+    fn get(&self, name: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
+    }
+
+    fn flag(&self, name: &str) -> Result<bool, ApiError> {
+        match self.get(name) {
+            None => Ok(false),
+            Some("on" | "true" | "1" | "yes") => Ok(true),
+            Some("off" | "false" | "0" | "no") => Ok(false),
+            Some(v) => Err(ApiError::bad(format!("{name}: {v:?} is not true or false"))),
+        }
+    }
+
+    /// Refuse a field this route does not know: a misspelt option must not
+    /// be converted as if it had not been asked for.
+    fn only(&self, known: &[&str]) -> Result<(), ApiError> {
+        for (name, _) in &self.fields {
+            if !known.contains(&name.as_str()) {
+                return Err(ApiError::bad(format!(
+                    "unknown field {name:?}; this route takes file, {}",
+                    known.join(", ")
+                )));
+            }
+        }
+        if self.files.is_empty() {
+            return Err(ApiError::bad("no file: send one or more `file` parts"));
+        }
+        Ok(())
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.files.iter().map(|f| f.name.clone()).collect()
+    }
+}
+
+fn multipart_error(e: axum::extract::multipart::MultipartError, max: u64) -> ApiError {
+    if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request is larger than the limit of {max} bytes (markport serve --max-size)"
+            ),
+        )
+    } else {
+        ApiError::bad(format!("not a multipart form: {}", e.body_text()))
+    }
+}
+
+/// Read the whole form (the body is bounded by the size limit).
+async fn read_form(state: &State, request: Request) -> Result<Form, ApiError> {
+    let max = state.config.max_size;
+    // The body's announced length (bounded by the limit) sizes the first
+    // file's buffer: one allocation, no copy as it grows.
+    let mut announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .map_or(0, |n| n.min(max));
+    let mut multipart = Multipart::from_request(request, &()).await.map_err(|e| {
+        ApiError::bad(format!(
+            "send a multipart/form-data body: {}",
+            e.body_text()
+        ))
+    })?;
+    let mut form = Form {
+        files: Vec::new(),
+        fields: Vec::new(),
+    };
+    while let Some(field) = multipart
+        .next_field()
+        .await
+        .map_err(|e| multipart_error(e, max))?
+    {
+        let name = field.name().unwrap_or_default().to_string();
+        if name == "file" {
+            let file_name = field.file_name().map(base_name).unwrap_or_default();
+            let mut field = field;
+            let mut bytes = Vec::with_capacity(usize::try_from(announced).unwrap_or(0));
+            announced = 0;
+            while let Some(chunk) = field.chunk().await.map_err(|e| multipart_error(e, max))? {
+                bytes.extend_from_slice(&chunk);
+            }
+            bytes.shrink_to_fit();
+            // A file input left empty in a plain form posts one part with
+            // no name and no bytes.
+            if file_name.is_empty() && bytes.is_empty() {
+                continue;
+            }
+            let file_name = if file_name.is_empty() {
+                format!("upload-{}", form.files.len() + 1)
+            } else {
+                file_name
+            };
+            form.files.push(Upload {
+                name: file_name,
+                bytes,
+            });
+        } else {
+            let text = field.text().await.map_err(|e| multipart_error(e, max))?;
+            form.fields.push((name, text));
+        }
+    }
+    Ok(form)
+}
+
+/// The last component of a name a browser sent (some send a path).
+fn base_name(name: &str) -> String {
+    name.rsplit(['/', '\\']).next().unwrap_or("").to_string()
+}
+
+/// Take a conversion slot or answer 503: requests beyond the bound are
+/// not queued, since each would hold its upload in memory while it waits.
+fn slot(state: &State) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    state.conversions.clone().try_acquire_owned().map_err(|_| {
+        let mut e = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy: as many conversions as this server runs at once are running; try again",
+        );
+        e.retry = true;
+        e
+    })
+}
+
+/// Run `work` on a blocking thread under the time limit. The slot goes
+/// with the work and is given back when the work really ends, so a
+/// conversion answered 503 at its limit still counts against the bound
+/// until it stops.
+async fn limited<T: Send + 'static>(
+    state: &State,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let task = tokio::task::spawn_blocking(move || {
+        let out = work();
+        drop(permit);
+        out
+    });
+    let limit = state.config.time_limit;
+    match tokio::time::timeout(limit, task).await {
+        Ok(Ok(out)) => Ok(out),
+        Ok(Err(e)) => Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the conversion stopped: {e}"),
+        )),
+        Err(_) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the conversion took longer than the time limit of {} s (markport serve --time-limit)",
+                limit.as_secs_f64()
+            ),
+        )),
+    }
+}
+
+fn wants_json(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.contains("application/json"))
+}
+
+fn named_format(form: &Form, field: &str) -> Result<Option<&'static markport::Format>, ApiError> {
+    match form.get(field) {
+        None => Ok(None),
+        Some(name) => markport::format(name).map(Some).ok_or_else(|| {
+            let names: Vec<_> = markport::FORMATS.iter().map(|f| f.name).collect();
+            ApiError::bad(format!(
+                "{field}: no format {name:?}; the formats are {}",
+                names.join(", ")
+            ))
+        }),
+    }
+}
+
+/// The fields `/api/convert` takes besides `file`.
+const CONVERT_FIELDS: &[&str] = &[
+    "to",
+    "for",
+    "from",
+    "strict",
+    "dedupe",
+    "keep_duplicates",
+    "folders_as_tags",
+    "public_only",
+    "flatten",
+    "only_folder",
+    "fail_on_loss",
+    "allow_loss",
+    "fail_on_extension",
+    "allow_empty",
+    "xbel_strict",
+    "include_private",
+];
+
+/// The job a form asks for, as `crates/cli/src/flags.rs` maps the same
+/// flags, with the operations in the command's order.
+fn job_of(form: &mut Form) -> Result<Job, ApiError> {
+    form.only(CONVERT_FIELDS)?;
+    // `for` (a destination program, the people-first issue): when the
+    // library's Job gains its destination field, it is set from here,
+    // `job.<destination> = markport::<destination lookup>(name)?`, and `to`
+    // defaults to the destination's format. Until then a request naming
+    // one is refused rather than converted as if it had not.
+    if let Some(dest) = form.get("for") {
+        return Err(ApiError::bad(format!(
+            "for: destinations ({dest:?}) are not in this build yet; name the format with `to`"
+        )));
+    }
+    let Some(to_name) = form.get("to") else {
+        let names: Vec<_> = markport::writable()
+            .filter(|f| writes(f))
+            .map(|f| f.name)
+            .collect();
+        return Err(ApiError::bad(format!(
+            "to: name the output format ({})",
+            names.join(", ")
+        )));
+    };
+    let format = markport::format(to_name)
+        .filter(|f| writes(f))
+        .ok_or_else(|| {
+            let names: Vec<_> = markport::writable()
+                .filter(|f| writes(f))
+                .map(|f| f.name)
+                .collect();
+            ApiError::bad(format!(
+                "to: this server does not write {to_name:?}; it writes {}",
+                names.join(", ")
+            ))
+        })?;
+    let mut options = WriteOptions::default();
+    options.xbel.strict = form.flag("xbel_strict")?;
+    options.xfolk.include_private = form.flag("include_private")?;
+    let inputs = std::mem::take(&mut form.files)
+        .into_iter()
+        .map(|u| Input::Bytes(u.bytes))
+        .collect();
+    let mut job = Job::new(inputs, To::Format { format, options });
+    job.from = named_format(form, "from")?;
+    let mut read = ReadOptions::default();
+    read.strict = form.flag("strict")?;
+    job.read = read;
+    job.keep_duplicates = form.flag("keep_duplicates")?;
+    let mut ops = Vec::new();
+    if let Some(path) = form.get("only_folder") {
+        ops.push(Operation::OnlyFolder(path.to_string()));
+    }
+    if form.flag("public_only")? {
+        ops.push(Operation::PublicOnly);
+    }
+    match form.get("dedupe") {
+        None | Some("off" | "none") => {}
+        Some("exact" | "on" | "true") => ops.push(Operation::Dedupe),
+        Some(level @ ("normal" | "loose")) => ops.push(Operation::DedupeBy {
+            by: if level == "normal" {
+                LinkMatch::Normal
+            } else {
+                LinkMatch::Loose
+            },
+            keep_empty: false,
+        }),
+        Some(v) => {
+            return Err(ApiError::bad(format!(
+                "dedupe: {v:?} is not off, exact, normal or loose"
+            )))
+        }
+    }
+    if form.flag("folders_as_tags")? {
+        ops.push(Operation::FoldersAsTags);
+    }
+    if form.flag("flatten")? {
+        ops.push(Operation::Flatten);
+    }
+    job.operations = ops;
+    job.allow_loss = match form.get("allow_loss") {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|n| {
+                n.trim()
+                    .parse::<Field>()
+                    .map_err(|e| ApiError::bad(format!("allow_loss: {e}")))
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    job.fail_on_loss = form.flag("fail_on_loss")? || !job.allow_loss.is_empty();
+    job.fail_on_extension = form.flag("fail_on_extension")?;
+    job.allow_empty = form.flag("allow_empty")?;
+    Ok(job)
+}
+
+/// `file.html` to `file.xbel`: the first upload's name with the output
+/// format's extension, in characters safe in a header.
+fn output_name(first: &str, format: &markport::Format) -> String {
+    let stem = first.rsplit_once('.').map_or(first, |(s, _)| s);
+    let mut stem: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ' ' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let trimmed = stem.trim_matches(['.', ' ']).to_string();
+    stem = if trimmed.is_empty() {
+        "bookmarks".into()
+    } else {
+        trimmed
+    };
+    // A format whose file has a fixed name is saved under it; Firefox's
+    // first extension is its compressed form, which the API does not
+    // make.
+    match format.name {
+        "chromium" => return "Bookmarks".into(),
+        "desktop" => return "recently-used.xbel".into(),
+        _ => {}
+    }
+    let ext = match format.name {
+        "firefox" => "json",
+        _ => format.extensions.first().copied().unwrap_or(format.name),
+    };
+    format!("{stem}.{ext}")
+}
+
+/// What the refused gate was, in the command's words.
+fn refusal_text(done: &markport::Done, allow: &[Field]) -> String {
+    match done.refused {
+        Some(markport::Refusal::Loss) => {
+            let names: Vec<_> = done
+                .loss
+                .not_allowed(allow)
+                .iter()
+                .map(|f| f.name())
+                .collect();
+            format!(
+                "nothing written: fail_on_loss ({} not allowed)",
+                names.join(", ")
+            )
+        }
+        Some(markport::Refusal::Extension) => "nothing written: fail_on_extension".into(),
+        Some(markport::Refusal::Empty) => {
+            "nothing written: no bookmark is left; allow_empty writes it anyway".into()
+        }
+        None => String::new(),
+    }
+}
+
+/// What a conversion made.
+struct Made {
+    output: Vec<u8>,
+    filename: String,
+    report: Value,
+}
+
+async fn convert(AxState(state): AxState<Arc<State>>, request: Request) -> Response {
+    let permit = match slot(&state) {
+        Ok(p) => p,
+        Err(e) => return e.response(),
+    };
+    let json_answer = wants_json(request.headers());
+    let answer = async {
+        let mut form = read_form(&state, request).await?;
+        let names = form.names();
+        let job = job_of(&mut form)?;
+        limited(&state, permit, move || run_convert(job, &names)).await?
+    }
+    .await;
+    match answer {
+        Err(e) => e.response(),
+        Ok(made) if json_answer => json_response_bytes(StatusCode::OK, made_json(made)),
+        Ok(made) => {
+            let mut r = Response::new(Body::from(made.output));
+            let h = r.headers_mut();
+            // Never shown in the page's origin: a download, whatever it holds.
+            h.insert(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/octet-stream"),
+            );
+            h.insert(
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&format!("attachment; filename=\"{}\"", made.filename))
+                    .expect("a name of safe ASCII"),
+            );
+            r
+        }
+    }
+}
+
+fn run_convert(job: Job, names: &[String]) -> Result<Made, ApiError> {
+    let input_bytes: usize = job
+        .inputs
+        .iter()
+        .map(|i| match i {
+            Input::Bytes(b) => b.len(),
+            _ => 0,
+        })
+        .sum();
+    let to = job.to.clone();
+    let allow = job.allow_loss.clone();
+    let To::Format { format, .. } = &to else {
+        unreachable!("the API makes formats only")
+    };
+    // Room for an output twice the input's size, reserved, not touched:
+    // the buffer does not grow by copies as the writer fills it.
+    let mut output = Vec::with_capacity(input_bytes.saturating_mul(2));
+    let done =
+        markport::run(job, Target::Stream(&mut output)).map_err(|e| ApiError::job(&e, names))?;
+    let filename = output_name(&names[0], format);
+    let report = crate::report::json(&done, names, &filename, format.name);
+    if done.refused.is_some() {
+        let mut e = ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            refusal_text(&done, &allow),
+        );
+        e.report = Some(report);
+        return Err(e);
+    }
+    Ok(Made {
+        output,
+        filename,
+        report,
+    })
+}
+
+/// `/api/check`: every problem in each file, by rule (docs/check.md).
+async fn check(AxState(state): AxState<Arc<State>>, request: Request) -> Response {
+    let permit = match slot(&state) {
+        Ok(p) => p,
+        Err(e) => return e.response(),
+    };
+    let answer = async {
+        let mut form = read_form(&state, request).await?;
+        form.only(&["from"])?;
+        let from = named_format(&form, "from")?;
+        let files = std::mem::take(&mut form.files);
+        limited(&state, permit, move || {
+            let mut out = Vec::new();
+            for f in files {
+                let checked = markport_check::check_input(Input::Bytes(f.bytes), from)
+                    .map_err(|e| located(&e, &f.name))?;
+                out.push(json!({
+                    "file": f.name,
+                    "format": checked.from.format.name,
+                    "problems": checked.problems,
+                }));
+            }
+            Ok::<_, ApiError>(json!({ "files": out }))
+        })
+        .await?
+    }
+    .await;
+    match answer {
+        Ok(v) => json_response(StatusCode::OK, &v),
+        Err(e) => e.response(),
+    }
+}
+
+fn located(e: &markport::Error, file: &str) -> ApiError {
+    let mut out = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.message.clone());
+    if let Some(loc) = e.location {
+        out.line = Some(loc.line);
+        out.column = Some(loc.column);
+    }
+    out.file = Some(file.to_string());
+    out
+}
+
+/// `/api/info`: what each file holds, for the page to show before it
+/// converts: its format, counts, what the reader noticed, and its folders
+/// as a flat list in document order with their depth (flat, so no
+/// structure in the answer is as deep as the input).
+async fn info(AxState(state): AxState<Arc<State>>, request: Request) -> Response {
+    let permit = match slot(&state) {
+        Ok(p) => p,
+        Err(e) => return e.response(),
+    };
+    let answer = async {
+        let mut form = read_form(&state, request).await?;
+        form.only(&["from", "strict"])?;
+        let from = named_format(&form, "from")?;
+        let mut opts = ReadOptions::default();
+        opts.strict = form.flag("strict")?;
+        let files = std::mem::take(&mut form.files);
+        limited(&state, permit, move || {
+            let mut out = Vec::new();
+            for f in files {
+                let name = f.name;
+                let read = markport::read(Input::Bytes(f.bytes), from, &opts)
+                    .map_err(|e| ApiError::job(&e, std::slice::from_ref(&name)))
+                    .map_err(|mut e| {
+                        e.file = Some(name.clone());
+                        e
+                    })?;
+                out.push(crate::report::info(&name, &read));
+            }
+            Ok::<_, ApiError>(json!({ "files": out }))
+        })
+        .await?
+    }
+    .await;
+    match answer {
+        Ok(v) => json_response(StatusCode::OK, &v),
+        Err(e) => e.response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_names_are_safe_in_a_header() {
+        let xbel = markport::format("xbel").unwrap();
+        assert_eq!(output_name("bookmarks.html", xbel), "bookmarks.xbel");
+        assert_eq!(output_name("a\"b\r\n.html", xbel), "a_b__.xbel");
+        assert_eq!(output_name("..", xbel), "bookmarks.xbel");
+        assert_eq!(base_name("C:\\Users\\me\\f.html"), "f.html");
+        let chromium = markport::format("chromium").unwrap();
+        assert_eq!(output_name("f.html", chromium), "Bookmarks");
+        let firefox = markport::format("firefox").unwrap();
+        assert_eq!(output_name("f.html", firefox), "f.json");
+    }
+}

@@ -1,0 +1,208 @@
+//! `markport serve`: a page for people who do not use a terminal and a
+//! JSON API for programs, both on this machine's loopback address only.
+//!
+//! The API is in the style of `pandoc server`: stateless POSTs, a
+//! `/api/version`, a time limit per conversion, no file system or network
+//! access on behalf of a request. Every conversion is the library's one
+//! pipeline ([`markport::run`]) over the uploaded bytes
+//! ([`markport::Input::Bytes`]), so the report, the `fail-on` gates and
+//! private bookmarks behave as `markport convert` makes them behave; a
+//! database upload (places.sqlite, buku) is copied by its reader into an
+//! owner-only [`markport::files::private`] directory, removed when the
+//! read ends.
+//!
+//! What keeps another site or another user of the machine out (each rule
+//! has an integration test in `tests/security.rs` that fails without it):
+//!
+//! - the listeners are bound to `127.0.0.1` and `::1` only;
+//! - every request carries the token printed with the address, as
+//!   `Authorization: Bearer` or as the HttpOnly, SameSite=Strict cookie the
+//!   page gets on its first visit with `?token=`;
+//! - the `Host` header must name the loopback address or `localhost` with
+//!   this server's port, so a name rebound to 127.0.0.1 (DNS rebinding)
+//!   reaches nothing; a POST whose `Origin` is another site's is refused;
+//!   no CORS header is ever sent;
+//! - a request body over the size limit is answered 413 and the server
+//!   goes on; a conversion that outlasts the time limit is answered 503;
+//!   at most `max_conversions` requests read and convert at once, the
+//!   others are answered 503 with `Retry-After`;
+//! - the page has a strict Content-Security-Policy: its one script and one
+//!   style are allowed by their hashes, nothing else loads.
+//!
+//! ```no_run
+//! let server = markport_serve::Server::bind(markport_serve::Config::default()).unwrap();
+//! println!("{}", server.url());
+//! server.run().unwrap();
+//! ```
+
+mod api;
+mod guard;
+mod page;
+mod report;
+
+use std::io;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How the server runs.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Config {
+    /// The port on both loopback addresses; 0 picks a free one.
+    pub port: u16,
+    /// The largest request body taken, in bytes (larger: 413).
+    pub max_size: u64,
+    /// How long one conversion may take before it is answered 503.
+    pub time_limit: Duration,
+    /// How many requests may read and convert at once (more: 503).
+    pub max_conversions: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            port: 0,
+            max_size: 256 << 20,
+            time_limit: Duration::from_secs(60),
+            max_conversions: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+        }
+    }
+}
+
+/// What every request handler shares.
+pub(crate) struct State {
+    pub(crate) config: Config,
+    pub(crate) port: u16,
+    pub(crate) token: String,
+    pub(crate) page: page::Page,
+    pub(crate) conversions: Arc<tokio::sync::Semaphore>,
+}
+
+/// A server bound to loopback, not yet answering.
+#[derive(Debug)]
+pub struct Server {
+    listeners: Vec<TcpListener>,
+    port: u16,
+    token: String,
+    config: Config,
+}
+
+impl Server {
+    /// Bind `127.0.0.1` and `::1` (where this machine has IPv6) on
+    /// `config.port`, and draw the token. No other address is ever bound.
+    pub fn bind(config: Config) -> io::Result<Server> {
+        let v4 = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, config.port)))?;
+        let port = v4.local_addr()?.port();
+        let mut listeners = vec![v4];
+        // The same port on ::1, so `localhost` works whichever address a
+        // browser tries first; a machine without IPv6 serves on 127.0.0.1.
+        match TcpListener::bind(SocketAddr::from((Ipv6Addr::LOCALHOST, port))) {
+            Ok(v6) => listeners.push(v6),
+            Err(e) if config.port != 0 && e.kind() == io::ErrorKind::AddrInUse => return Err(e),
+            Err(_) => {}
+        }
+        for l in &listeners {
+            l.set_nonblocking(true)?;
+        }
+        Ok(Server {
+            listeners,
+            port,
+            token: token()?,
+            config,
+        })
+    }
+
+    /// The port both addresses listen on.
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The addresses listened on (loopback only).
+    pub fn addresses(&self) -> Vec<SocketAddr> {
+        self.listeners
+            .iter()
+            .filter_map(|l| l.local_addr().ok())
+            .collect()
+    }
+
+    /// The token every request must carry (128 random bits, hex).
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The address to open: the page, with the token that sets its cookie.
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/?token={}", self.port, self.token)
+    }
+
+    /// Answer requests until the process ends (blocks the calling thread).
+    pub fn run(self) -> io::Result<()> {
+        // A conversion runs on a blocking thread holding its permit; the
+        // pool is the bound plus those left running past their time limit.
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .max_blocking_threads(self.config.max_conversions.max(1) * 2)
+            .enable_all()
+            .build()?;
+        let state = Arc::new(State {
+            conversions: Arc::new(tokio::sync::Semaphore::new(
+                self.config.max_conversions.max(1),
+            )),
+            config: self.config,
+            port: self.port,
+            token: self.token,
+            page: page::Page::new(),
+        });
+        runtime.block_on(async move {
+            let app = api::router(state);
+            let mut tasks = Vec::new();
+            for l in self.listeners {
+                let listener = tokio::net::TcpListener::from_std(l)?;
+                let app = app.clone();
+                tasks.push(tokio::spawn(
+                    async move { axum::serve(listener, app).await },
+                ));
+            }
+            for t in tasks {
+                t.await.map_err(io::Error::other)??;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// 128 bits from the operating system's generator, as 32 hex digits.
+fn token() -> io::Result<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|e| io::Error::other(e.to_string()))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A size as `--max-size` takes it: a number of bytes with an optional
+/// K, M or G (powers of 1024, an optional B after).
+///
+/// ```
+/// assert_eq!(markport_serve::parse_size("256M"), Ok(256 << 20));
+/// assert_eq!(markport_serve::parse_size("1024"), Ok(1024));
+/// assert!(markport_serve::parse_size("lots").is_err());
+/// ```
+pub fn parse_size(value: &str) -> Result<u64, String> {
+    let upper = value.trim().to_ascii_uppercase();
+    let upper = upper.strip_suffix('B').unwrap_or(&upper);
+    let (digits, shift) = match upper.chars().last() {
+        Some('K') => (&upper[..upper.len() - 1], 10),
+        Some('M') => (&upper[..upper.len() - 1], 20),
+        Some('G') => (&upper[..upper.len() - 1], 30),
+        _ => (upper, 0),
+    };
+    digits
+        .trim()
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(1u64 << shift))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{value:?} is not a size (256M, 1G, a number of bytes)"))
+}
