@@ -8,9 +8,10 @@ use std::collections::HashMap;
 
 use markport_markup::html::RawAttr;
 use markport_markup::walk::{attr, Event, Walker};
+use markport_model::budget::NODE_COST;
 use markport_model::{
-    Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, NodeId, Parsed,
-    ReadOptions, Timestamp,
+    Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex, NodeId,
+    Parsed, ReadOptions, Timestamp,
 };
 use url::Url;
 
@@ -621,11 +622,35 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         r.check = Some(Checks::new(&text));
     }
     let mut walk = Walker::new(&text);
+    // What the entries found may take: `<b class=xfolkentry>` is a score
+    // of bytes, an entry and then a node of hundreds each. Values are
+    // slices of the page, within its allowance.
+    let mut budget = Budget::new(opts, text.len());
+    let (mut entries, mut said) = (0, r.diags.len());
     while let Some(ev) = walk.next() {
+        let at = match &ev {
+            Event::Start { at, .. } => Some(*at),
+            _ => None,
+        };
         match ev {
             Event::Start { name, attrs, at } => r.start(name, attrs, at),
             Event::Text { text, .. } => r.text(&text),
             Event::End { .. } => r.end(),
+        }
+        if r.found.len() > entries || r.diags.len() > said {
+            let new = (r.found.len() - entries) as u64;
+            let charged = budget
+                .charge(usize::try_from(new * 2 * NODE_COST).unwrap_or(usize::MAX))
+                .and_then(|()| {
+                    r.diags[said..]
+                        .iter()
+                        .try_for_each(|d| budget.diagnostic(d))
+                });
+            if let Err(mut e) = charged {
+                e.location = at.map(|at| r.locate(at));
+                return Err(e);
+            }
+            (entries, said) = (r.found.len(), r.diags.len());
         }
     }
     for p in walk.problems() {

@@ -112,3 +112,22 @@ fn a_tag_with_a_hundred_thousand_attributes() {
         .unwrap();
     assert_eq!(b.title.as_deref(), Some("T"));
 }
+
+/// An entry of a score of bytes is an entry and a node of hundreds: a page
+/// of 2,000 reads within its own budget and, past a smaller one, is
+/// refused where it passes, naming the flag.
+#[test]
+fn a_page_of_tiny_entries_is_refused_past_its_budget() {
+    let page = "<b class=xfolkentry><a class=taggedlink href=a>t</a></b>\n".repeat(2_000);
+    let read = |budget: Option<u64>| {
+        let mut opts = markport_model::ReadOptions::default();
+        opts.memory_budget = budget;
+        markport_xfolk::read(page.as_bytes(), &opts)
+    };
+    assert_eq!(read(None).unwrap().document.len(), 2_000);
+    let e = read(Some(500_000)).unwrap_err();
+    assert_eq!(e.kind, markport_model::ErrorKind::Unsafe, "{e}");
+    assert!(e.message.contains("--memory-budget"), "{}", e.message);
+    let line = e.location.expect("where it passed").line;
+    assert!(line > 100 && line < 2_000, "line {line}");
+}
