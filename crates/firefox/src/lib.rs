@@ -119,9 +119,9 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let parsed = if input.starts_with(lz4::MAGIC) {
         let text = lz4::decompress(input).map_err(|e| e.rule(rules::BAD_LZ4.id))?;
-        read::read(&text, " (decompressed)", opts.checking)
+        read::read(&text, " (decompressed)", opts)
     } else {
-        read::read(input, "", opts.checking)
+        read::read(input, "", opts)
     }
     .map_err(|mut e| {
         if opts.checking && e.rule == Some(rules::NOT_JSON.id) {

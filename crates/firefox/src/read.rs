@@ -1,10 +1,10 @@
 //! Reading a Firefox backup: the JSON tree, walked with an explicit stack.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use markport_model::{
-    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, ErrorKind, Folder, LineIndex,
-    Node, NodeId, Parsed, Role, Separator, Timestamp,
+    Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, Folder,
+    LineIndex, Node, NodeId, Parsed, ReadOptions, Role, Separator, Timestamp,
 };
 
 use crate::rules::{self, Checker, Out, Seen};
@@ -88,11 +88,16 @@ struct Reader<'a> {
     /// The rules' state, when asked to find them
     /// ([`ReadOptions::checking`](markport_model::ReadOptions)).
     checker: Option<Checker>,
+    /// What the document may take: `{"type":"text/x-moz-place-separator"}`
+    /// is a few dozen bytes and a node of a few hundred, and a tag of the
+    /// tags root is copied onto every bookmark of its link.
+    budget: Budget,
 }
 
 /// Read the JSON `text` of a backup; with `checking`, find every rule of
 /// [`rules::RULES`] it breaks too, each diagnostic tagged with its rule.
-pub(crate) fn read(text: &[u8], within: &'static str, checking: bool) -> Result<Parsed, Error> {
+pub(crate) fn read(text: &[u8], within: &'static str, opts: &ReadOptions) -> Result<Parsed, Error> {
+    let checking = opts.checking;
     let mut r = Reader {
         input: text,
         p: Parser::with_options(
@@ -108,6 +113,7 @@ pub(crate) fn read(text: &[u8], within: &'static str, checking: bool) -> Result<
         livemarks: 0,
         within,
         checker: checking.then(Checker::default),
+        budget: Budget::new(opts, text.len()),
     };
     if let Err(e) = r.tree() {
         // What was found before the error is kept for check, which lists
@@ -143,7 +149,7 @@ pub(crate) fn read(text: &[u8], within: &'static str, checking: bool) -> Result<
             None,
         ));
     }
-    r.apply_tags();
+    r.apply_tags()?;
     Ok(Parsed::new(r.doc, r.diags))
 }
 
@@ -187,6 +193,10 @@ impl<'a> Reader<'a> {
     /// The next event; the reader only asks inside the top-level object,
     /// where the parser reports a cut file itself, so the end is an error.
     fn next(&mut self) -> Result<(usize, Event<'a>), Error> {
+        if let Err(mut e) = self.budget.keep_up(&self.doc, &self.diags) {
+            e.location = Some(self.lines.locate(self.p.pos()));
+            return Err(e);
+        }
         match self.p.next() {
             Ok(Some(e)) => Ok(e),
             Ok(None) => Err(Error::syntax(
@@ -555,27 +565,39 @@ impl<'a> Reader<'a> {
     }
 
     /// Tags from the tags root (Firefox 3.x) onto the bookmarks of their links.
-    fn apply_tags(&mut self) {
+    fn apply_tags(&mut self) -> Result<(), Error> {
         if self.tags.is_empty() {
-            return;
+            return Ok(());
         }
-        let mut by_href: HashMap<String, Vec<NodeId>> = HashMap::new();
-        for id in self.doc.ids() {
-            if let Node::Bookmark(b) = self.doc.node(id) {
-                by_href.entry(b.href.clone()).or_default().push(id);
-            }
-        }
+        // Each link's tags once, in the order first seen: a tag listed
+        // many times for one link, or a link under many tags, costs its
+        // pairs once here, not once per bookmark of the link.
+        let mut per_link: HashMap<String, (Vec<String>, HashSet<String>)> = HashMap::new();
         for (tag, links) in std::mem::take(&mut self.tags) {
             for link in links {
-                for &id in by_href.get(&link).map(Vec::as_slice).unwrap_or(&[]) {
-                    if let Some(b) = self.doc.as_bookmark_mut(id) {
-                        if !b.tags.contains(&tag) {
-                            b.tags.push(tag.clone());
-                        }
-                    }
+                let (order, seen) = per_link.entry(link).or_default();
+                if seen.insert(tag.clone()) {
+                    order.push(tag.clone());
                 }
             }
         }
+        let ids: Vec<NodeId> = self.doc.ids().collect();
+        for id in ids {
+            let Some(b) = self.doc.as_bookmark_mut(id) else {
+                continue;
+            };
+            let Some((tags, _)) = per_link.get(&b.href) else {
+                continue;
+            };
+            // Every bookmark of a link gets its own copies of the link's
+            // tags: charged, as one long tag on many bookmarks is large.
+            let cost = tags.iter().map(|t| t.len() + 32).sum::<usize>();
+            self.budget.charge(cost)?;
+            let have: HashSet<String> = b.tags.iter().cloned().collect();
+            b.tags
+                .extend(tags.iter().filter(|t| !have.contains(*t)).cloned());
+        }
+        Ok(())
     }
 }
 

@@ -120,3 +120,52 @@ fn what_was_found_before_a_syntax_error_is_kept_with_it() {
     let e = read(b"[1]", true).unwrap_err();
     assert_eq!(e.rule, Some("firefox/structure"));
 }
+
+/// A Firefox 3 backup whose tags root gives `tags` tags of `len` bytes to
+/// one link, and whose menu holds `n` bookmarks of that link.
+fn shared_tags(tags: usize, len: usize, n: usize) -> Vec<u8> {
+    let link = r#"{"type":"text/x-moz-place","uri":"https://example.org/"}"#;
+    let tag = |i: usize| {
+        format!(
+            r#"{{"title":"{}{i}","type":"text/x-moz-place-container","children":[{link}]}}"#,
+            "t".repeat(len)
+        )
+    };
+    let tags: Vec<String> = (0..tags).map(tag).collect();
+    let bookmarks = vec![link; n].join(",");
+    format!(
+        r#"{{"type":"text/x-moz-place-container","root":"placesRoot","children":[
+{{"type":"text/x-moz-place-container","root":"bookmarksMenuFolder","children":[{bookmarks}]}},
+{{"type":"text/x-moz-place-container","root":"tagsFolder","children":[{}]}}]}}"#,
+        tags.join(",")
+    )
+    .into_bytes()
+}
+
+/// The tags root's tags are copied onto every bookmark of their link:
+/// 1,000 tags of 1 KB on 1,000 bookmarks is a gigabyte from a file of a
+/// megabyte and a half. Refused within the budget; a small such file reads
+/// with every tag once on every bookmark, a tag listed twice once.
+#[test]
+fn tags_shared_by_many_bookmarks_are_charged_for_each_copy() {
+    let file = shared_tags(1_000, 1_000, 1_000);
+    assert!(file.len() < 2 << 20, "{} bytes", file.len());
+    let e = markport_firefox::read(&file, &Default::default()).unwrap_err();
+    assert_eq!(e.kind, markport_model::ErrorKind::Unsafe, "{e}");
+    assert!(e.message.contains("--memory-budget"), "{}", e.message);
+
+    let file = shared_tags(3, 2, 5);
+    let doc = markport_firefox::read(&file, &Default::default())
+        .unwrap()
+        .document;
+    let tagged: Vec<_> = doc
+        .ids()
+        .filter_map(|id| doc.node(id).as_bookmark())
+        .map(|b| b.tags.clone())
+        .collect();
+    assert_eq!(tagged.len(), 5);
+    assert!(
+        tagged.iter().all(|t| t == &["tt0", "tt1", "tt2"]),
+        "{tagged:?}"
+    );
+}
