@@ -94,7 +94,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 
 /// Read a `Bookmarks` file. See the crate documentation.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
-    read::read(input, opts.checking)?.enforce(opts)
+    read::read(input, opts)?.enforce(opts)
 }
 
 /// The checksum `input` stores and the one its content sums to (`None`:

@@ -20,8 +20,8 @@ use std::collections::HashMap;
 
 use markport_markup::json::{Event, Parser, SyntaxError};
 use markport_model::{
-    Attribute, Bookmark, DateValue, Diagnostic, Document, Error, Folder, LineIndex, Node, NodeId,
-    Parsed, Role,
+    Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, Folder, LineIndex, Node,
+    NodeId, Parsed, ReadOptions, Role,
 };
 
 use crate::dates;
@@ -251,12 +251,16 @@ struct Reader<'a> {
     /// ([`ReadOptions::checking`](markport_model::ReadOptions)): `None`,
     /// the reader finds no rule and keeps nothing for them.
     checking: Option<Ids<'a>>,
+    /// What the document may take: `{"type":"folder","children":[]}` is
+    /// a few dozen bytes and a node of a few hundred.
+    budget: Budget,
 }
 
 /// Read a `Bookmarks` file; with `checking`, find every rule of
 /// [`rules::RULES`] it breaks too, each diagnostic tagged with its rule.
-pub fn read(input: &[u8], checking: bool) -> Result<Parsed, Error> {
-    match read_with(input, checking) {
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    let checking = opts.checking;
+    match read_with(input, opts) {
         Ok((parsed, _)) => Ok(parsed),
         Err(mut e) if checking && e.rule == Some(rules::NOT_JSON.id) => {
             e.message.push_str("; checking stops here");
@@ -284,10 +288,11 @@ pub struct Checksum {
 
 /// Read a `Bookmarks` file, and its checksum when it stores one.
 pub fn read_summed(input: &[u8]) -> Result<(Parsed, Option<Checksum>), Error> {
-    read_with(input, false)
+    read_with(input, &ReadOptions::default())
 }
 
-fn read_with(input: &[u8], checking: bool) -> Result<(Parsed, Option<Checksum>), Error> {
+fn read_with(input: &[u8], opts: &ReadOptions) -> Result<(Parsed, Option<Checksum>), Error> {
+    let checking = opts.checking;
     if let Err(e) = std::str::from_utf8(input) {
         return Err(Error::syntax(
             "not UTF-8 (Chromium writes its Bookmarks file in UTF-8)",
@@ -315,6 +320,7 @@ fn read_with(input: &[u8], checking: bool) -> Result<(Parsed, Option<Checksum>),
         unset: UnsetDates::default(),
         dropped: Vec::new(),
         checking: checking.then(Ids::default),
+        budget: Budget::new(opts, input.len()),
     };
     let read = r.body(&top, roots, &members, top_at);
     if let Some(ids) = r.checking.take() {
@@ -444,6 +450,15 @@ impl<'a> Reader<'a> {
 
     /// The next event (the text is checked: it is there), counting objects.
     fn next(&mut self, p: &mut Parser<'a>) -> Result<(usize, Event<'a>), Error> {
+        if let Err(mut e) = self.budget.keep_up(&self.doc, &self.diags) {
+            let input = self.input;
+            e.location = Some(
+                self.lines
+                    .get_or_init(|| LineIndex::new(input))
+                    .locate(p.pos()),
+            );
+            return Err(e);
+        }
         let (at, event) = p.next().map_err(syntax)?.unwrap_or((p.pos(), Event::Null));
         if event == Event::ObjectStart {
             self.next_object += 1;

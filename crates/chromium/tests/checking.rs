@@ -178,3 +178,26 @@ fn no_roots_is_fatal_and_named() {
     let e = read("[]", true).unwrap_err();
     assert_eq!(e.rule, Some("chromium/structure"));
 }
+
+/// An empty folder is a few dozen bytes and a node of a few hundred: 2,000
+/// of them read within the file's own budget and, past a smaller one, are
+/// refused where they pass it, naming the flag.
+#[test]
+fn a_file_of_tiny_nodes_is_refused_past_its_budget() {
+    let folders = vec![r#"{"type":"folder","children":[]}"#; 2_000].join(",\n");
+    let file = format!(
+        r#"{{"roots":{{"bookmark_bar":{{"type":"folder","children":[
+{folders}]}}}},"version":1}}"#
+    );
+    let read = |budget: Option<u64>| {
+        let mut opts = markport_model::ReadOptions::default();
+        opts.memory_budget = budget;
+        markport_chromium::read(file.as_bytes(), &opts)
+    };
+    assert!(read(None).unwrap().document.len() > 2_000);
+    let e = read(Some(300_000)).unwrap_err();
+    assert_eq!(e.kind, markport_model::ErrorKind::Unsafe, "{e}");
+    assert!(e.message.contains("--memory-budget"), "{}", e.message);
+    let line = e.location.expect("where it passed").line;
+    assert!(line > 100 && line < 2_000, "line {line}");
+}
