@@ -1056,10 +1056,21 @@ fn firefox_bookmark(
 /// (every bookmark of it gets all of them, sorted), and keywords (lower
 /// case, one link each).
 struct FirefoxTags {
-    spelling: HashMap<String, String>,
-    by_link: HashMap<String, Vec<String>>,
+    /// Each tag folded (its index is its id) and the spelling Firefox keeps.
+    folded: Vec<(String, String)>,
+    ids: HashMap<String, u32>,
+    /// Link (by the hash of its stored form: a collection of 100,000 links
+    /// keeps 8 bytes each, not the link) -> the ids of its tags, each once.
+    by_link: HashMap<u64, Vec<u32>>,
     keywords: HashMap<String, (NodeId, String)>,
     link_keywords: HashMap<String, HashSet<String>>,
+}
+
+fn link_key(href: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    href.hash(&mut h);
+    h.finish()
 }
 
 fn taken_tags(b: &Bookmark) -> impl Iterator<Item = &str> {
@@ -1072,10 +1083,13 @@ fn taken_tags(b: &Bookmark) -> impl Iterator<Item = &str> {
 
 impl FirefoxTags {
     fn of(doc: &Document) -> FirefoxTags {
-        let mut spelling = HashMap::new();
-        let mut folded_by_link: HashMap<String, HashSet<String>> = HashMap::new();
-        let mut keywords = HashMap::new();
-        let mut link_keywords: HashMap<String, HashSet<String>> = HashMap::new();
+        let mut t = FirefoxTags {
+            folded: Vec::new(),
+            ids: HashMap::new(),
+            by_link: HashMap::new(),
+            keywords: HashMap::new(),
+            link_keywords: HashMap::new(),
+        };
         for id in doc.preorder() {
             let Node::Bookmark(b) = doc.node(id) else {
                 continue;
@@ -1085,46 +1099,57 @@ impl FirefoxTags {
             };
             for tag in taken_tags(b) {
                 let folded = tag.to_lowercase();
-                spelling.insert(folded.clone(), tag.to_string());
-                folded_by_link
-                    .entry(href.clone())
-                    .or_default()
-                    .insert(folded);
+                let n = match t.ids.get(&folded) {
+                    Some(&n) => {
+                        // The last spelling imported wins.
+                        t.folded[n as usize].1 = tag.to_string();
+                        n
+                    }
+                    None => {
+                        let n = t.folded.len() as u32;
+                        t.ids.insert(folded.clone(), n);
+                        t.folded.push((folded, tag.to_string()));
+                        n
+                    }
+                };
+                let list = t.by_link.entry(link_key(&href)).or_default();
+                if !list.contains(&n) {
+                    list.push(n);
+                }
             }
             if let Some(k) = &b.details().firefox().keyword {
                 let k = js_trim(k).to_lowercase();
-                keywords.insert(k.clone(), (id, href.clone()));
-                link_keywords.entry(href).or_default().insert(k);
+                t.keywords.insert(k.clone(), (id, href.clone()));
+                t.link_keywords.entry(href).or_default().insert(k);
             }
         }
-        // Each link's list once: a link with many bookmarks and many tags
-        // must not cost their product.
-        let by_link = folded_by_link
-            .into_iter()
-            .map(|(href, folded)| {
-                let mut list: Vec<String> = folded.iter().map(|f| spelling[f].clone()).collect();
-                list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-                (href, list)
-            })
-            .collect();
-        FirefoxTags {
-            spelling,
-            by_link,
-            keywords,
-            link_keywords,
-        }
+        t
+    }
+
+    /// The spelling Firefox keeps of `tag`.
+    fn spelling(&self, tag: &str) -> &str {
+        let n = self.ids[&tag.to_lowercase()];
+        &self.folded[n as usize].1
     }
 
     fn change(&self, b: &Bookmark, href: &str) -> Option<&'static str> {
-        let kept: &[String] = self.by_link.get(href).map_or(&[], Vec::as_slice);
-        if kept == b.tags.as_slice() {
+        // The link's tags as Firefox lists them: its spellings, sorted.
+        let mut kept: Vec<&str> = self
+            .by_link
+            .get(&link_key(href))
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .map(|&n| self.folded[n as usize].1.as_str())
+            .collect();
+        kept.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+        if kept.len() == b.tags.len() && kept.iter().zip(&b.tags).all(|(k, t)| k == t) {
             return None;
         }
         let own: Vec<&str> = taken_tags(b).collect();
         Some(
             if own.len() != b.tags.len() || own.iter().zip(&b.tags).any(|(a, t)| a != t) {
                 "Firefox trims tags and drops empty ones and those over 100 characters"
-            } else if own.iter().any(|t| self.spelling[&t.to_lowercase()] != *t) {
+            } else if own.iter().any(|t| self.spelling(t) != *t) {
                 "Firefox keeps one spelling of a tag across the collection (case folded)"
             } else if kept.len() != own.len() {
                 "Firefox keeps tags per link: each bookmark of a link gets the tags of all of them"
