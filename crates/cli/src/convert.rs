@@ -63,8 +63,13 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         &inputs,
     )?;
     // A read-only target is refused before the input is read.
-    let (to, options) =
-        files::output_format(a.to.as_deref(), a.output.as_deref(), a.job.write.options())?;
+    let dest = a.job.destination();
+    let (to, options, said) = files::output_format(
+        a.to.as_deref(),
+        dest,
+        a.output.as_deref(),
+        a.job.write.options(),
+    )?;
     let to = markport::To::Format {
         format: to,
         options,
@@ -103,6 +108,8 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
         extended: loss.has_extensions(),
         changes: &loss.changes,
         destination: &loss.destination,
+        for_: dest.map(|d| d.name),
+        label: dest.map(|d| d.label),
     };
     let json = a.job.report.json || a.report == ReportStyle::Json;
     let mut text = if json {
@@ -113,6 +120,8 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
             &inputs,
             &output_name,
             a.job.gates.dry_run,
+            &said,
+            dest,
         ))
     };
     if let (Some(line), false) = (pipeline::refusal_line(&done, &a.job.gates.allow_loss), json) {

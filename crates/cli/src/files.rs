@@ -26,25 +26,29 @@ pub(crate) fn display_name(path: &Path) -> Cow<'_, str> {
     }
 }
 
-/// The format to write and its options: `--to`, else the output's
-/// extension, as the library chooses ([`markport::choose_output`]); an
-/// extension several formats write gets the usual one, said on standard error;
-/// a binary output to a terminal is refused.
+/// The format to write and its options: `--to`, else the destination's
+/// (`--for`), else the output's extension, as the library chooses
+/// ([`markport::choose_output`]); and the words the summary's first line
+/// ends with to say that choice when it was not obvious (`, for Firefox's
+/// Import`; an ambiguous extension's format and how to pick another). A
+/// binary output to a terminal is refused.
 pub(crate) fn output_format(
     to: Option<&str>,
+    dest: Option<&'static markport::Destination>,
     output: Option<&Path>,
     options: markport::WriteOptions,
-) -> Result<(&'static Format, markport::WriteOptions), Failure> {
-    let (resolved, options) = markport::choose_output(to, output, options).map_err(|e| {
+) -> Result<(&'static Format, markport::WriteOptions, String), Failure> {
+    let named = to.or(dest.map(|d| d.format));
+    let (resolved, options) = markport::choose_output(named, output, options).map_err(|e| {
         if e.kind == markport::ErrorKind::Unwritable {
             Failure::new(e.message)
         } else {
-            Failure::new(format_args!("{} (--to FORMAT)", e.message))
+            Failure::new(format_args!(
+                "{} (--to FORMAT or --for DESTINATION)",
+                e.message
+            ))
         }
     })?;
-    if let Some(note) = resolved.note() {
-        crate::say::info(format_args!("markport: {note}\n"));
-    }
     crate::say::verbose(format_args!(
         "markport: writing {} ({})\n",
         resolved.format.name,
@@ -60,7 +64,39 @@ pub(crate) fn output_format(
             resolved.format.name
         )));
     }
-    Ok((resolved.format, options))
+    let said = match dest {
+        Some(d) if to.is_none() => format!(", for {}", d.taker),
+        Some(d) => format!(", for {} ({} as asked)", d.label, resolved.format.name),
+        None => chosen_words(&resolved, output),
+    };
+    Ok((resolved.format, options, said))
+}
+
+/// How an output's format was taken from an extension several formats
+/// could mean, in words for the first line: `, as netscape (the usual
+/// meaning of .html; --to xfolk for a page, or --for DESTINATION)`.
+fn chosen_words(resolved: &markport::Resolved, output: Option<&Path>) -> String {
+    let ext = output
+        .and_then(|p| p.extension())
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let others = match (&resolved.chosen, ext.as_deref()) {
+        (markport::Chosen::Preferred { others }, Some(ext)) => {
+            let list: Vec<String> = others.iter().map(|o| format!("--to {o}")).collect();
+            format!("the usual meaning of .{ext}; {}", list.join(" or "))
+        }
+        (markport::Chosen::Extension, Some("json")) => {
+            "markport's own model; --to firefox for a Firefox backup, --to chromium for a Bookmarks file".to_string()
+        }
+        (markport::Chosen::Extension, Some("xbel")) => {
+            "plain XBEL; --to desktop for GTK's recently-used.xbel".to_string()
+        }
+        _ => return String::new(),
+    };
+    format!(
+        ", as {} ({others}, or --for DESTINATION)",
+        resolved.format.name
+    )
 }
 
 /// Why a format was chosen, for `--verbose`.

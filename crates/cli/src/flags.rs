@@ -20,6 +20,12 @@ pub(crate) struct JobFlags {
     /// The input format (default: detected from each input's content).
     #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
     pub(crate) from: Option<String>,
+    /// Where the bookmarks are going: write the file its import takes
+    /// (unless --to says otherwise), with the folder names it shows, say
+    /// how to import it, and report what its import drops or changes
+    /// (docs/formats/destinations.md).
+    #[arg(long = "for", value_name = "DESTINATION", value_parser = destination_names())]
+    pub(crate) destination: Option<String>,
     #[command(flatten)]
     pub(crate) read: ReadFlags,
     #[command(flatten)]
@@ -88,7 +94,13 @@ impl JobFlags {
         job.allow_loss = self.gates.allow_loss.clone();
         job.fail_on_extension = self.gates.fail_on_extension;
         job.allow_empty = self.gates.allow_empty;
+        job.destination = self.destination();
         Ok(job)
+    }
+
+    /// The destination `--for` names.
+    pub(crate) fn destination(&self) -> Option<&'static markport::Destination> {
+        self.destination.as_deref().and_then(markport::destination)
     }
 }
 
@@ -250,6 +262,12 @@ pub(crate) fn field_name(name: &str) -> Result<Field, String> {
     })
 }
 
+/// The destinations' names, so `--help` lists them and a wrong name is
+/// refused with the choices.
+pub(crate) fn destination_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(markport::destination_names())
+}
+
 /// The registered formats' names, so `--help` lists them and a wrong name
 /// is refused with the choices.
 pub(crate) fn format_names() -> clap::builder::PossibleValuesParser {
@@ -308,8 +326,9 @@ mod tests {
     const WRITING: [&str; 4] = ["convert", "merge", "publish", "roundtrip"];
 
     /// The flags the house issue names: every writing subcommand has them.
-    const SHARED: [&str; 13] = [
+    const SHARED: [&str; 14] = [
         "from",
+        "for",
         "encoding",
         "strict",
         "json",

@@ -70,6 +70,12 @@ struct MergeReport<'a> {
     /// Folders joined with one of the same title in their own input.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     changes: &'a [markport::model::ReportEntry],
+    /// What the destination drops or changes on import.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    destination: &'a [markport::model::ReportEntry],
+    /// The destination `--for` named.
+    #[serde(rename = "for", skip_serializing_if = "Option::is_none")]
+    for_: Option<&'a str>,
 }
 
 pub(crate) fn run(a: MergeArgs) -> u8 {
@@ -88,8 +94,13 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
         a.output.as_deref(),
         &a.inputs,
     )?;
-    let (format, options) =
-        files::output_format(a.to.as_deref(), a.output.as_deref(), a.job.write.options())?;
+    let dest = a.job.destination();
+    let (format, options, said) = files::output_format(
+        a.to.as_deref(),
+        dest,
+        a.output.as_deref(),
+        a.job.write.options(),
+    )?;
     let to = markport::To::Format { format, options };
     let mut job = a.job.job(pipeline::inputs(&a.inputs)?, to.clone())?;
     job.keep_duplicates = a.keep_duplicates;
@@ -125,13 +136,21 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
         extensions: &loss.extensions,
         extended: loss.has_extensions(),
         changes: &loss.changes,
+        destination: &loss.destination,
+        for_: dest.map(|d| d.name),
     };
     let failed = done.refused.is_some();
     let mut text = if a.job.report.json {
         serde_json::to_string_pretty(&report).expect("a report serialises") + "\n"
     } else {
-        pipeline::summary(&done, &a.inputs, &output_name, a.job.gates.dry_run)
-            + &text(&report, loss)
+        pipeline::summary(
+            &done,
+            &a.inputs,
+            &output_name,
+            a.job.gates.dry_run,
+            &said,
+            dest,
+        ) + &text(&report, loss, dest.map(|d| d.label))
     };
     if let (Some(line), false) = (
         pipeline::refusal_line(&done, &a.job.gates.allow_loss),
@@ -163,7 +182,7 @@ fn input_report(path: &Path, read: &markport::InputRead) -> InputReport {
 
 /// `firefox.html (netscape): 120 bookmarks, 100 added, 20 merged into earlier ones
 ///   conflicting: bookmark.title on 5, bookmark.added on 3`
-fn text(r: &MergeReport<'_>, loss: &markport::LossReport) -> String {
+fn text(r: &MergeReport<'_>, loss: &markport::LossReport, label: Option<&str>) -> String {
     let mut s = String::new();
     for i in &r.inputs {
         s.push_str(&format!(
@@ -182,15 +201,7 @@ fn text(r: &MergeReport<'_>, loss: &markport::LossReport) -> String {
             ));
         }
     }
-    if loss.is_empty() {
-        s.push_str(&format!("merged -> {}: nothing lost\n", r.to));
-    } else {
-        s.push_str(&format!(
-            "merged -> {}: {} field(s) lost\n",
-            r.to,
-            loss.fields().len()
-        ));
-    }
-    s.push_str(&loss.to_string());
+    s.push_str(&crate::report::plain(loss, "merged", r.to, label));
+    s.push_str(&crate::report::changes_text(&loss.changes));
     s
 }

@@ -210,7 +210,18 @@ pub(crate) fn refusal_line(done: &Done, allow_loss: &[markport::Field]) -> Optio
 /// (`wrote out.html: 2,419 bookmarks in 37 folders`), or would be with
 /// `--dry-run`, or why nothing was; and a warning line for an input that
 /// holds no bookmark.
-pub(crate) fn summary(done: &Done, inputs: &[PathBuf], output: &str, dry_run: bool) -> String {
+///
+/// `said` ends the first line: for whom the file is (`, for Firefox's
+/// Import`) or how its format was chosen; with a destination, the next
+/// line says how to import the file.
+pub(crate) fn summary(
+    done: &Done,
+    inputs: &[PathBuf],
+    output: &str,
+    dry_run: bool,
+    said: &str,
+    dest: Option<&markport::Destination>,
+) -> String {
     let mut s = String::new();
     for (read, path) in done.inputs.iter().zip(inputs) {
         if read.bookmarks == 0 {
@@ -239,9 +250,12 @@ pub(crate) fn summary(done: &Done, inputs: &[PathBuf], output: &str, dry_run: bo
         (None, false) => "wrote",
     };
     if done.refused.is_some() {
-        s.push_str(&format!("{verb}: {output} would hold {holds}\n"));
+        s.push_str(&format!("{verb}: {output} would hold {holds}{said}\n"));
     } else {
-        s.push_str(&format!("{verb} {output}: {holds}\n"));
+        s.push_str(&format!("{verb} {output}: {holds}{said}\n"));
+        if let Some(d) = dest {
+            s.push_str(&format!("  {}\n", d.how));
+        }
     }
     s
 }

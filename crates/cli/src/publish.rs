@@ -98,6 +98,8 @@ fn try_publish(a: &PublishArgs) -> Result<u8, Failure> {
             &a.inputs,
             &output_name,
             a.job.gates.dry_run,
+            "",
+            None,
         ));
         if done.refused.is_none() && done.site.is_some() {
             let verb = if a.job.gates.dry_run {

@@ -182,6 +182,7 @@ fn merge_allows_loss_too_and_offers_only_writers() {
     );
     let gate = |allowed: &str| {
         markport()
+            .arg("-v")
             .arg("merge")
             .arg(corpus("netscape/chrome.html"))
             .arg(corpus("xbel/nested.xbel"))

@@ -142,6 +142,7 @@ fn written_as_internet_shortcuts_with_safe_names_and_read_back() {
     .unwrap();
     let out = dir.path().join("Favorites");
     markport()
+        .arg("-v")
         .arg("convert")
         .arg(&src)
         .args(["--to", "favorites", "-o"])

@@ -131,6 +131,7 @@ fn to_csv_writes_one_row_per_bookmark_and_reports_what_it_cannot_carry() {
     );
     let out = dir.path().join("out.csv");
     markport()
+        .arg("-v")
         .arg("convert")
         .arg(&xbel)
         .arg("-o")
@@ -163,6 +164,7 @@ fn to_urls_and_back() {
     let dir = tempfile::tempdir().unwrap();
     let csv = write(dir.path(), "export.csv", EXPORT);
     let out = markport()
+        .arg("-v")
         .args([
             "convert",
             "--to",
@@ -287,6 +289,7 @@ fn to_urls_writes_a_title_with_a_line_break_on_its_line_and_names_it() {
 <bookmark href="https://b/"><title>B</title></bookmark></xbel>"#,
     );
     let out = markport()
+        .arg("-v")
         .arg("convert")
         .arg(&xbel)
         .args(["--to", "urls"])

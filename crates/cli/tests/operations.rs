@@ -332,6 +332,7 @@ fn merge_keeps_a_joined_folders_data_reports_what_it_cannot_and_fails_on_loss() 
     // The same as text, and --fail-on-loss refuses and writes nothing.
     let refused = dir.path().join("refused.json");
     markport()
+        .arg("-v")
         .arg("merge")
         .arg(&a)
         .arg(&b)
@@ -340,11 +341,13 @@ fn merge_keeps_a_joined_folders_data_reports_what_it_cannot_and_fails_on_loss() 
         .arg("--fail-on-loss")
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("merged -> json: 2 field(s) lost"))
+        .stderr(predicate::str::contains(
+            "merged -> json: could not carry the id of 1 folder and the guid of 1 folder",
+        ))
         .stderr(predicate::str::contains("lost folder.id on 1 node"))
         .stderr(predicate::str::contains("lost folder.guid on 1 node"))
         .stderr(predicate::str::contains(
-            "changed folder on 1 node: joined by merge",
+            "joined by merge (the same title twice in one folder of this input): folder on 1 node",
         ))
         .stderr(predicate::str::contains("nothing written: --fail-on-loss"));
     assert!(!refused.exists());
@@ -643,7 +646,7 @@ fn dedupe_levels_merge_pocket_and_safari_duplicates_as_asked() {
     merge(Some("loose"))
         .stderr(predicate::str::contains(line(n)))
         .stderr(predicate::str::contains(format!(
-            "changed bookmark on {n} nodes: merged by --match loose: into the earlier bookmark"
+            "merged by --match loose: into the earlier bookmark (its path listed) whose link differs as written; the earlier link kept: bookmark on {n} nodes"
         )))
         .stderr(predicate::str::contains("(Story 0, Story 1,"));
     markport()

@@ -208,6 +208,7 @@ fn fail_on_loss_writes_nothing_and_keeps_the_old_output() {
     let out = dir.path().join("strict.xbel");
     std::fs::write(&out, "previous").unwrap();
     markport()
+        .arg("-v")
         .args(["convert", "--xbel-strict", "--fail-on-loss", "--to", "xbel"])
         .arg(corpus("xbel/markport-block.xbel"))
         .arg("-o")

@@ -51,6 +51,7 @@ fn titles_and_messages_from_a_file_are_shown_escaped_and_cut() {
     // The report of a conversion that loses the titles names the nodes by
     // their paths, and the reader's warning quotes the attribute name.
     let convert = markport()
+        .arg("-v")
         .args(["convert", "--to", "urls"])
         .arg(&a)
         .output()

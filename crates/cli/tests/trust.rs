@@ -27,6 +27,7 @@ fn a_floccus_sync_comment_survives_xbel_and_is_reported_lost_elsewhere() {
     let first = text.find("<!-- exported").unwrap();
     assert!(first < text.find("highestId").unwrap());
     markport()
+        .arg("-v")
         .args(["convert", "--to", "netscape"])
         .arg(corpus("xbel/floccus-sync.xbel"))
         .assert()
@@ -44,6 +45,7 @@ fn a_comment_xml_cannot_hold_is_reported() {
     )
     .unwrap();
     let out = markport()
+        .arg("-v")
         .args(["convert", "--to", "xbel"])
         .arg(&json)
         .assert()
@@ -64,6 +66,7 @@ fn diff_counts_every_dropped_folder_as_the_report_does() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("flat.xbel");
     markport()
+        .arg("-v")
         .args(["convert", "--to", "desktop", "-o"])
         .arg(&out)
         .arg(corpus("xbel/floccus-sync.xbel"))
@@ -86,6 +89,7 @@ fn diff_says_a_date_kept_its_instant_but_not_its_form() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("dates.html");
     markport()
+        .arg("-v")
         .args(["convert", "--to", "netscape", "-o"])
         .arg(&out)
         .arg(corpus("xbel/dates.xbel"))
@@ -113,6 +117,7 @@ fn what_only_markports_block_carries_is_said_and_fail_on_extension_exits_1() {
     let input = corpus("xbel/markport-block.xbel");
     // Not a loss: --fail-on-loss keeps its meaning.
     markport()
+        .arg("-v")
         .args(["convert", "--to", "xbel", "--fail-on-loss", "-o"])
         .arg(&out)
         .arg(&input)
@@ -153,6 +158,7 @@ fn what_only_markports_block_carries_is_said_and_fail_on_extension_exits_1() {
     assert!(fields.contains(&"bookmark.tags") && fields.contains(&"bookmark.keyword"));
     // Strict output has no block: those fields are losses, not extensions.
     markport()
+        .arg("-v")
         .args([
             "convert",
             "--to",

@@ -279,6 +279,16 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
         }
     }
     tags.record(doc, id, b, &href, loss);
+    if d.firefox().keyword.is_none() && d.firefox().post_data.is_some() {
+        // Firefox stores post data with a keyword, in its keywords table:
+        // without one there is nowhere to keep it.
+        loss.record_destination(
+            doc,
+            Some(id),
+            Field::BookmarkPostData,
+            "Firefox keeps post data only with a keyword: it drops it on restore",
+        );
+    }
     if let Some(k) = &d.firefox().keyword {
         if let Some(why) = tags.keyword_change(id, k, &href) {
             loss.record_destination(doc, Some(id), Field::BookmarkKeyword, why);
@@ -479,5 +489,25 @@ mod tests {
         let mut doc = Document::new();
         doc.push(None, tagged("https://a.example/", &["a", "b"]));
         assert!(!report(&doc).has_destination(), "{:?}", report(&doc));
+    }
+
+    #[test]
+    fn post_data_without_a_keyword_is_reported_dropped() {
+        let mut doc = Document::new();
+        let mut alone = Bookmark::new("https://search.example/?q=%s");
+        alone.details_mut().firefox_mut().post_data = Some("q=%s".into());
+        doc.push(None, alone);
+        let mut keyed = Bookmark::new("https://other.example/?q=%s");
+        keyed.details_mut().firefox_mut().post_data = Some("q=%s".into());
+        keyed.details_mut().firefox_mut().keyword = Some("o".into());
+        doc.push(None, keyed);
+        let r = report(&doc);
+        assert_eq!(
+            destination(&r, Field::BookmarkPostData),
+            [(
+                1,
+                "Firefox keeps post data only with a keyword: it drops it on restore"
+            )]
+        );
     }
 }

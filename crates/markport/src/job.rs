@@ -64,6 +64,11 @@ pub struct Job {
     /// Write a collection with no bookmark although the inputs had some
     /// (default: refused, [`Refusal::Empty`], naming what removed them).
     pub allow_empty: bool,
+    /// Where the bookmarks are going (`--for`): written in its format, the
+    /// role folders get the titles it shows, and the report's
+    /// `destination` list says what its import drops or changes
+    /// ([`Destination::report`](crate::Destination::report)).
+    pub destination: Option<&'static crate::Destination>,
     /// Called as each input begins to be read, with its index, the number
     /// of inputs and its name (a path, `<stdin>`, `<bytes>`): a program's
     /// progress display.
@@ -87,6 +92,7 @@ impl Job {
             allow_loss: Vec::new(),
             fail_on_extension: false,
             allow_empty: false,
+            destination: None,
             on_input: None,
         }
     }
@@ -292,7 +298,13 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         }
         doc
     };
-    let changes = ops::apply(&mut document, &job.operations).map_err(JobError::operate)?;
+    let mut changes = ops::apply(&mut document, &job.operations).map_err(JobError::operate)?;
+    // What the destination shows is decided last, on what will be written.
+    let mut at_destination = LossReport::new();
+    if let (Some(dest), To::Format { format, .. }) = (job.destination, &job.to) {
+        dest.name_roles(&mut document, format, &mut changes);
+        at_destination = dest.report(&document, format);
+    }
     let mut done = Done {
         inputs: reads,
         document,
@@ -315,6 +327,7 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
                 let mut all = done.loss.clone();
                 all.extend(written.clone());
                 all.extend(changes.clone());
+                all.extend(at_destination.clone());
                 job.refusal(&all)
             };
             let gated = job.fail_on_loss || job.fail_on_extension;
@@ -322,6 +335,7 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
                 write_to_target(format, options, &done.document, target, gated, decide)?;
             done.loss.extend(written);
             done.loss.extend(changes);
+            done.loss.extend(at_destination);
             done.refused = refused;
         }
         #[cfg(feature = "publish")]

@@ -73,6 +73,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod destination;
 #[macro_use]
 mod formats;
 mod job;
@@ -88,6 +89,7 @@ mod resolve;
 mod target;
 mod values;
 
+pub use destination::{destination, destination_names, Destination, DESTINATIONS};
 pub use job::{
     choose_output, convert, run, ConvertOptions, Converted, Done, InputRead, Job, JobError,
     Refusal, SiteCounts, Stage, To,
