@@ -422,25 +422,32 @@ const CONVERT_FIELDS: &[&str] = &[
 /// flags, with the operations in the command's order.
 fn job_of(form: &mut Form) -> Result<Job, ApiError> {
     form.only(CONVERT_FIELDS)?;
-    // `for` (a destination program, the people-first issue): when the
-    // library's Job gains its destination field, it is set from here,
-    // `job.<destination> = markport::<destination lookup>(name)?`, and `to`
-    // defaults to the destination's format. Until then a request naming
-    // one is refused rather than converted as if it had not.
-    if let Some(dest) = form.get("for") {
-        return Err(ApiError::bad(format!(
-            "for: destinations ({dest:?}) are not in this build yet; name the format with `to`"
-        )));
-    }
-    let Some(to_name) = form.get("to") else {
-        let names: Vec<_> = markport::writable()
-            .filter(|f| writes(f))
-            .map(|f| f.name)
-            .collect();
-        return Err(ApiError::bad(format!(
-            "to: name the output format ({})",
-            names.join(", ")
-        )));
+    // `for`: the program the file is for, as `--for` takes it; it picks
+    // the format when `to` does not, names the role folders its way and
+    // says what its import will drop or change.
+    let destination = match form.get("for") {
+        None => None,
+        Some(name) => Some(markport::destination(name).ok_or_else(|| {
+            let names: Vec<_> = markport::destination_names().collect();
+            ApiError::bad(format!(
+                "for: {name:?} is not a destination markport knows ({})",
+                names.join(", ")
+            ))
+        })?),
+    };
+    let to_name = match (form.get("to"), destination) {
+        (Some(to), _) => to,
+        (None, Some(d)) => d.format().name,
+        (None, None) => {
+            let names: Vec<_> = markport::writable()
+                .filter(|f| writes(f))
+                .map(|f| f.name)
+                .collect();
+            return Err(ApiError::bad(format!(
+                "to: name the output format ({}), or the program with `for`",
+                names.join(", ")
+            )));
+        }
     };
     let format = markport::format(to_name)
         .filter(|f| writes(f))
@@ -462,6 +469,7 @@ fn job_of(form: &mut Form) -> Result<Job, ApiError> {
         .map(|u| Input::Bytes(u.bytes))
         .collect();
     let mut job = Job::new(inputs, To::Format { format, options });
+    job.destination = destination;
     job.from = named_format(form, "from")?;
     let mut read = ReadOptions::default();
     read.strict = form.flag("strict")?;
@@ -624,6 +632,7 @@ fn run_convert(job: Job, names: &[String]) -> Result<Made, ApiError> {
         })
         .sum();
     let to = job.to.clone();
+    let destination = job.destination.map(|d| d.name);
     let allow = job.allow_loss.clone();
     let To::Format { format, .. } = &to else {
         unreachable!("the API makes formats only")
@@ -634,7 +643,7 @@ fn run_convert(job: Job, names: &[String]) -> Result<Made, ApiError> {
     let done =
         markport::run(job, Target::Stream(&mut output)).map_err(|e| ApiError::job(&e, names))?;
     let filename = output_name(&names[0], format);
-    let report = crate::report::json(&done, names, &filename, format.name);
+    let report = crate::report::json(&done, names, &filename, format.name, destination);
     if done.refused.is_some() {
         let mut e = ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,

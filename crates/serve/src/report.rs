@@ -12,8 +12,15 @@ use markport::{Done, Node, Reading};
 const REPORT_VERSION: u32 = 1;
 
 /// The `--json` report of `done`: convert's for one input, merge's for
-/// several. `input` and `output` are the uploaded and suggested names.
-pub(crate) fn json(done: &Done, names: &[String], output: &str, to: &str) -> Value {
+/// several. `input` and `output` are the uploaded and suggested names,
+/// `destination` the program it is for (`for`).
+pub(crate) fn json(
+    done: &Done,
+    names: &[String],
+    output: &str,
+    to: &str,
+    destination: Option<&str>,
+) -> Value {
     let loss = &done.loss;
     let mut report = if let [one] = &done.inputs[..] {
         let mut r = json!({
@@ -67,6 +74,10 @@ pub(crate) fn json(done: &Done, names: &[String], output: &str, to: &str) -> Val
     };
     if !loss.changes.is_empty() {
         report["changes"] = json!(loss.changes);
+    }
+    if let Some(name) = destination {
+        report["for"] = json!(name);
+        report["destination"] = json!(loss.destination);
     }
     report
 }

@@ -23,6 +23,27 @@ fn library_output(bytes: &[u8], to: &str) -> Vec<u8> {
 }
 
 #[test]
+fn for_a_program_picks_its_file_and_says_what_its_import_keeps() {
+    let s = start(config(|_| {}));
+    let file = corpus("netscape/firefox.html");
+    let a = s.post(
+        "/api/convert",
+        &[("firefox.html", &file)],
+        &[("for", "chrome")],
+        &[("Accept", "application/json")],
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let j = a.json();
+    let report = &j["report"];
+    assert_eq!(report["to"], "netscape", "{report}");
+    assert_eq!(report["for"], "chrome", "{report}");
+    assert!(j["output"]
+        .as_str()
+        .unwrap()
+        .contains("<!DOCTYPE NETSCAPE-Bookmark-file-1>"));
+}
+
+#[test]
 fn convert_answers_json_or_the_file_itself() {
     let s = start(config(|_| {}));
     let file = corpus("netscape/firefox.html");
@@ -206,7 +227,10 @@ fn bad_input_is_a_4xx_with_its_position_never_a_500() {
             &[("to", "xbel"), ("allow_loss", "bookmark.nothing")][..],
             "no such field",
         ),
-        (&[("for", "firefox")][..], "a destination (not yet)"),
+        (
+            &[("for", "netscape-navigator")][..],
+            "a destination markport does not know",
+        ),
     ] {
         let a = s.post("/api/convert", &files, fields, &[]);
         assert_eq!(a.status, 400, "{why}: {}", a.text());
