@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 use markport::ops::{LinkMatch, Operation};
 use markport::{Field, Input, Job, ReadOptions, Target, To, WriteOptions};
 
+use crate::answer::{error_response, json_response, json_response_bytes, ApiError};
 use crate::{guard, State};
 
 /// Every route, behind the guard.
@@ -36,103 +37,6 @@ pub(crate) fn router(state: Arc<State>) -> Router {
         .layer(DefaultBodyLimit::max(limit))
         .layer(middleware::from_fn_with_state(state.clone(), guard::check))
         .with_state(state)
-}
-
-/// An error as the API answers it: `{"error", "line", "column"}`, and the
-/// file it is in when the request had several.
-#[derive(Debug)]
-pub(crate) struct ApiError {
-    status: StatusCode,
-    error: String,
-    line: Option<u32>,
-    column: Option<u32>,
-    file: Option<String>,
-    report: Option<Value>,
-    /// 503 for a full server: the client may try again at once.
-    retry: bool,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, error: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            error: error.into(),
-            line: None,
-            column: None,
-            file: None,
-            report: None,
-            retry: false,
-        }
-    }
-
-    fn bad(error: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, error)
-    }
-
-    /// A reading, operating or writing failure of the pipeline, located.
-    fn job(e: &markport::JobError, names: &[String]) -> ApiError {
-        let mut out = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.error.message.clone());
-        if e.stage == markport::Stage::Write {
-            out.status = StatusCode::UNPROCESSABLE_ENTITY;
-            out.error = format!("writing: {}", e.error.message);
-        }
-        if let Some(loc) = e.error.location {
-            out.line = Some(loc.line);
-            out.column = Some(loc.column);
-        }
-        out.file = e.input.and_then(|i| names.get(i).cloned());
-        if let (Some(from), markport::Stage::Read) = (e.from, e.stage) {
-            out.error = format!("{} (reading as {})", out.error, from.name);
-        }
-        out
-    }
-
-    fn response(self) -> Response {
-        let mut body = json!({
-            "error": self.error,
-            "line": self.line,
-            "column": self.column,
-        });
-        if let Some(file) = self.file {
-            body["file"] = json!(file);
-        }
-        if let Some(report) = self.report {
-            body["report"] = report;
-        }
-        let mut r = json_response(self.status, &body);
-        if self.retry {
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-        }
-        r
-    }
-}
-
-/// An error answer with no position.
-pub(crate) fn error_response(status: StatusCode, error: &str) -> Response {
-    ApiError::new(status, error).response()
-}
-
-fn json_response(status: StatusCode, body: &Value) -> Response {
-    let mut text = serde_json::to_vec_pretty(body).expect("JSON serialises");
-    text.push(b'\n');
-    let mut r = Response::new(Body::from(text));
-    *r.status_mut() = status;
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    r
-}
-
-fn json_response_bytes(status: StatusCode, body: Vec<u8>) -> Response {
-    let mut r = Response::new(Body::from(body));
-    *r.status_mut() = status;
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    r
 }
 
 /// `{"output", "base64", "filename", "report"}`, written straight into

@@ -9,7 +9,7 @@ use axum::extract::State as AxState;
 use axum::http::{header, HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
 use axum::middleware::Next;
 
-use crate::api::error_response;
+use crate::answer::error_response;
 use crate::State;
 
 /// The cookie's name carries the port: cookies are not kept apart by port,

@@ -35,6 +35,7 @@
 //! server.run().unwrap();
 //! ```
 
+mod answer;
 mod api;
 mod guard;
 mod page;

@@ -1,0 +1,105 @@
+//! How the server answers: JSON bodies, and the error shape every refusal
+//! takes (`{"error", "line", "column"}`), for the routes and the guard
+//! alike.
+
+use axum::body::Body;
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::Response;
+use serde_json::{json, Value};
+
+/// An error as the API answers it: `{"error", "line", "column"}`, and the
+/// file it is in when the request had several.
+#[derive(Debug)]
+pub(crate) struct ApiError {
+    pub(crate) status: StatusCode,
+    pub(crate) error: String,
+    pub(crate) line: Option<u32>,
+    pub(crate) column: Option<u32>,
+    pub(crate) file: Option<String>,
+    pub(crate) report: Option<Value>,
+    /// 503 for a full server: the client may try again at once.
+    pub(crate) retry: bool,
+}
+
+impl ApiError {
+    pub(crate) fn new(status: StatusCode, error: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            error: error.into(),
+            line: None,
+            column: None,
+            file: None,
+            report: None,
+            retry: false,
+        }
+    }
+
+    pub(crate) fn bad(error: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, error)
+    }
+
+    /// A reading, operating or writing failure of the pipeline, located.
+    pub(crate) fn job(e: &markport::JobError, names: &[String]) -> ApiError {
+        let mut out = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.error.message.clone());
+        if e.stage == markport::Stage::Write {
+            out.status = StatusCode::UNPROCESSABLE_ENTITY;
+            out.error = format!("writing: {}", e.error.message);
+        }
+        if let Some(loc) = e.error.location {
+            out.line = Some(loc.line);
+            out.column = Some(loc.column);
+        }
+        out.file = e.input.and_then(|i| names.get(i).cloned());
+        if let (Some(from), markport::Stage::Read) = (e.from, e.stage) {
+            out.error = format!("{} (reading as {})", out.error, from.name);
+        }
+        out
+    }
+
+    pub(crate) fn response(self) -> Response {
+        let mut body = json!({
+            "error": self.error,
+            "line": self.line,
+            "column": self.column,
+        });
+        if let Some(file) = self.file {
+            body["file"] = json!(file);
+        }
+        if let Some(report) = self.report {
+            body["report"] = report;
+        }
+        let mut r = json_response(self.status, &body);
+        if self.retry {
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        r
+    }
+}
+
+/// An error answer with no position.
+pub(crate) fn error_response(status: StatusCode, error: &str) -> Response {
+    ApiError::new(status, error).response()
+}
+
+pub(crate) fn json_response(status: StatusCode, body: &Value) -> Response {
+    let mut text = serde_json::to_vec_pretty(body).expect("JSON serialises");
+    text.push(b'\n');
+    let mut r = Response::new(Body::from(text));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+pub(crate) fn json_response_bytes(status: StatusCode, body: Vec<u8>) -> Response {
+    let mut r = Response::new(Body::from(body));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    r
+}
