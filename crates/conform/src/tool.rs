@@ -214,6 +214,15 @@ impl Readable {
 mod tests {
     use super::*;
 
+    /// One tool at a time in this test binary: a tool's orphans that left
+    /// its group, environment and standard error cannot be told from
+    /// another running tool's (the module's documentation says so), so the
+    /// test of escaping children would end a tool another test runs.
+    fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+        static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        ONE.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     #[test]
     fn placeholders_are_quoted_once() {
         let cmd = expand(
@@ -232,6 +241,7 @@ mod tests {
 
     #[test]
     fn a_hanging_tool_and_its_children_are_killed() {
+        let _one = one_at_a_time();
         let started = Instant::now();
         let done = run(
             "sleep 30 & sleep 30; echo never",
@@ -244,6 +254,7 @@ mod tests {
 
     #[test]
     fn the_end_of_standard_error_is_kept() {
+        let _one = one_at_a_time();
         let done = run(
             "echo first >&2; i=0; while [ $i -lt 500 ]; do echo line $i >&2; i=$((i+1)); done; exit 3",
             Duration::from_secs(30),
@@ -264,6 +275,7 @@ mod tests {
 
     #[test]
     fn a_background_child_holding_standard_error_does_not_hold_the_run() {
+        let _one = one_at_a_time();
         let started = Instant::now();
         let done = run("sleep 60 >&2 & echo done >&2", Duration::from_secs(30)).unwrap();
         assert!(!done.timed_out);
@@ -310,6 +322,7 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn children_that_escape_the_group_and_the_tree_are_killed_too() {
+        let _one = one_at_a_time();
         let (a, b, c, d, e) = (marker(1), marker(2), marker(3), marker(4), marker(5));
         let cases = [
             // The case: a new session holding standard error, the
