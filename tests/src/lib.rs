@@ -1,6 +1,8 @@
 //! Helpers for markport's conformance tests: where the corpora are, and
 //! how a test that needs the shared peer corpus skips (never under CI).
 
+pub mod imported;
+
 use std::path::{Path, PathBuf};
 
 /// The workspace root.
