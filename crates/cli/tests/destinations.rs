@@ -276,6 +276,10 @@ fn merge_takes_for_too() {
         .unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
     let err = stderr(&run);
+    // What was written comes first, before what the readers noted (the
+    // Safari file's History proxy).
+    assert!(err.starts_with("wrote "), "{err}");
+    assert!(err.contains("History"), "{err}");
     assert!(
         line(&err, "wrote ").ends_with(", for linkding's Import"),
         "{err}"
