@@ -56,8 +56,20 @@ impl Page {
                 escape(f.description)
             ));
         }
+        let mut destinations = String::new();
+        for d in markport::DESTINATIONS {
+            if markport::destination(d.name).is_none() {
+                continue;
+            }
+            destinations.push_str(&format!(
+                "<option value=\"{}\">{}</option>\n",
+                escape(d.name),
+                escape(d.label)
+            ));
+        }
         let html = HTML
             .replace("<!--FORMATS-->", &options)
+            .replace("<!--DESTINATIONS-->", &destinations)
             .replace("<!--VERSION-->", env!("CARGO_PKG_VERSION"))
             .replace("/*STYLE*/", STYLE)
             .replace("/*SCRIPT*/", SCRIPT);

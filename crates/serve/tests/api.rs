@@ -43,6 +43,31 @@ fn for_a_program_picks_its_file_and_says_what_its_import_keeps() {
         .contains("<!DOCTYPE NETSCAPE-Bookmark-file-1>"));
 }
 
+/// The page offers every destination, and what it posts when one is
+/// chosen (`for`, and `to` left empty for it) converts for that program.
+#[test]
+fn the_page_offers_the_destinations_and_its_form_converts_for_one() {
+    let s = start(config(|_| {}));
+    let page = s.get("/").text();
+    for name in markport::destination_names() {
+        assert!(
+            page.contains(&format!("<option value=\"{name}\">")),
+            "{name}"
+        );
+    }
+    let file = corpus("safari/bookmarks.plist");
+    let a = s.post(
+        "/api/convert",
+        &[("Bookmarks.plist", &file)],
+        &[("for", "gnome"), ("to", "")],
+        &[("Accept", "application/json")],
+    );
+    assert_eq!(a.status, 200, "{}", a.text());
+    let j = a.json();
+    assert_eq!(j["report"]["to"], "desktop", "{}", j["report"]);
+    assert_eq!(j["report"]["for"], "gnome");
+}
+
 #[test]
 fn convert_answers_json_or_the_file_itself() {
     let s = start(config(|_| {}));

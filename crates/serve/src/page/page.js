@@ -163,6 +163,12 @@
   }
 
   input.addEventListener("change", function () { showRead(input.files); });
+  // A program chosen decides the file; the format list stays for overriding it.
+  var dest = document.getElementById("for");
+  var toSelect = document.getElementById("to");
+  dest.addEventListener("change", function () {
+    if (dest.value) { toSelect.value = ""; } else if (!toSelect.value) { toSelect.value = "netscape"; }
+  });
   ["dragenter", "dragover"].forEach(function (t) {
     drop.addEventListener(t, function (e) { e.preventDefault(); drop.classList.add("over"); });
   });
