@@ -460,7 +460,7 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
         "instapaper",
         "export/unknown-column",
         1,
-        1,
+        38,
     ),
     ("export-row.csv", "instapaper", "export/row", 3, 1),
     ("export-bad-date.csv", "pocket", "export/bad-date", 3, 1),

@@ -256,9 +256,9 @@ impl<'t> Reading<'t, '_> {
                     "column {name:?} is not one a {service} export has (its header is {})",
                     self.columns.expected()
                 );
-                // Checking lists it as it always has: a warning about the
-                // header, where the header starts.
-                let e = Error::syntax(message, if self.part.checking { start } else { at });
+                // At the column, for check as for convert: one scanner,
+                // one place.
+                let e = Error::syntax(message, at);
                 self.breach(e, UNKNOWN_COLUMN, diags)?;
             }
         }
