@@ -57,10 +57,7 @@ impl Page {
             ));
         }
         let mut destinations = String::new();
-        for d in markport::DESTINATIONS {
-            if markport::destination(d.name).is_none() {
-                continue;
-            }
+        for d in markport::destination_names().filter_map(markport::destination) {
             destinations.push_str(&format!(
                 "<option value=\"{}\">{}</option>\n",
                 escape(d.name),
