@@ -6,7 +6,33 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use markport::model::Holder;
-use markport::{Document, Field};
+use markport::{Destination, Document, Field, Input, Job, LossReport, ReadOptions, Target, To};
+
+/// `src` (in `format`) written for `dest` through the one pipeline, as
+/// `--for` writes it: the file, what its report says, and the file read
+/// back by markport (what the browser is given, as a document).
+pub fn written_for(
+    src: &std::path::Path,
+    format: &str,
+    dest: &'static Destination,
+) -> (Vec<u8>, LossReport, Document) {
+    let mut job = Job::new(
+        vec![Input::Path(src.to_path_buf())],
+        To::Format {
+            format: dest.format(),
+            options: markport::WriteOptions::default(),
+        },
+    );
+    job.from = markport::format(format);
+    job.destination = Some(dest);
+    let mut file = Vec::new();
+    let done = markport::run(job, Target::Stream(&mut file))
+        .unwrap_or_else(|e| panic!("{}: {e}", src.display()));
+    let ours = markport::read_bytes(&file, dest.format(), &ReadOptions::default())
+        .unwrap_or_else(|e| panic!("{}: markport's output reads back: {e}", src.display()))
+        .document;
+    (file, done.loss, ours)
+}
 
 /// Whether `field` of the first document's node counts: present there (a
 /// node or a placement always is; a date's written form never is).

@@ -18,11 +18,11 @@
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use markport::{Document, Field, Input, Job, LossReport, ReadOptions, Target, To};
+use markport::{Document, Field, LossReport, ReadOptions};
 use markport_tests::{corpus_samples, peer_driver, tool};
 use serde_json::{json, Value};
 
-use markport_tests::imported::changes;
+use markport_tests::imported::{changes, written_for};
 
 /// How many nodes the report names `field` on, lost or changed at the
 /// destination.
@@ -101,26 +101,11 @@ fn the_report_for_chrome_names_every_field_its_html_import_changes() {
         sources.retain(|(_, p)| p.to_string_lossy().contains(&only));
     }
     let chrome = markport::destination("chrome").unwrap();
-    let netscape = markport::format("netscape").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     let mut totals: BTreeMap<Field, (usize, usize)> = BTreeMap::new();
     for (i, (format, src)) in sources.iter().enumerate() {
-        let mut job = Job::new(
-            vec![Input::Path(src.clone())],
-            To::Format {
-                format: chrome.format(),
-                options: markport::WriteOptions::default(),
-            },
-        );
-        job.from = markport::format(format);
-        job.destination = Some(chrome);
-        let mut html = Vec::new();
-        let done = markport::run(job, Target::Stream(&mut html))
-            .unwrap_or_else(|e| panic!("{}: {e}", src.display()));
-        let ours = markport::read_bytes(&html, netscape, &ReadOptions::default())
-            .unwrap_or_else(|e| panic!("{}: markport's HTML reads back: {e}", src.display()))
-            .document;
+        let (html, loss, ours) = written_for(src, format, chrome);
         let input = dir.path().join(format!("{i}.html"));
         std::fs::write(&input, &html).unwrap();
         let out = Command::new("python3")
@@ -142,7 +127,7 @@ fn the_report_for_chrome_names_every_field_its_html_import_changes() {
         }
         let theirs = imported(&answer["tree"]);
         for (field, (n, first)) in changes(&ours, &theirs) {
-            let said = reported(&done.loss, field);
+            let said = reported(&loss, field);
             let t = totals.entry(field).or_default();
             t.0 += n;
             t.1 += said;

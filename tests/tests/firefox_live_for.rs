@@ -20,10 +20,10 @@ mod firefox_driver;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use markport::{Document, Field, Input, Job, LossReport, ReadOptions, Target, To};
+use markport::{Document, Field, LossReport, ReadOptions};
 use markport_tests::{corpus_samples, peer_inputs, shared};
 
-use markport_tests::imported::changes;
+use markport_tests::imported::{changes, written_for};
 
 /// Firefox's roots with the titles Firefox shows for them (its backup
 /// says `toolbar`, `menu`), which the file written for it gives the role
@@ -77,29 +77,13 @@ fn the_report_for_firefox_names_every_field_its_html_import_changes() {
         sources.retain(|(_, p)| p.to_string_lossy().contains(&only));
     }
     let firefox = markport::destination("firefox").unwrap();
-    let netscape = markport::format("netscape").unwrap();
     let ff = markport::format("firefox").unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (mut ours, mut reports, mut jobs) = (Vec::new(), Vec::new(), Vec::new());
     for (i, (format, src)) in sources.iter().enumerate() {
-        let mut job = Job::new(
-            vec![Input::Path(src.clone())],
-            To::Format {
-                format: firefox.format(),
-                options: markport::WriteOptions::default(),
-            },
-        );
-        job.from = markport::format(format);
-        job.destination = Some(firefox);
-        let mut html = Vec::new();
-        let done = markport::run(job, Target::Stream(&mut html))
-            .unwrap_or_else(|e| panic!("{}: {e}", src.display()));
-        ours.push(
-            markport::read_bytes(&html, netscape, &ReadOptions::default())
-                .unwrap_or_else(|e| panic!("{}: markport's HTML reads back: {e}", src.display()))
-                .document,
-        );
-        reports.push(done.loss);
+        let (html, loss, doc) = written_for(src, format, firefox);
+        ours.push(doc);
+        reports.push(loss);
         let input = dir.path().join(format!("{i}.html"));
         std::fs::write(&input, html).unwrap();
         jobs.push(firefox_driver::Job {
