@@ -123,7 +123,7 @@ pub fn check_input_within(
         // own (a database opened where it is): no bytes needed here.
         Input::Path(path)
             if path.is_dir()
-                || from.is_some_and(|f| f.path_reader.is_some() && !has_rules(f, &[])) =>
+                || from.is_some_and(|f| f.path_reader.is_some() && f.rules.is_empty()) =>
         {
             return by_reader_input(Input::Path(path), from, &opts);
         }
@@ -147,7 +147,9 @@ pub fn check_input_within(
         None => markport::resolve_format(None, path.as_deref(), Some(&bytes))?,
     };
     let format = from.format;
-    if has_rules(format, &bytes) {
+    // A format with rules is checked by its reader in its bytes; any other
+    // is what its reader says, read as convert reads it.
+    if !format.rules.is_empty() {
         let problems = check_with(&bytes, format, &opts);
         return Ok(Checked { from, problems });
     }
@@ -162,12 +164,6 @@ pub fn check_input_within(
     };
     let problems = by_reader_input(input, Some(format), &opts)?.problems;
     Ok(Checked { from, problems })
-}
-
-/// Whether check has rules of its own for `input` in `format` (else its
-/// problems are what the reader says).
-fn has_rules(format: &Format, _input: &[u8]) -> bool {
-    !format.rules.is_empty()
 }
 
 fn cannot_read(e: std::io::Error) -> Error {
