@@ -119,6 +119,9 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     drop(progress);
     let done = done.map_err(|e| pipeline::failure(&e, &a.inputs, &output_name, to.name()))?;
     let done = files::never_dropped(done);
+    // As convert: the readers' notes first, so the last lines a person sees
+    // say what was written.
+    pipeline::say_diagnostics(&done, &a.inputs);
     let loss = &done.loss;
     let report = MergeReport {
         markport_report: crate::report::REPORT_VERSION,
@@ -160,8 +163,6 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     // Quiet means quiet: the report only when it explains the exit code.
     let quiet = crate::say::quiet() && !a.job.report.json && !failed;
     report_out.print(&text, quiet)?;
-    // After the summary: its first line is what was written.
-    pipeline::say_diagnostics(&done, &a.inputs);
     Ok(if failed { exit::DIFFERENT } else { exit::OK })
 }
 
@@ -187,10 +188,10 @@ fn text(r: &MergeReport<'_>, loss: &markport::LossReport, label: Option<&str>) -
     let mut s = String::new();
     for i in &r.inputs {
         s.push_str(&format!(
-            "{} ({}): {} bookmarks, {} added, {} merged into an earlier one\n",
+            "{} ({}): {}, {} added, {} merged into an earlier one\n",
             i.input,
             i.from,
-            pipeline::thousands(i.bookmarks),
+            pipeline::counted(i.bookmarks, "bookmark"),
             pipeline::thousands(i.added),
             pipeline::thousands(i.merged)
         ));

@@ -261,7 +261,7 @@ pub(crate) fn summary(
 }
 
 /// `1 bookmark`, `2,419 bookmarks`.
-fn counted(n: usize, noun: &str) -> String {
+pub(crate) fn counted(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
