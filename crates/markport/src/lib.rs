@@ -123,7 +123,7 @@ formats! {
         "The desktop-bookmark format's own API (and the spec's operations).";
     "xbel" => markport_xbel as xbel [markport_xbel::FORMAT]
         "The XBEL format's own API.";
-    "netscape" => markport_netscape as netscape [markport_netscape::FORMAT]
+    "netscape" => markport_netscape as netscape [markport_netscape::FORMAT, markport_netscape::google::FORMAT]
         "The Netscape bookmark HTML format's own API.";
     "xfolk" => markport_xfolk as xfolk [markport_xfolk::FORMAT]
         "The xFolk format's own API.";
@@ -144,8 +144,10 @@ formats! {
         markport_services::linkwarden::FORMAT,
         markport_services::karakeep::FORMAT,
         markport_services::wallabag::FORMAT,
-        markport_services::omnivore::FORMAT
-    ] "The service exports' own API (Pocket, Pinboard, Instapaper, Raindrop, Linkwarden, Karakeep, wallabag, Omnivore).";
+        markport_services::omnivore::FORMAT,
+        markport_services::shaarli::FORMAT,
+        markport_services::delicious::FORMAT
+    ] "The service exports' own API (Pocket, Pinboard, Instapaper, Raindrop, Linkwarden, Karakeep, wallabag, Omnivore, Shaarli, Delicious).";
     "safari" => markport_safari as safari [markport_safari::FORMAT]
         "Safari's Bookmarks.plist and exported ZIP: its own API.";
     "lists" => markport_lists as lists [markport_lists::csv::FORMAT, markport_lists::urls::FORMAT]

@@ -57,6 +57,7 @@
 #![warn(missing_docs)]
 
 mod dates;
+pub mod google;
 mod read;
 mod rules;
 mod scan;

@@ -13,9 +13,11 @@
 
 mod annotations;
 mod folders;
+mod php;
 mod record;
 mod table;
 
+pub mod delicious;
 pub mod instapaper;
 pub mod karakeep;
 pub mod linkwarden;
@@ -23,6 +25,7 @@ pub mod omnivore;
 pub mod pinboard;
 pub mod pocket;
 pub mod raindrop;
+pub mod shaarli;
 pub mod wallabag;
 
 use std::borrow::Cow;

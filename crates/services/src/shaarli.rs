@@ -1,0 +1,521 @@
+//! Shaarli's `data/datastore.php`: the bookmarks as PHP's `serialize()`,
+//! deflated (`gzdeflate`, raw deflate) and in base64, inside a PHP comment
+//! (`<?php /* ... */ ?>`), as Shaarli's `FileUtils::writeFlatDB` writes it
+//! (`docs/formats/shaarli.md`).
+//!
+//! Two layouts: since Shaarli 0.12 a `Shaarli\Bookmark\BookmarkArray`
+//! object whose `bookmarks` are `Shaarli\Bookmark\Bookmark` objects (id,
+//! shortUrl, url, title, description, tags, thumbnail, sticky, created,
+//! updated, private, additionalContent), dates as PHP `DateTime` objects
+//! with their zone; before it (`LinkDB`) an array of arrays with the same
+//! names in lower case, `tags` as one space-separated string and, in the
+//! oldest files, `linkdate` (`20110823_124546`, the server's local time) in
+//! place of `created`.
+//!
+//! A Shaarli note (a bookmark whose url is empty, `?shorturl` or
+//! `/shaare/shorturl`) has no link: it is skipped, and said.
+
+use std::io::Read;
+
+use markport_model::{
+    Attribute, Bookmark, Budget, DateValue, Diagnostic, Document, Error, ErrorKind, LineIndex,
+    Location, Parsed, Precision, ReadOptions, Timestamp,
+};
+
+use crate::php::{self, Entries, Tree, Val};
+
+/// What Shaarli writes before and after the payload.
+const PREFIX: &[u8] = b"<?php /* ";
+const SUFFIX: &[u8] = b" */ ?>";
+
+/// The most bytes the payload may inflate to (as an archive entry may).
+const MAX_INFLATED: usize = 512 << 20;
+/// The most inflated bytes per compressed byte, checked past
+/// [`RATIO_FLOOR`]: serialized PHP compresses about tenfold, a bomb a
+/// thousandfold.
+const MAX_RATIO: usize = 200;
+const RATIO_FLOOR: usize = 1 << 20;
+
+/// How sure it is that `input` is a Shaarli datastore: Shaarli's PHP
+/// comment around base64 text.
+pub fn detect(input: &[u8]) -> Option<u8> {
+    let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
+    let body = input.strip_prefix(PREFIX)?;
+    let first = body.iter().take(64).all(|b| is_base64(*b));
+    (first && input.trim_ascii_end().ends_with(b"*/ ?>")).then_some(95)
+}
+
+fn is_base64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
+}
+
+/// Read a Shaarli datastore, either layout.
+pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    let lines = LineIndex::new(input);
+    let bom = if input.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let not_shaarli = |why: &str| {
+        Error::new(
+            ErrorKind::WrongFormat,
+            format!("not a Shaarli datastore: {why}"),
+            Some(lines.locate(bom)),
+        )
+    };
+    let Some(body) = input[bom..].strip_prefix(PREFIX) else {
+        return Err(not_shaarli("it does not start with `<?php /* `"));
+    };
+    let start = bom + PREFIX.len();
+    let trimmed = body.trim_ascii_end();
+    let Some(payload) = trimmed
+        .strip_suffix(SUFFIX)
+        .or_else(|| trimmed.strip_suffix(b"*/ ?>"))
+    else {
+        return Err(not_shaarli("it does not end with ` */ ?>`"));
+    };
+    let compressed = base64(payload)
+        .map_err(|(at, what)| Error::syntax(format!("base64: {what}"), lines.locate(start + at)))?;
+    let mut budget = Budget::new(opts, input.len());
+    let here = Some(lines.locate(start));
+    let data = inflate(&compressed).map_err(|m| Error::new(ErrorKind::Syntax, m, here))?;
+    budget.read_more(data.len());
+    let tree = php::parse(&data, &mut budget).map_err(|e| match e.budget {
+        Some(mut refused) => {
+            refused.location = here;
+            refused
+        }
+        None => Error::new(
+            ErrorKind::Syntax,
+            format!(
+                "serialized PHP, at byte {} of the inflated data: {}",
+                e.at, e.message
+            ),
+            here,
+        ),
+    })?;
+    let mut reading = Reading {
+        tree: &tree,
+        doc: Document::new(),
+        diags: Vec::new(),
+        budget,
+        notes: Vec::new(),
+        unreadable: 0,
+        local_dates: 0,
+        here,
+    };
+    reading.layout()?;
+    let Reading {
+        doc,
+        mut diags,
+        notes,
+        local_dates,
+        ..
+    } = reading;
+    if !notes.is_empty() {
+        diags.push(Diagnostic::warning(
+            format!(
+                "{} note{} without a link not read (markport keeps links): {}",
+                notes.len(),
+                if notes.len() == 1 { "" } else { "s" },
+                crate::first_names(&notes.iter().map(String::as_str).collect::<Vec<_>>())
+            ),
+            here,
+        ));
+    }
+    if local_dates > 0 {
+        diags.push(Diagnostic::note(
+            format!(
+                "{local_dates} dates of the old layout (`linkdate`, `updated`: Ymd_His) are in the server's local time with no zone: read as UTC"
+            ),
+            here,
+        ));
+    }
+    Parsed::new(doc, diags).enforce(opts)
+}
+
+/// Standard base64 (PHP's `base64_encode`), line breaks skipped; the
+/// offset and what is wrong otherwise.
+fn base64(text: &[u8]) -> Result<Vec<u8>, (usize, &'static str)> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    let mut end = None;
+    for (i, &b) in text.iter().enumerate() {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => {
+                end.get_or_insert(i);
+                continue;
+            }
+            b'\r' | b'\n' => continue,
+            _ => return Err((i, "a character that is not base64")),
+        };
+        if let Some(e) = end {
+            return Err((e, "`=` before the end"));
+        }
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Ok(out)
+}
+
+/// The payload inflated, within the bounds an archive entry has.
+fn inflate(compressed: &[u8]) -> Result<Vec<u8>, String> {
+    let mut decoder = flate2::read::DeflateDecoder::new(compressed);
+    let mut out = Vec::new();
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = decoder.read(&mut chunk).map_err(|e| {
+            format!(
+                "the data does not inflate (at inflated byte {}): {e}",
+                out.len()
+            )
+        })?;
+        if n == 0 {
+            return Ok(out);
+        }
+        out.extend_from_slice(&chunk[..n]);
+        if out.len() > MAX_INFLATED {
+            return Err(format!(
+                "the data inflates past {} MiB: refused",
+                MAX_INFLATED >> 20
+            ));
+        }
+        if out.len() > RATIO_FLOOR && out.len() / compressed.len().max(1) > MAX_RATIO {
+            return Err(format!(
+                "the data inflates more than {MAX_RATIO} times its size, as a bomb does: refused"
+            ));
+        }
+    }
+}
+
+/// One read under way.
+struct Reading<'t, 'a> {
+    tree: &'t Tree<'a>,
+    doc: Document,
+    diags: Vec<Diagnostic>,
+    budget: Budget,
+    /// The notes skipped, by title or short url.
+    notes: Vec<String>,
+    unreadable: usize,
+    local_dates: usize,
+    /// Where the payload starts: every message points there.
+    here: Option<Location>,
+}
+
+/// Bytes as text, invalid UTF-8 replaced.
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+impl Reading<'_, '_> {
+    /// The top value: a `BookmarkArray` (its `bookmarks`), or the old
+    /// layout's array of arrays.
+    fn layout(&mut self) -> Result<(), Error> {
+        let tree = self.tree;
+        let list = match tree.get(tree.root).1 {
+            Val::Object(class, e) if class.ends_with(b"BookmarkArray") => {
+                match tree.member(e, "bookmarks") {
+                    Some((_, Val::Array(list))) => list,
+                    Some((_, Val::Null)) | None => return Ok(()),
+                    _ => return Err(self.wrong("its BookmarkArray's bookmarks are not an array")),
+                }
+            }
+            Val::Array(list) => list,
+            _ => return Err(self.wrong("it holds neither a BookmarkArray nor an array of links")),
+        };
+        for (i, &(_, v)) in tree.entries(list).iter().enumerate() {
+            let (at, item) = tree.resolve(v);
+            let fields = match item {
+                Val::Object(_, e) | Val::Array(e) => e,
+                _ => {
+                    self.diags.push(Diagnostic::warning(
+                        format!("bookmark {} (inflated byte {at}) is neither an object nor an array; skipped", i + 1),
+                        self.here,
+                    ));
+                    continue;
+                }
+            };
+            if let Some(b) = self.bookmark(i + 1, fields) {
+                self.budget.bookmark(&b).map_err(|mut e| {
+                    e.location = self.here;
+                    e
+                })?;
+                self.doc.push(None, b);
+            }
+        }
+        if self.unreadable > 0 {
+            self.diags.push(Diagnostic::warning(
+                format!("{} dates not understood: kept as written", self.unreadable),
+                self.here,
+            ));
+        }
+        Ok(())
+    }
+
+    fn wrong(&self, why: &str) -> Error {
+        Error::new(
+            ErrorKind::WrongFormat,
+            format!("not a Shaarli datastore: {why}"),
+            self.here,
+        )
+    }
+
+    /// A string member, however PHP typed it (Shaarli's ids and flags
+    /// have been integers, booleans and strings across versions).
+    fn string(&self, e: Entries, name: &str) -> Option<String> {
+        match self.tree.member(e, name)?.1 {
+            Val::Str(s) => Some(text(s)),
+            Val::Int(n) => Some(n.to_string()),
+            Val::Float(f) => Some(f.to_string()),
+            _ => None,
+        }
+    }
+
+    fn flag(&self, e: Entries, name: &str) -> bool {
+        match self.tree.member(e, name).map(|m| m.1) {
+            Some(Val::Bool(b)) => b,
+            Some(Val::Int(n)) => n != 0,
+            Some(Val::Str(s)) => !(s.is_empty() || s == b"0"),
+            _ => false,
+        }
+    }
+
+    fn bookmark(&mut self, n: usize, e: Entries) -> Option<Bookmark> {
+        let url = self.string(e, "url").unwrap_or_default();
+        let title = self.string(e, "title").filter(|t| !t.is_empty());
+        let short = self
+            .string(e, "shortUrl")
+            .or_else(|| self.string(e, "shorturl"));
+        let is_note = url.is_empty() || url.starts_with('?') || url.starts_with("/shaare/");
+        if is_note {
+            let name = title.clone().or(short).unwrap_or_else(|| format!("#{n}"));
+            self.notes.push(name);
+            return None;
+        }
+        let mut b = Bookmark::new(url);
+        b.title = title;
+        b.desc = self.string(e, "description").filter(|d| !d.is_empty());
+        b.tags = match self.tree.member(e, "tags").map(|m| m.1) {
+            Some(Val::Array(tags)) => self
+                .tree
+                .entries(tags)
+                .iter()
+                .filter_map(|&(_, t)| match self.tree.resolve(t).1 {
+                    Val::Str(s) if !s.is_empty() => Some(text(s)),
+                    _ => None,
+                })
+                .collect(),
+            Some(Val::Str(s)) => text(s).split_whitespace().map(String::from).collect(),
+            _ => Vec::new(),
+        };
+        b.private = Some(self.flag(e, "private"));
+        b.added = self
+            .date(e, "created")
+            .or_else(|| self.linkdate(e, "linkdate"));
+        b.modified = self
+            .date(e, "updated")
+            .or_else(|| self.linkdate(e, "updated"));
+        let mut extra = Vec::new();
+        if self.flag(e, "sticky") {
+            extra.push(Attribute::new("pinned", "true"));
+        }
+        if let Some(s) = short {
+            extra.push(Attribute::new("shorturl", s));
+        }
+        if let Some(t) = self.string(e, "thumbnail").filter(|t| !t.is_empty()) {
+            extra.push(Attribute::new("thumbnail", t));
+        }
+        let id = self.string(e, "id");
+        if id.is_some() || !extra.is_empty() {
+            let d = b.details_mut();
+            d.id = id;
+            d.extra = extra;
+        }
+        Some(b)
+    }
+
+    /// A `DateTime` member as an instant in UTC.
+    fn date(&mut self, e: Entries, name: &str) -> Option<DateValue> {
+        let Val::Object(_, fields) = self.tree.member(e, name)?.1 else {
+            return None;
+        };
+        let date = self.string(fields, "date")?;
+        let kind = self.tree.member(fields, "timezone_type").map(|m| m.1);
+        let zone = self.string(fields, "timezone").unwrap_or_default();
+        match php_date(&date, kind, &zone) {
+            Some(t) => Some(DateValue::Instant(t)),
+            None => {
+                self.unreadable += 1;
+                Some(DateValue::Raw(format!("{date} {zone}").trim().into()))
+            }
+        }
+    }
+
+    /// A date of the old layout (`20110823_124546`), in no zone.
+    fn linkdate(&mut self, e: Entries, name: &str) -> Option<DateValue> {
+        let raw = self.string(e, name).filter(|s| !s.is_empty())?;
+        let parsed = (|| {
+            let b = raw.as_bytes();
+            if b.len() != 15 || b[8] != b'_' {
+                return None;
+            }
+            let num = |r: std::ops::Range<usize>| raw.get(r)?.parse::<i32>().ok();
+            let dt = jiff::civil::DateTime::new(
+                num(0..4)? as i16,
+                num(4..6)? as i8,
+                num(6..8)? as i8,
+                num(9..11)? as i8,
+                num(11..13)? as i8,
+                num(13..15)? as i8,
+                0,
+            )
+            .ok()?;
+            let ts = dt.to_zoned(jiff::tz::TimeZone::UTC).ok()?.timestamp();
+            Timestamp::from_unix(ts.as_second(), 0)?.with_offset(None)
+        })();
+        Some(match parsed {
+            Some(t) => {
+                self.local_dates += 1;
+                DateValue::Instant(t)
+            }
+            None => {
+                self.unreadable += 1;
+                DateValue::Raw(raw.into())
+            }
+        })
+    }
+}
+
+/// PHP's `DateTime` (`date` as `Y-m-d H:i:s.u`, and its zone by offset,
+/// abbreviation or name) as an instant in UTC.
+fn php_date(date: &str, kind: Option<Val<'_>>, zone: &str) -> Option<Timestamp> {
+    let (whole, fraction) = date.split_once('.').unwrap_or((date, ""));
+    let civil: jiff::civil::DateTime = whole.replacen(' ', "T", 1).parse().ok()?;
+    let digits = fraction.len();
+    if digits > 9 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let nanos: i32 = if digits == 0 {
+        0
+    } else {
+        fraction.parse::<i32>().ok()? * 10i32.pow(9 - digits as u32)
+    };
+    let civil = civil.with().subsec_nanosecond(nanos).build().ok()?;
+    let tz = match kind {
+        // An offset (`+02:00`).
+        Some(Val::Int(1)) => jiff::tz::TimeZone::fixed(offset(zone)?),
+        // An abbreviation (`CEST`): its offset, for the few PHP knows well.
+        Some(Val::Int(2)) => jiff::tz::TimeZone::fixed(abbreviation(zone)?),
+        // A name (`Europe/Paris`).
+        _ => jiff::tz::TimeZone::get(zone).ok()?,
+    };
+    let ts = tz.to_ambiguous_zoned(civil).compatible().ok()?.timestamp();
+    let t = Timestamp::from_unix(ts.as_second(), ts.subsec_nanosecond() as u32)?;
+    // A date PHP made has microseconds: an instant all zeros after the
+    // second was very likely written so by a person or an import.
+    Some(if nanos == 0 {
+        t.with_precision(Precision::Second)
+    } else {
+        t.with_precision(Precision::Fraction(6))
+    })
+}
+
+fn offset(text: &str) -> Option<jiff::tz::Offset> {
+    let sign = match text.as_bytes().first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let rest = text[1..].replace(':', "");
+    if rest.len() != 4 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let h: i32 = rest[..2].parse().ok()?;
+    let m: i32 = rest[2..].parse().ok()?;
+    jiff::tz::Offset::from_seconds(sign * (h * 3600 + m * 60)).ok()
+}
+
+/// The offset of the zone abbreviations a PHP server commonly has.
+fn abbreviation(text: &str) -> Option<jiff::tz::Offset> {
+    let hours = match text.to_ascii_uppercase().as_str() {
+        "UTC" | "GMT" | "Z" | "UT" | "WET" => 0,
+        "BST" | "WEST" | "CET" | "MET" => 1,
+        "CEST" | "MEST" | "EET" => 2,
+        "EEST" | "MSK" => 3,
+        "EST" => -5,
+        "EDT" | "AST" => -4,
+        "CST" => -6,
+        "CDT" => -5,
+        "MST" => -7,
+        "MDT" => -6,
+        "PST" => -8,
+        "PDT" => -7,
+        "JST" | "KST" => 9,
+        "AEST" => 10,
+        "AEDT" => 11,
+        _ => return None,
+    };
+    jiff::tz::Offset::from_hours(hours).ok()
+}
+
+/// This format as the registry lists it (`markport::format("shaarli")`).
+pub const FORMAT: markport_model::FormatDef = markport_model::FormatDef::reader(
+    "shaarli",
+    "Shaarli's datastore.php (both layouts)",
+    &[],
+    detect,
+    read,
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_in_every_kind_of_zone_become_utc() {
+        let utc = |date, kind, zone| {
+            php_date(date, Some(Val::Int(kind)), zone).map(|t| (t.unix_seconds(), t.subsec_nanos()))
+        };
+        // 2020-07-01 12:00 in Paris (summer: +02:00) is 10:00 UTC.
+        assert_eq!(
+            utc("2020-07-01 12:00:00.000000", 3, "Europe/Paris"),
+            Some((1593597600, 0))
+        );
+        assert_eq!(
+            utc("2020-01-01 12:00:00.250000", 3, "Europe/Paris"),
+            Some((1577876400, 250_000_000))
+        );
+        assert_eq!(
+            utc("2020-07-01 12:00:00.000000", 1, "+02:00"),
+            Some((1593597600, 0))
+        );
+        assert_eq!(
+            utc("2020-07-01 12:00:00.000000", 2, "CEST"),
+            Some((1593597600, 0))
+        );
+        assert_eq!(
+            utc("2020-07-01 12:00:00.000000", 3, "UTC"),
+            Some((1593604800, 0))
+        );
+        assert_eq!(utc("2020-07-01 12:00:00", 3, "Mars/Olympus"), None);
+        assert_eq!(utc("yesterday", 3, "UTC"), None);
+    }
+
+    #[test]
+    fn base64_is_strict_but_for_line_breaks() {
+        assert_eq!(base64(b"aGVs\nbG8=").unwrap(), b"hello");
+        assert_eq!(base64(b"aGV!bG8=").unwrap_err().0, 3);
+        assert_eq!(base64(b"aG=Vs").unwrap_err().0, 2);
+    }
+}
