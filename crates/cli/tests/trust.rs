@@ -35,6 +35,54 @@ fn a_floccus_sync_comment_survives_xbel_and_is_reported_lost_elsewhere() {
         .stderr(predicate::str::contains("lost document.comments"));
 }
 
+/// Merging a browser's bookmarks into a file Floccus syncs keeps every
+/// Floccus id on its item (Floccus takes an item whose id it cannot find
+/// for one removed), numbers the new items above the highest (the
+/// browser's own ids, 1, 2, ..., would clash), and rewrites the comment.
+#[test]
+fn a_merge_into_a_floccus_file_keeps_its_ids_and_numbers_the_new_items_above() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sync.xbel");
+    markport()
+        .arg("merge")
+        .arg(corpus("xbel/floccus-sync.xbel"))
+        .arg(corpus("chromium/chrome-2024.Bookmarks"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("given a Floccus id above"));
+    let doc = markport::read(out.as_path(), None, &markport::ReadOptions::default())
+        .unwrap()
+        .document;
+    let mut ids = Vec::new();
+    for id in doc.preorder() {
+        let (id_text, href) = match doc.node(id) {
+            markport::Node::Bookmark(b) => (b.details().id.clone(), Some(b.href.as_str())),
+            markport::Node::Folder(f) => (f.id.clone(), None),
+            _ => continue,
+        };
+        let n: u64 = id_text.expect("every item has an id").parse().unwrap();
+        match href {
+            Some("https://www.rust-lang.org/") => assert_eq!(n, 2),
+            Some("https://lwn.net/") => assert_eq!(n, 6),
+            Some("https://example.org/sync") => assert_eq!(n, 7),
+            _ => {}
+        }
+        ids.push(n);
+    }
+    let highest = *ids.iter().max().unwrap();
+    let mut unique = ids.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), ids.len(), "ids repeat: {ids:?}");
+    // The file's own five (folders 1 and 5, bookmarks 2, 6, 7) and nothing
+    // else at or below its highest.
+    let old: Vec<u64> = unique.iter().copied().filter(|&n| n <= 7).collect();
+    assert_eq!(old, [1, 2, 5, 6, 7]);
+    assert_eq!(doc.header.floccus_highest_id().map(|h| h.1), Some(highest));
+}
+
 #[test]
 fn a_comment_xml_cannot_hold_is_reported() {
     let dir = tempfile::tempdir().unwrap();

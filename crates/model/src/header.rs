@@ -73,4 +73,26 @@ impl Header {
         self.title = Some(title.into());
         self
     }
+
+    /// Floccus' sync comment (`- highestId :105: for Floccus bookmark sync
+    /// browser extension `): its index in [`Header::comments`] and the
+    /// highest id it records. A file with it is one Floccus syncs, whose
+    /// items Floccus finds again by their numeric ids (floccus#1426).
+    ///
+    /// ```
+    /// let mut h = markport_model::Header::new();
+    /// h.comments.push(" exported ".into());
+    /// h.comments.push("- highestId :105: for Floccus bookmark sync browser extension ".into());
+    /// assert_eq!(h.floccus_highest_id(), Some((1, 105)));
+    /// ```
+    pub fn floccus_highest_id(&self) -> Option<(usize, u64)> {
+        self.comments.iter().enumerate().find_map(|(i, c)| {
+            let rest = &c[c.find(FLOCCUS_MARK)? + FLOCCUS_MARK.len()..];
+            let digits = &rest[..rest.find(':')?];
+            Some((i, digits.trim().parse().ok()?))
+        })
+    }
 }
+
+/// What precedes the number in Floccus' sync comment.
+const FLOCCUS_MARK: &str = "highestId :";

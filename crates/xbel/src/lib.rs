@@ -46,6 +46,7 @@
 mod block;
 mod check;
 mod encoding;
+mod floccus;
 mod freedesktop;
 mod markport_block;
 mod metadata_check;

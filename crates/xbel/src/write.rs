@@ -12,6 +12,7 @@ use markport_model::{
 use markport_markup::xml::{has_unwritable, is_name, Indent, XmlWriter};
 
 use crate::block::BlockWriter;
+use crate::floccus::Plan;
 use crate::names::{FREEDESKTOP_OWNER, MARKPORT_OWNER};
 use crate::{freedesktop, markport_block};
 
@@ -73,6 +74,8 @@ struct Writer<'a> {
     /// nodes so that their buffers are allocated once.
     fd: BlockWriter,
     mp: BlockWriter,
+    /// A file Floccus syncs: the ids given to items that need one.
+    floccus: Option<crate::floccus::Plan>,
 }
 
 impl<'a> Writer<'a> {
@@ -171,6 +174,11 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// The id a Floccus file gives `node` in place of its own, if any.
+    fn floccus_id(&self, node: NodeId) -> Option<String> {
+        self.floccus.as_ref()?.ids.get(&node).cloned()
+    }
+
     fn attr(&mut self, name: &str, value: Option<&str>) {
         if let Some(v) = value {
             self.s.attr(name, v);
@@ -235,9 +243,10 @@ impl<'a> Writer<'a> {
         }
         self.check_reserved(Some(id), Field::BookmarkMetadata, &more.metadata, true);
         let xml_id = self.id(id, Field::BookmarkId, more.id.as_deref());
+        let given = self.floccus_id(id);
         self.s.open(pad, "bookmark");
         self.s.attr("href", &b.href);
-        self.attr("id", xml_id);
+        self.attr("id", given.as_deref().or(xml_id));
         self.date_attr("added", b.added.as_ref());
         self.date_attr("modified", b.modified.as_ref());
         self.date_attr("visited", more.visited.as_ref());
@@ -282,8 +291,9 @@ impl<'a> Writer<'a> {
         self.extensions(Some(id), folder_fields(f));
         self.check_reserved(Some(id), Field::FolderMetadata, &f.metadata, false);
         let xml_id = self.id(id, Field::FolderId, f.id.as_deref());
+        let given = self.floccus_id(id);
         self.s.open(pad, "folder");
-        self.attr("id", xml_id);
+        self.attr("id", given.as_deref().or(xml_id));
         self.date_attr("added", f.added.as_ref());
         self.attr("folded", f.folded.map(|v| if v { "yes" } else { "no" }));
         self.s.end_start_tag();
@@ -494,7 +504,11 @@ pub fn write(
         valid_targets,
         fd: BlockWriter::new(Indent::NONE),
         mp: BlockWriter::new(Indent::NONE),
+        floccus: None,
     };
+    if !strict {
+        w.floccus = crate::floccus::plan(doc, &mut w.loss);
+    }
     if strict {
         let doc_fields = [
             (Field::DocumentModified, doc.header.modified.is_some()),
@@ -525,7 +539,13 @@ pub fn write(
     w.date_attr("added", doc.header.added.as_ref());
     w.s.end_start_tag();
     let mut comment_lost = false;
-    for c in &doc.header.comments {
+    for (i, c) in doc.header.comments.iter().enumerate() {
+        let c = match &w.floccus {
+            Some(Plan {
+                comment: (at, new), ..
+            }) if *at == i => new.as_str(),
+            _ => c.as_str(),
+        };
         // XML forbids `--` inside a comment and `-` just before `-->`.
         if c.contains("--") || c.ends_with('-') || has_unwritable(c) {
             comment_lost = true;

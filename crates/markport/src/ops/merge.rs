@@ -161,10 +161,18 @@ pub fn merge_by(
     // The folders whose input folder held something, and the input that
     // made each.
     let mut filled: HashMap<NodeId, usize> = HashMap::new();
+    // Merging into a file Floccus syncs (the first input), the ids of the
+    // other inputs' items mean nothing to Floccus and may be its own items'
+    // numbers: they are left out, and the XBEL writer numbers those items
+    // above the file's highest.
+    let mut floccus = false;
     for (i, mut doc) in inputs.into_iter().enumerate() {
         if i == 0 {
             out.header = std::mem::take(&mut doc.header);
+            floccus = out.header.floccus_highest_id().is_some();
         }
+        let renumber = floccus && i > 0;
+        let mut unnumbered = [0usize; 2];
         let mut done = MergedInput::default();
         // The folders this input's folders became: one met twice is a
         // folder of this input joined with another of the same title.
@@ -178,7 +186,7 @@ pub fn merge_by(
             match step {
                 Step::Open(id) => {
                     let held_something = !doc.children(Some(id)).is_empty();
-                    let Node::Folder(f) = take(&mut doc, id) else {
+                    let Node::Folder(mut f) = take(&mut doc, id) else {
                         unreachable!("walk opens folders only")
                     };
                     let earlier = match f.role {
@@ -210,6 +218,9 @@ pub fn merge_by(
                         None => {
                             let key = (parent, f.title.clone().unwrap_or_default());
                             let role = f.role;
+                            if renumber && f.id.take().is_some() {
+                                unnumbered[1] += 1;
+                            }
                             let n = out.push(parent, *f);
                             match role {
                                 Some(role) => by_role.insert(role, n),
@@ -228,7 +239,7 @@ pub fn merge_by(
                     parents.pop();
                 }
                 Step::Leaf(id) => match take(&mut doc, id) {
-                    Node::Bookmark(b) => {
+                    Node::Bookmark(mut b) => {
                         done.bookmarks += 1;
                         // Keeping duplicates, no key is made at all.
                         let key = by.map(|m| m.key(&b.href).into_owned());
@@ -264,6 +275,10 @@ pub fn merge_by(
                                 done.merged += 1;
                             }
                             None => {
+                                if renumber && b.details().id.is_some() {
+                                    b.details_mut().id = None;
+                                    unnumbered[0] += 1;
+                                }
                                 let n = out.push(parent, b);
                                 if let Some(key) = key {
                                     by_link.entry(key).or_insert(n);
@@ -276,6 +291,14 @@ pub fn merge_by(
                         out.push(parent, node);
                     }
                 },
+            }
+        }
+        for (field, n) in [Field::BookmarkId, Field::FolderId]
+            .into_iter()
+            .zip(unnumbered)
+        {
+            if n > 0 {
+                done.report.record_change(field, n, Vec::new(), FLOCCUS_IDS);
             }
         }
         report.push(done);
@@ -301,6 +324,9 @@ pub fn merge_by(
     }
     Ok((out, report))
 }
+
+/// The change an item of a later input merged into a Floccus file is.
+const FLOCCUS_IDS: &str = "its id left out: the first input is a file Floccus syncs, which numbers its own items (XBEL output gives them ids above its highestId)";
 
 /// The change a folder left empty by merge is.
 const EMPTIED: &str = "removed by merge: left empty, all it held merged into earlier bookmarks (--keep-empty keeps it)";
