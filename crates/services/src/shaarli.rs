@@ -81,6 +81,24 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let here = Some(lines.locate(start));
     let data = inflate(&compressed).map_err(|m| Error::new(ErrorKind::Syntax, m, here))?;
     budget.read_more(data.len());
+    serialized(&data, budget, here, opts)
+}
+
+/// Read what a datastore holds once inflated: the `serialize()` text of
+/// either layout (what `php -r 'echo gzinflate(base64_decode(...));'`
+/// prints). Positions are bytes of that text.
+pub fn read_serialized(data: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
+    serialized(data, Budget::new(opts, data.len()), None, opts)
+}
+
+/// The serialized text as bookmarks; `here` is where messages point (the
+/// payload's start in the file).
+fn serialized(
+    data: &[u8],
+    mut budget: Budget,
+    here: Option<Location>,
+    opts: &ReadOptions,
+) -> Result<Parsed, Error> {
     let tree = php::parse(&data, &mut budget).map_err(|e| match e.budget {
         Some(mut refused) => {
             refused.location = here;
