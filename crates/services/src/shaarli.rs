@@ -99,7 +99,7 @@ fn serialized(
     here: Option<Location>,
     opts: &ReadOptions,
 ) -> Result<Parsed, Error> {
-    let tree = php::parse(&data, &mut budget).map_err(|e| match e.budget {
+    let tree = php::parse(data, &mut budget).map_err(|e| match e.budget {
         Some(mut refused) => {
             refused.location = here;
             refused
