@@ -1,6 +1,8 @@
 //! Readers for the exports of bookmarking and read-later services people
 //! migrate from, each detected by its content: Pocket (its export ZIP, CSV
-//! and HTML), Pinboard (JSON), Instapaper (CSV) and Raindrop.io (CSV).
+//! and HTML), Pinboard (JSON), Instapaper (CSV), Raindrop.io (CSV), the
+//! managers' JSON exports, Shaarli's `datastore.php` and Delicious' and
+//! Pinboard's v1 posts XML.
 //! Read only: markport does not write these formats.
 //!
 //! ```
