@@ -5,7 +5,8 @@
 //!
 //! * Reads the exports of Chrome, Firefox (all eras), Safari, Internet
 //!   Explorer, Netscape 4, iCab, Epiphany, and of Pinboard, Delicious,
-//!   Shaarli, linkding and Google Bookmarks: with or without DOCTYPE, `<p>`,
+//!   Shaarli, linkding and Google Bookmarks (whose layout [`google`] reads
+//!   as one bookmark per link, labels as tags): with or without DOCTYPE, `<p>`,
 //!   `<DT>` or closing `</DL>`, upper or lower case, on one line or many.
 //! * Charset: byte order mark, then a `<META>` charset before the first
 //!   bookmark (Mac names included), then UTF-8, then windows-1252 with a

@@ -21,7 +21,15 @@ fn prop(out: &mut Vec<u8>, name: &str) {
 fn date(out: &mut Vec<u8>, i: usize) {
     out.extend(b"O:8:\"DateTime\":3:{");
     s(out, "date");
-    s(out, &format!("2020-{:02}-{:02} 12:{:02}:00.000000", i % 12 + 1, i % 28 + 1, i % 60));
+    s(
+        out,
+        &format!(
+            "2020-{:02}-{:02} 12:{:02}:00.000000",
+            i % 12 + 1,
+            i % 28 + 1,
+            i % 60
+        ),
+    );
     s(out, "timezone_type");
     out.extend(b"i:3;");
     s(out, "timezone");
@@ -102,7 +110,9 @@ fn base64(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn delicious_xml() -> Vec<u8> {
-    let mut s = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<posts user=\"bench\" tag=\"\">\n");
+    let mut s = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<posts user=\"bench\" tag=\"\">\n",
+    );
     for i in 0..N {
         s.push_str(&format!(
             "  <post href=\"https://example.org/{i}/page?q=markport&amp;r=1\" hash=\"{:032x}\" description=\"Page {i} &amp; a title\" extended=\"Notes on page {i}\" tag=\"tag{} reading\" time=\"2020-01-01T00:00:00Z\" shared=\"{}\" toread=\"no\" meta=\"{i:032x}\"/>\n",

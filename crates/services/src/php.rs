@@ -64,6 +64,10 @@ pub(crate) struct Tree<'a> {
     /// The values PHP numbers for back references, in order: every value
     /// but an array's keys and an object's property names, and but `R:`.
     numbered: Vec<u32>,
+    /// The numbers before the records (`numbered[..prefix]`), and how many
+    /// numbers the dropped records took after them.
+    prefix: usize,
+    skipped: u64,
     /// The top value.
     pub(crate) root: u32,
 }
@@ -93,12 +97,23 @@ impl<'a> Tree<'a> {
     /// would need more).
     pub(crate) fn resolve(&self, i: u32) -> (usize, Val<'a>) {
         match self.get(i) {
-            (at, Val::Ref(n)) => match n.checked_sub(1).and_then(|n| self.numbered.get(n as usize))
-            {
+            (at, Val::Ref(n)) => match n.checked_sub(1).and_then(|n| self.numbered(n)) {
                 Some(&target) if !matches!(self.get(target).1, Val::Ref(_)) => self.get(target),
                 _ => (at, Val::Null),
             },
             v => v,
+        }
+    }
+
+    /// The value numbered `n` (0-based), unless it was in a dropped record.
+    fn numbered(&self, n: u64) -> Option<&u32> {
+        let prefix = self.prefix as u64;
+        if n < prefix {
+            self.numbered.get(n as usize)
+        } else if n >= prefix + self.skipped {
+            self.numbered.get((n - self.skipped) as usize)
+        } else {
+            None
         }
     }
 
@@ -140,71 +155,138 @@ struct Frame {
     scratch: usize,
 }
 
+/// Whether the value about to be read is a record, from the open
+/// containers (outermost first), each with its key for its next value.
+pub(crate) type IsRecord<'a> = dyn Fn(&Tree<'a>, &[(u32, u32)]) -> bool + 'a;
+
+/// What takes a record: the tree, the record's value, the budget to charge
+/// what it keeps.
+pub(crate) type OnRecord<'a, 'r> =
+    dyn FnMut(&Tree<'a>, u32, &mut Budget) -> Result<(), markport_model::Error> + 'r;
+
+/// Where a record began: what the tree held then, to go back to it once
+/// the record is handed over.
+struct Mark {
+    /// The record's key (its value follows it).
+    value: u32,
+    pairs: usize,
+    numbered: usize,
+    /// The budget as it was: a record's values are given back with it.
+    budget: Budget,
+}
+
 /// Read `text` as one serialized value, and nothing after it.
-pub(crate) fn parse<'a>(text: &'a [u8], budget: &mut Budget) -> Result<Tree<'a>, PhpError> {
+///
+/// A value that `is_record` names (from the open containers, outermost
+/// first, each with the key its next value goes under) is handed to
+/// `record` as soon as it is complete and then dropped from the tree, so
+/// that a list of a million bookmarks never takes more than one of them;
+/// its container is left without it. Values are charged to `budget` as
+/// they are read, and a record's are given back when it is dropped. A
+/// back reference into a dropped record reads as `N;`.
+pub(crate) fn parse<'a>(
+    text: &'a [u8],
+    budget: &mut Budget,
+    is_record: &IsRecord<'a>,
+    record: &mut OnRecord<'a, '_>,
+) -> Result<Tree<'a>, PhpError> {
     let mut p = Reader { text, pos: 0 };
     let mut tree = Tree {
         vals: Vec::new(),
         pairs: Vec::new(),
         numbered: Vec::new(),
+        prefix: 0,
+        skipped: 0,
         root: 0,
     };
     let mut stack: Vec<Frame> = Vec::new();
     let mut scratch: Vec<(u32, u32)> = Vec::new();
+    let mut path: Vec<(u32, u32)> = Vec::new();
+    let mut mark: Option<Mark> = None;
     loop {
-        // A container whose entries are all read closes here.
-        if let Some(top) = stack.last() {
-            if top.read == top.count && top.key_next {
+        // The value just completed, if one was.
+        let done = match stack.last() {
+            // A container whose entries are all read closes here.
+            Some(top) if top.read == top.count && top.key_next => {
                 p.expect(b'}')?;
                 let top = stack.pop().expect("a frame");
                 let start = tree.pairs.len() as u32;
+                let len = (scratch.len() - top.scratch) as u32;
                 tree.pairs.extend(scratch.drain(top.scratch..));
-                let entries = Entries {
-                    start,
-                    len: top.count as u32,
-                };
                 match &mut tree.vals[top.val as usize].1 {
-                    Val::Array(e) | Val::Object(_, e) => *e = entries,
+                    Val::Array(e) | Val::Object(_, e) => *e = Entries { start, len },
                     _ => unreachable!("only containers have frames"),
                 }
-                if finished(&mut stack, &mut scratch, top.val) {
-                    break;
+                top.val
+            }
+            _ => {
+                let is_key = stack.last().is_some_and(|f| f.key_next);
+                let at = p.pos;
+                // A record is marked from its key on, so that the key
+                // goes with it.
+                if is_key && mark.is_none() {
+                    path.clear();
+                    path.extend(stack.iter().map(|f| (f.val, f.key)));
+                    if !stack.is_empty() && is_record(&tree, &path) {
+                        mark = Some(Mark {
+                            value: tree.vals.len() as u32,
+                            pairs: tree.pairs.len(),
+                            numbered: tree.numbered.len(),
+                            budget: budget.clone(),
+                        });
+                        tree.prefix = tree.numbered.len();
+                    }
                 }
-                continue;
+                let (val, opens) = p.value(is_key)?;
+                budget.charge(VALUE_COST).map_err(|e| p.refused(at, e))?;
+                let index =
+                    u32::try_from(tree.vals.len()).map_err(|_| p.error(at, "too many values"))?;
+                tree.vals.push((at, val));
+                // `R:` takes no number; `r:` and every other value do.
+                if !is_key && p.text[at] != b'R' {
+                    tree.numbered.push(index);
+                }
+                if let Some(count) = opens {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(p.error(at, format!("nested deeper than {MAX_DEPTH} levels")));
+                    }
+                    stack.push(Frame {
+                        val: index,
+                        count,
+                        read: 0,
+                        key_next: true,
+                        key: 0,
+                        scratch: scratch.len(),
+                    });
+                    continue;
+                }
+                if is_key {
+                    let top = stack.last_mut().expect("a key is inside a container");
+                    top.key = index;
+                    top.key_next = false;
+                    continue;
+                }
+                index
             }
-        }
-        let is_key = stack.last().is_some_and(|f| f.key_next);
-        let at = p.pos;
-        let (val, opens) = p.value(is_key)?;
-        budget.charge(VALUE_COST).map_err(|e| p.refused(at, e))?;
-        let index = u32::try_from(tree.vals.len()).map_err(|_| p.error(at, "too many values"))?;
-        tree.vals.push((at, val));
-        // `R:` takes no number; `r:` and every other value do.
-        if !is_key && p.text[at] != b'R' {
-            tree.numbered.push(index);
-        }
-        if let Some(count) = opens {
-            if stack.len() >= MAX_DEPTH {
-                return Err(p.error(at, format!("nested deeper than {MAX_DEPTH} levels")));
-            }
-            stack.push(Frame {
-                val: index,
-                count,
-                read: 0,
-                key_next: true,
-                key: 0,
-                scratch: scratch.len(),
-            });
-            continue;
-        }
-        if is_key {
-            let top = stack.last_mut().expect("a key is inside a container");
-            top.key = index;
-            top.key_next = false;
-            continue;
-        }
-        if finished(&mut stack, &mut scratch, index) {
+        };
+        let Some(top) = stack.last_mut() else {
             break;
+        };
+        top.read += 1;
+        top.key_next = true;
+        match mark.take_if(|m| m.value + 1 == done) {
+            Some(mut m) => {
+                // What the record keeps is charged to the budget as it was
+                // before the record's values, which go with the tree.
+                let at = tree.vals[done as usize].0;
+                record(&tree, done, &mut m.budget).map_err(|e| p.refused(at, e))?;
+                tree.vals.truncate(m.value as usize);
+                tree.pairs.truncate(m.pairs);
+                tree.skipped += (tree.numbered.len() - m.numbered) as u64;
+                tree.numbered.truncate(m.numbered);
+                *budget = m.budget;
+            }
+            None => scratch.push((top.key, done)),
         }
     }
     if p.pos != text.len() {
@@ -212,20 +294,6 @@ pub(crate) fn parse<'a>(text: &'a [u8], budget: &mut Budget) -> Result<Tree<'a>,
     }
     tree.root = 0;
     Ok(tree)
-}
-
-/// A value is complete: it becomes its container's entry, or it is the
-/// top value (true: reading is over).
-fn finished(stack: &mut [Frame], scratch: &mut Vec<(u32, u32)>, value: u32) -> bool {
-    match stack.last_mut() {
-        None => true,
-        Some(top) => {
-            scratch.push((top.key, value));
-            top.read += 1;
-            top.key_next = true;
-            false
-        }
-    }
 }
 
 struct Reader<'a> {
@@ -424,7 +492,35 @@ mod tests {
     use markport_model::ReadOptions;
 
     fn tree(text: &[u8]) -> Result<Tree<'_>, PhpError> {
-        parse(text, &mut Budget::new(&ReadOptions::default(), text.len()))
+        let budget = &mut Budget::new(&ReadOptions::default(), text.len());
+        parse(text, budget, &|_, _| false, &mut |_, _, _| Ok(()))
+    }
+
+    /// The entries of the top array are handed over one by one and leave
+    /// nothing behind; a reference into one that is gone reads as null,
+    /// one before them still resolves.
+    #[test]
+    fn records_are_handed_over_and_dropped() {
+        let text = b"a:3:{i:0;a:1:{i:0;s:1:\"x\";}i:1;a:1:{i:0;s:1:\"y\";}s:1:\"r\";a:2:{i:0;r:3;i:1;r:1;}}";
+        let budget = &mut Budget::new(&ReadOptions::default(), text.len());
+        let mut seen = Vec::new();
+        let t = parse(
+            text,
+            budget,
+            &|t, path| path.len() == 1 && matches!(t.get(path[0].0).1, Val::Array(_)),
+            &mut |t, v, _| {
+                let (_, Val::Array(e)) = t.get(v) else {
+                    panic!()
+                };
+                seen.push(t.resolve(t.entries(e)[0].1).1);
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen[..2], [Val::Str(b"x"), Val::Str(b"y")]);
+        // r:3 is the first record's string, gone; r:1 the top array.
+        assert_eq!(seen[2], Val::Null);
+        assert!(matches!(t.get(t.root).1, Val::Array(e) if t.entries(e).is_empty()));
     }
 
     #[test]

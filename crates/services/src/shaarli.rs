@@ -37,16 +37,11 @@ const MAX_RATIO: usize = 200;
 const RATIO_FLOOR: usize = 1 << 20;
 
 /// How sure it is that `input` is a Shaarli datastore: Shaarli's PHP
-/// comment around base64 text.
+/// comment around the whole file (what it holds is checked by reading, so
+/// that a damaged payload is an error at its place, not an unknown file).
 pub fn detect(input: &[u8]) -> Option<u8> {
     let input = input.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(input);
-    let body = input.strip_prefix(PREFIX)?;
-    let first = body.iter().take(64).all(|b| is_base64(*b));
-    (first && input.trim_ascii_end().ends_with(b"*/ ?>")).then_some(95)
-}
-
-fn is_base64(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')
+    (input.starts_with(PREFIX) && input.trim_ascii_end().ends_with(b"*/ ?>")).then_some(90)
 }
 
 /// Read a Shaarli datastore, either layout.
@@ -99,7 +94,33 @@ fn serialized(
     here: Option<Location>,
     opts: &ReadOptions,
 ) -> Result<Parsed, Error> {
-    let tree = php::parse(data, &mut budget).map_err(|e| match e.budget {
+    let mut reading = Reading {
+        doc: Document::new(),
+        diags: Vec::new(),
+        note_count: 0,
+        notes: Vec::new(),
+        unreadable: 0,
+        local_dates: 0,
+        items: 0,
+        not_items: 0,
+        here,
+    };
+    // The bookmarks are the entries of the BookmarkArray's `bookmarks`, or
+    // of the old layout's top array: each is read as soon as it is whole,
+    // so the tree never holds more than one.
+    let is_record = |tree: &Tree<'_>, path: &[(u32, u32)]| match path {
+        [(top, _)] => matches!(tree.get(*top).1, Val::Array(_)),
+        [(top, key), (list, _)] => {
+            matches!(tree.get(*top).1, Val::Object(class, _) if class.ends_with(b"BookmarkArray"))
+                && matches!(tree.get(*key).1, Val::Str(k) if php::property(k) == b"bookmarks")
+                && matches!(tree.get(*list).1, Val::Array(_))
+        }
+        _ => false,
+    };
+    let tree = php::parse(data, &mut budget, &is_record, &mut |tree, item, budget| {
+        reading.item(tree, item, budget)
+    })
+    .map_err(|e| match e.budget {
         Some(mut refused) => {
             refused.location = here;
             refused
@@ -113,30 +134,34 @@ fn serialized(
             here,
         ),
     })?;
-    let mut reading = Reading {
-        tree: &tree,
-        doc: Document::new(),
-        diags: Vec::new(),
-        budget,
-        notes: Vec::new(),
-        unreadable: 0,
-        local_dates: 0,
-        here,
-    };
-    reading.layout()?;
+    reading.layout(&tree)?;
     let Reading {
         doc,
         mut diags,
         notes,
+        note_count,
         local_dates,
+        not_items,
+        unreadable,
         ..
     } = reading;
-    if !notes.is_empty() {
+    if not_items > 0 {
+        diags.push(Diagnostic::warning(
+            format!("{not_items} entries of the list are neither objects nor arrays: skipped"),
+            here,
+        ));
+    }
+    if unreadable > 0 {
+        diags.push(Diagnostic::warning(
+            format!("{unreadable} dates not understood: kept as written"),
+            here,
+        ));
+    }
+    if note_count > 0 {
         diags.push(Diagnostic::warning(
             format!(
-                "{} note{} without a link not read (markport keeps links): {}",
-                notes.len(),
-                if notes.len() == 1 { "" } else { "s" },
+                "{note_count} note{} without a link not read (markport keeps links): {}",
+                if note_count == 1 { "" } else { "s" },
                 crate::first_names(&notes.iter().map(String::as_str).collect::<Vec<_>>())
             ),
             here,
@@ -218,17 +243,25 @@ fn inflate(compressed: &[u8]) -> Result<Vec<u8>, String> {
 }
 
 /// One read under way.
-struct Reading<'t, 'a> {
-    tree: &'t Tree<'a>,
+struct Reading {
     doc: Document,
     diags: Vec<Diagnostic>,
-    budget: Budget,
-    /// The notes skipped, by title or short url.
+    /// The notes skipped, and the first five by title or short url.
+    note_count: usize,
     notes: Vec<String>,
     unreadable: usize,
     local_dates: usize,
+    /// Entries of the list seen, and those that were not bookmarks.
+    items: usize,
+    not_items: usize,
     /// Where the payload starts: every message points there.
     here: Option<Location>,
+}
+
+/// One bookmark's fields, in the tree that holds them.
+struct Fields<'t, 'a> {
+    tree: &'t Tree<'a>,
+    e: Entries,
 }
 
 /// Bytes as text, invalid UTF-8 replaced.
@@ -236,47 +269,36 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-impl Reading<'_, '_> {
-    /// The top value: a `BookmarkArray` (its `bookmarks`), or the old
-    /// layout's array of arrays.
-    fn layout(&mut self) -> Result<(), Error> {
-        let tree = self.tree;
-        let list = match tree.get(tree.root).1 {
+impl Reading {
+    /// The top value, once read: a `BookmarkArray` (whose `bookmarks` were
+    /// read as records), or the old layout's array; anything else is not
+    /// a datastore.
+    fn layout(&mut self, tree: &Tree<'_>) -> Result<(), Error> {
+        match tree.get(tree.root).1 {
             Val::Object(class, e) if class.ends_with(b"BookmarkArray") => {
                 match tree.member(e, "bookmarks") {
-                    Some((_, Val::Array(list))) => list,
-                    Some((_, Val::Null)) | None => return Ok(()),
-                    _ => return Err(self.wrong("its BookmarkArray's bookmarks are not an array")),
+                    Some((_, Val::Array(_) | Val::Null)) | None => Ok(()),
+                    _ => Err(self.wrong("its BookmarkArray's bookmarks are not an array")),
                 }
             }
-            Val::Array(list) => list,
-            _ => return Err(self.wrong("it holds neither a BookmarkArray nor an array of links")),
-        };
-        for (i, &(_, v)) in tree.entries(list).iter().enumerate() {
-            let (at, item) = tree.resolve(v);
-            let fields = match item {
-                Val::Object(_, e) | Val::Array(e) => e,
-                _ => {
-                    self.diags.push(Diagnostic::warning(
-                        format!("bookmark {} (inflated byte {at}) is neither an object nor an array; skipped", i + 1),
-                        self.here,
-                    ));
-                    continue;
-                }
-            };
-            if let Some(b) = self.bookmark(i + 1, fields) {
-                self.budget.bookmark(&b).map_err(|mut e| {
-                    e.location = self.here;
-                    e
-                })?;
-                self.doc.push(None, b);
-            }
+            Val::Array(_) => Ok(()),
+            _ => Err(self.wrong("it holds neither a BookmarkArray nor an array of links")),
         }
-        if self.unreadable > 0 {
-            self.diags.push(Diagnostic::warning(
-                format!("{} dates not understood: kept as written", self.unreadable),
-                self.here,
-            ));
+    }
+
+    /// One entry of the list, as a bookmark charged to `budget`.
+    fn item(&mut self, tree: &Tree<'_>, item: u32, budget: &mut Budget) -> Result<(), Error> {
+        self.items += 1;
+        let e = match tree.resolve(item).1 {
+            Val::Object(_, e) | Val::Array(e) => e,
+            _ => {
+                self.not_items += 1;
+                return Ok(());
+            }
+        };
+        if let Some(b) = self.bookmark(&Fields { tree, e }) {
+            budget.bookmark(&b)?;
+            self.doc.push(None, b);
         }
         Ok(())
     }
@@ -291,8 +313,8 @@ impl Reading<'_, '_> {
 
     /// A string member, however PHP typed it (Shaarli's ids and flags
     /// have been integers, booleans and strings across versions).
-    fn string(&self, e: Entries, name: &str) -> Option<String> {
-        match self.tree.member(e, name)?.1 {
+    fn string(tree: &Tree<'_>, e: Entries, name: &str) -> Option<String> {
+        match tree.member(e, name)?.1 {
             Val::Str(s) => Some(text(s)),
             Val::Int(n) => Some(n.to_string()),
             Val::Float(f) => Some(f.to_string()),
@@ -300,8 +322,8 @@ impl Reading<'_, '_> {
         }
     }
 
-    fn flag(&self, e: Entries, name: &str) -> bool {
-        match self.tree.member(e, name).map(|m| m.1) {
+    fn flag(tree: &Tree<'_>, e: Entries, name: &str) -> bool {
+        match tree.member(e, name).map(|m| m.1) {
             Some(Val::Bool(b)) => b,
             Some(Val::Int(n)) => n != 0,
             Some(Val::Str(s)) => !(s.is_empty() || s == b"0"),
@@ -309,27 +331,28 @@ impl Reading<'_, '_> {
         }
     }
 
-    fn bookmark(&mut self, n: usize, e: Entries) -> Option<Bookmark> {
-        let url = self.string(e, "url").unwrap_or_default();
-        let title = self.string(e, "title").filter(|t| !t.is_empty());
-        let short = self
-            .string(e, "shortUrl")
-            .or_else(|| self.string(e, "shorturl"));
+    fn bookmark(&mut self, f: &Fields<'_, '_>) -> Option<Bookmark> {
+        let (tree, e, n) = (f.tree, f.e, self.items);
+        let url = Self::string(tree, e, "url").unwrap_or_default();
+        let title = Self::string(tree, e, "title").filter(|t| !t.is_empty());
+        let short = Self::string(tree, e, "shortUrl").or_else(|| Self::string(tree, e, "shorturl"));
         let is_note = url.is_empty() || url.starts_with('?') || url.starts_with("/shaare/");
         if is_note {
-            let name = title.clone().or(short).unwrap_or_else(|| format!("#{n}"));
-            self.notes.push(name);
+            self.note_count += 1;
+            if self.notes.len() < 5 {
+                let name = title.clone().or(short).unwrap_or_else(|| format!("#{n}"));
+                self.notes.push(name);
+            }
             return None;
         }
         let mut b = Bookmark::new(url);
         b.title = title;
-        b.desc = self.string(e, "description").filter(|d| !d.is_empty());
-        b.tags = match self.tree.member(e, "tags").map(|m| m.1) {
-            Some(Val::Array(tags)) => self
-                .tree
+        b.desc = Self::string(tree, e, "description").filter(|d| !d.is_empty());
+        b.tags = match tree.member(e, "tags").map(|m| m.1) {
+            Some(Val::Array(tags)) => tree
                 .entries(tags)
                 .iter()
-                .filter_map(|&(_, t)| match self.tree.resolve(t).1 {
+                .filter_map(|&(_, t)| match tree.resolve(t).1 {
                     Val::Str(s) if !s.is_empty() => Some(text(s)),
                     _ => None,
                 })
@@ -337,24 +360,24 @@ impl Reading<'_, '_> {
             Some(Val::Str(s)) => text(s).split_whitespace().map(String::from).collect(),
             _ => Vec::new(),
         };
-        b.private = Some(self.flag(e, "private"));
+        b.private = Some(Self::flag(tree, e, "private"));
         b.added = self
-            .date(e, "created")
-            .or_else(|| self.linkdate(e, "linkdate"));
+            .date(tree, e, "created")
+            .or_else(|| self.linkdate(tree, e, "linkdate"));
         b.modified = self
-            .date(e, "updated")
-            .or_else(|| self.linkdate(e, "updated"));
+            .date(tree, e, "updated")
+            .or_else(|| self.linkdate(tree, e, "updated"));
         let mut extra = Vec::new();
-        if self.flag(e, "sticky") {
+        if Self::flag(tree, e, "sticky") {
             extra.push(Attribute::new("pinned", "true"));
         }
         if let Some(s) = short {
             extra.push(Attribute::new("shorturl", s));
         }
-        if let Some(t) = self.string(e, "thumbnail").filter(|t| !t.is_empty()) {
+        if let Some(t) = Self::string(tree, e, "thumbnail").filter(|t| !t.is_empty()) {
             extra.push(Attribute::new("thumbnail", t));
         }
-        let id = self.string(e, "id");
+        let id = Self::string(tree, e, "id");
         if id.is_some() || !extra.is_empty() {
             let d = b.details_mut();
             d.id = id;
@@ -364,13 +387,13 @@ impl Reading<'_, '_> {
     }
 
     /// A `DateTime` member as an instant in UTC.
-    fn date(&mut self, e: Entries, name: &str) -> Option<DateValue> {
-        let Val::Object(_, fields) = self.tree.member(e, name)?.1 else {
+    fn date(&mut self, tree: &Tree<'_>, e: Entries, name: &str) -> Option<DateValue> {
+        let Val::Object(_, fields) = tree.member(e, name)?.1 else {
             return None;
         };
-        let date = self.string(fields, "date")?;
-        let kind = self.tree.member(fields, "timezone_type").map(|m| m.1);
-        let zone = self.string(fields, "timezone").unwrap_or_default();
+        let date = Self::string(tree, fields, "date")?;
+        let kind = tree.member(fields, "timezone_type").map(|m| m.1);
+        let zone = Self::string(tree, fields, "timezone").unwrap_or_default();
         match php_date(&date, kind, &zone) {
             Some(t) => Some(DateValue::Instant(t)),
             None => {
@@ -381,8 +404,8 @@ impl Reading<'_, '_> {
     }
 
     /// A date of the old layout (`20110823_124546`), in no zone.
-    fn linkdate(&mut self, e: Entries, name: &str) -> Option<DateValue> {
-        let raw = self.string(e, name).filter(|s| !s.is_empty())?;
+    fn linkdate(&mut self, tree: &Tree<'_>, e: Entries, name: &str) -> Option<DateValue> {
+        let raw = Self::string(tree, e, name).filter(|s| !s.is_empty())?;
         let parsed = (|| {
             let b = raw.as_bytes();
             if b.len() != 15 || b[8] != b'_' {

@@ -135,24 +135,50 @@ fn lying_counts_and_deep_nesting_are_refused() {
     assert!(e.message.contains("deeper than 64"), "{e}");
 }
 
-/// Each tiny value (`i:N;N;`, 10 bytes an entry) is charged: 4 MB of them
-/// pass an 8 MB budget and are refused, naming the budget.
+/// Tiny bookmarks (`i:N;a:1:{s:3:"url";s:1:"a";}`, 30 bytes each) are
+/// charged as the document keeps them; the values inside one bookmark (a
+/// list of 200,000 tags) are charged while it is read. Past a 4 MB budget
+/// each is refused, naming the budget.
 #[test]
-fn tiny_values_are_charged_to_the_budget() {
-    let n = 400_000;
+fn tiny_bookmarks_and_huge_ones_are_charged_to_the_budget() {
+    let n = 100_000;
+    let mut text = format!("a:{n}:{{").into_bytes();
+    for i in 0..n {
+        text.extend(format!("i:{i};a:1:{{s:3:\"url\";s:1:\"a\";}}").as_bytes());
+    }
+    text.push(b'}');
+    let e = shaarli::read_serialized(&text, &budget(4 << 20)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsafe);
+    assert!(e.message.contains("--memory-budget"), "{e}");
+    let doc = shaarli::read_serialized(&text, &ReadOptions::default())
+        .unwrap()
+        .document;
+    assert_eq!(doc.len(), n);
+
+    let tags = 200_000;
+    let mut text =
+        format!("a:1:{{i:0;a:2:{{s:3:\"url\";s:1:\"a\";s:4:\"tags\";a:{tags}:{{").into_bytes();
+    for i in 0..tags {
+        text.extend(format!("i:{i};N;").as_bytes());
+    }
+    text.extend(b"}}}");
+    let e = shaarli::read_serialized(&text, &budget(4 << 20)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsafe, "{e}");
+}
+
+/// 300,000 entries that are not bookmarks: each read and dropped at
+/// once, one warning for them all.
+#[test]
+fn entries_that_are_not_bookmarks_cost_nothing_kept() {
+    let n = 300_000;
     let mut text = format!("a:{n}:{{").into_bytes();
     for i in 0..n {
         text.extend(format!("i:{i};N;").as_bytes());
     }
     text.push(b'}');
-    let e = shaarli::read_serialized(&text, &budget(8 << 20)).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Unsafe);
-    assert!(e.message.contains("--memory-budget"), "{e}");
-    // Within the default budget they read (as no bookmark at all).
-    let doc = shaarli::read_serialized(&text, &ReadOptions::default())
-        .unwrap()
-        .document;
-    assert_eq!(doc.len(), 0);
+    let parsed = shaarli::read_serialized(&text, &budget(4 << 20)).unwrap();
+    assert_eq!(parsed.document.len(), 0);
+    assert_eq!(parsed.diagnostics.len(), 1, "{:?}", parsed.diagnostics);
 }
 
 #[test]
