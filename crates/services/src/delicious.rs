@@ -9,6 +9,8 @@
 //! `&amp;`, as the service stored it. Delicious tagged a bookmark without
 //! tags `system:unfiled`, which is no tag of the user's and is not read.
 
+use std::borrow::Cow;
+
 use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
@@ -140,23 +142,22 @@ fn post(
     at: markport_model::Location,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<Option<Bookmark>, Error> {
-    let mut attrs: Vec<(String, String)> = Vec::new();
+    // Names and values borrowed from the input; a value is copied only
+    // when it had a reference to decode.
+    let mut attrs: Vec<(Cow<'_, str>, Cow<'_, str>)> = Vec::with_capacity(12);
     for a in e.attributes() {
         let a = a.map_err(|err| Error::syntax(format!("XML: post {n}: {err}"), at))?;
         let value = a
             .unescape_value()
             .map_err(|err| Error::syntax(format!("XML: post {n}: {err}"), at))?;
-        attrs.push((
-            String::from_utf8_lossy(a.key.as_ref()).into_owned(),
-            value.into_owned(),
-        ));
+        attrs.push((String::from_utf8_lossy(a.key.0), value));
     }
     let get = |k: &str| {
         attrs
             .iter()
             .rev()
             .find(|(name, _)| name == k)
-            .map(|(_, v)| v.as_str())
+            .map(|(_, v)| &**v)
     };
     let Some(href) = get("href") else {
         diags.push(Diagnostic::warning(
@@ -222,8 +223,8 @@ fn post(
     // Each other attribute once (XML forbids a repeat), in key order.
     let mut extra: Vec<Attribute> = attrs
         .iter()
-        .filter(|(k, _)| !MAPPED.contains(&k.as_str()) || kept.contains(&k.as_str()))
-        .map(|(k, v)| Attribute::new(k.as_str(), v.as_str()))
+        .filter(|(k, _)| !MAPPED.contains(&&**k) || kept.contains(&&**k))
+        .map(|(k, v)| Attribute::new(&**k, &**v))
         .collect();
     if !extra.is_empty() {
         extra.sort_by(|a, b| a.name.cmp(&b.name));

@@ -157,7 +157,18 @@ struct Frame {
 
 /// Whether the value about to be read is a record, from the open
 /// containers (outermost first), each with its key for its next value.
-pub(crate) type IsRecord<'a> = dyn Fn(&Tree<'a>, &[(u32, u32)]) -> bool + 'a;
+pub(crate) type IsRecord<'a> = dyn Fn(&Tree<'a>, &[(u32, u32)]) -> Record + 'a;
+
+/// What to do with a value once it is whole.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Record {
+    /// Keep it in the tree.
+    Keep,
+    /// Hand it over, then drop it.
+    Hand,
+    /// Drop it unread (an index the reader has no use for).
+    Drop,
+}
 
 /// What takes a record: the tree, the record's value, the budget to charge
 /// what it keeps.
@@ -169,6 +180,8 @@ pub(crate) type OnRecord<'a, 'r> =
 struct Mark {
     /// The record's key (its value follows it).
     value: u32,
+    /// Whether it is handed over before it is dropped.
+    hand: bool,
     pairs: usize,
     numbered: usize,
     /// The budget as it was: a record's values are given back with it.
@@ -227,9 +240,15 @@ pub(crate) fn parse<'a>(
                 if is_key && mark.is_none() {
                     path.clear();
                     path.extend(stack.iter().map(|f| (f.val, f.key)));
-                    if !stack.is_empty() && is_record(&tree, &path) {
+                    let what = if stack.is_empty() {
+                        Record::Keep
+                    } else {
+                        is_record(&tree, &path)
+                    };
+                    if what != Record::Keep {
                         mark = Some(Mark {
                             value: tree.vals.len() as u32,
+                            hand: what == Record::Hand,
                             pairs: tree.pairs.len(),
                             numbered: tree.numbered.len(),
                             budget: budget.clone(),
@@ -279,7 +298,9 @@ pub(crate) fn parse<'a>(
                 // What the record keeps is charged to the budget as it was
                 // before the record's values, which go with the tree.
                 let at = tree.vals[done as usize].0;
-                record(&tree, done, &mut m.budget).map_err(|e| p.refused(at, e))?;
+                if m.hand {
+                    record(&tree, done, &mut m.budget).map_err(|e| p.refused(at, e))?;
+                }
                 tree.vals.truncate(m.value as usize);
                 tree.pairs.truncate(m.pairs);
                 tree.skipped += (tree.numbered.len() - m.numbered) as u64;
@@ -493,7 +514,7 @@ mod tests {
 
     fn tree(text: &[u8]) -> Result<Tree<'_>, PhpError> {
         let budget = &mut Budget::new(&ReadOptions::default(), text.len());
-        parse(text, budget, &|_, _| false, &mut |_, _, _| Ok(()))
+        parse(text, budget, &|_, _| Record::Keep, &mut |_, _, _| Ok(()))
     }
 
     /// The entries of the top array are handed over one by one and leave
@@ -507,7 +528,10 @@ mod tests {
         let t = parse(
             text,
             budget,
-            &|t, path| path.len() == 1 && matches!(t.get(path[0].0).1, Val::Array(_)),
+            &|t, path| match path {
+                [(top, _)] if matches!(t.get(*top).1, Val::Array(_)) => Record::Hand,
+                _ => Record::Keep,
+            },
             &mut |t, v, _| {
                 let (_, Val::Array(e)) = t.get(v) else {
                     panic!()

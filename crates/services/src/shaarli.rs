@@ -22,7 +22,7 @@ use markport_model::{
     Location, Parsed, Precision, ReadOptions, Timestamp,
 };
 
-use crate::php::{self, Entries, Tree, Val};
+use crate::php::{self, Entries, Record, Tree, Val};
 
 /// What Shaarli writes before and after the payload.
 const PREFIX: &[u8] = b"<?php /* ";
@@ -104,18 +104,25 @@ fn serialized(
         items: 0,
         not_items: 0,
         here,
+        zone: None,
     };
     // The bookmarks are the entries of the BookmarkArray's `bookmarks`, or
     // of the old layout's top array: each is read as soon as it is whole,
     // so the tree never holds more than one.
+    // The BookmarkArray's indexes (`ids`, `keys`, `urls`: an entry per
+    // bookmark each) are dropped as they are read.
     let is_record = |tree: &Tree<'_>, path: &[(u32, u32)]| match path {
-        [(top, _)] => matches!(tree.get(*top).1, Val::Array(_)),
-        [(top, key), (list, _)] => {
-            matches!(tree.get(*top).1, Val::Object(class, _) if class.ends_with(b"BookmarkArray"))
-                && matches!(tree.get(*key).1, Val::Str(k) if php::property(k) == b"bookmarks")
-                && matches!(tree.get(*list).1, Val::Array(_))
+        [(top, _)] if matches!(tree.get(*top).1, Val::Array(_)) => Record::Hand,
+        [(top, key), (list, _)]
+            if matches!(tree.get(*top).1, Val::Object(class, _) if class.ends_with(b"BookmarkArray"))
+                && matches!(tree.get(*list).1, Val::Array(_)) =>
+        {
+            match tree.get(*key).1 {
+                Val::Str(k) if php::property(k) == b"bookmarks" => Record::Hand,
+                _ => Record::Drop,
+            }
         }
-        _ => false,
+        _ => Record::Keep,
     };
     let tree = php::parse(data, &mut budget, &is_record, &mut |tree, item, budget| {
         reading.item(tree, item, budget)
@@ -256,6 +263,8 @@ struct Reading {
     not_items: usize,
     /// Where the payload starts: every message points there.
     here: Option<Location>,
+    /// The zone the last date named, looked up.
+    zone: Option<(String, jiff::tz::TimeZone)>,
 }
 
 /// One bookmark's fields, in the tree that holds them.
@@ -394,7 +403,7 @@ impl Reading {
         let date = Self::string(tree, fields, "date")?;
         let kind = tree.member(fields, "timezone_type").map(|m| m.1);
         let zone = Self::string(tree, fields, "timezone").unwrap_or_default();
-        match php_date(&date, kind, &zone) {
+        match php_date(&date, kind, &zone, &mut self.zone) {
             Some(t) => Some(DateValue::Instant(t)),
             None => {
                 self.unreadable += 1;
@@ -440,7 +449,16 @@ impl Reading {
 
 /// PHP's `DateTime` (`date` as `Y-m-d H:i:s.u`, and its zone by offset,
 /// abbreviation or name) as an instant in UTC.
-fn php_date(date: &str, kind: Option<Val<'_>>, zone: &str) -> Option<Timestamp> {
+///
+/// `last` keeps the last zone looked up by name: a datastore's dates are
+/// nearly all in the server's one zone, and a lookup costs more than the
+/// rest of the date.
+fn php_date(
+    date: &str,
+    kind: Option<Val<'_>>,
+    zone: &str,
+    last: &mut Option<(String, jiff::tz::TimeZone)>,
+) -> Option<Timestamp> {
     let (whole, fraction) = date.split_once('.').unwrap_or((date, ""));
     let civil: jiff::civil::DateTime = whole.replacen(' ', "T", 1).parse().ok()?;
     let digits = fraction.len();
@@ -459,9 +477,16 @@ fn php_date(date: &str, kind: Option<Val<'_>>, zone: &str) -> Option<Timestamp> 
         // An abbreviation (`CEST`): its offset, for the few PHP knows well.
         Some(Val::Int(2)) => jiff::tz::TimeZone::fixed(abbreviation(zone)?),
         // A name (`Europe/Paris`).
-        _ => jiff::tz::TimeZone::get(zone).ok()?,
+        _ => match last {
+            Some((name, tz)) if name == zone => tz.clone(),
+            _ => {
+                let tz = jiff::tz::TimeZone::get(zone).ok()?;
+                *last = Some((zone.to_string(), tz.clone()));
+                tz
+            }
+        },
     };
-    let ts = tz.to_ambiguous_zoned(civil).compatible().ok()?.timestamp();
+    let ts = tz.to_ambiguous_timestamp(civil).compatible().ok()?;
     let t = Timestamp::from_unix(ts.as_second(), ts.subsec_nanosecond() as u32)?;
     // A date PHP made has microseconds: an instant all zeros after the
     // second was very likely written so by a person or an import.
@@ -526,7 +551,8 @@ mod tests {
     #[test]
     fn dates_in_every_kind_of_zone_become_utc() {
         let utc = |date, kind, zone| {
-            php_date(date, Some(Val::Int(kind)), zone).map(|t| (t.unix_seconds(), t.subsec_nanos()))
+            php_date(date, Some(Val::Int(kind)), zone, &mut None)
+                .map(|t| (t.unix_seconds(), t.subsec_nanos()))
         };
         // 2020-07-01 12:00 in Paris (summer: +02:00) is 10:00 UTC.
         assert_eq!(
