@@ -129,6 +129,12 @@ fn serialized(
     })
     .map_err(|e| match e.budget {
         Some(mut refused) => {
+            // The place in the file is the payload's: the byte of the
+            // inflated text says which bookmark.
+            refused.message = format!(
+                "{} (at byte {} of the inflated data)",
+                refused.message, e.at
+            );
             refused.location = here;
             refused
         }
