@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 
 use markport_model::{
-    Bookmark, Budget, Diagnostic, Document, Error, Node, Parsed, ReadOptions, Step,
+    Budget, Diagnostic, Document, Error, Node, NodeId, Parsed, ReadOptions, Separator, Step,
 };
 
 /// The folder Google lists the bookmarks without a label under.
@@ -40,27 +40,37 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 /// Read Google Bookmarks' export: one bookmark per link, labels as tags.
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let Parsed {
-        document: listed,
+        document: mut listed,
         mut diagnostics,
         ..
     } = crate::read::read(input, opts)?;
     let mut doc = Document::new();
-    doc.header = listed.header.clone();
+    doc.header = std::mem::take(&mut listed.header);
     let mut budget = Budget::new(opts, input.len());
     // Each link's bookmark, and the labels it has, by the label's number:
-    // a link listed under many labels costs one lookup a listing.
-    let mut by_href: HashMap<&str, markport_model::NodeId> = HashMap::new();
-    let mut labels: HashMap<&str, u32> = HashMap::new();
-    let mut has: HashSet<(markport_model::NodeId, u32)> = HashSet::new();
-    let mut path: Vec<Option<(u32, &str)>> = Vec::new();
+    // a link listed under many labels costs one lookup a listing. The
+    // listings are moved out of the page's document, not copied.
+    let mut by_href: HashMap<String, NodeId> = HashMap::new();
+    let mut labels: HashMap<String, u32> = HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut has: HashSet<(NodeId, u32)> = HashSet::new();
+    let mut path: Vec<Option<u32>> = Vec::new();
     let (mut listings, mut differing) = (0usize, 0usize);
-    for step in listed.walk() {
+    let steps: Vec<Step> = listed.walk().collect();
+    for step in steps {
         match step {
             Step::Open(id) => {
                 let title = listed.node(id).title().unwrap_or("");
                 let label = (title != UNLABELED && !title.is_empty()).then(|| {
                     let next = labels.len() as u32;
-                    (*labels.entry(title).or_insert(next), title)
+                    match labels.get(title) {
+                        Some(&n) => n,
+                        None => {
+                            labels.insert(title.to_string(), next);
+                            names.push(title.to_string());
+                            next
+                        }
+                    }
                 });
                 path.push(label);
             }
@@ -68,8 +78,13 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                 path.pop();
             }
             Step::Leaf(id) => {
-                let Node::Bookmark(b) = listed.node(id) else {
+                if !matches!(listed.node(id), Node::Bookmark(_)) {
                     continue;
+                }
+                let Node::Bookmark(b) =
+                    std::mem::replace(listed.node_mut(id), Separator::new().into())
+                else {
+                    unreachable!("a bookmark, just matched")
                 };
                 listings += 1;
                 let at = match by_href.get(b.href.as_str()) {
@@ -83,25 +98,22 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                     None => {
                         // Tags the page wrote itself (`TAGS=`, which Google
                         // never wrote) stay first, from the first listing.
-                        let copy: Bookmark = b.clone();
-                        budget.bookmark(&copy)?;
-                        let at = doc.push(None, copy);
-                        by_href.insert(b.href.as_str(), at);
+                        budget.bookmark(&b)?;
+                        let href = b.href.clone();
+                        let at = doc.push(None, b);
+                        by_href.insert(href, at);
                         at
                     }
                 };
-                let mut new = Vec::new();
-                for &(n, label) in path.iter().flatten() {
+                for &n in path.iter().flatten() {
                     if has.insert((at, n)) {
+                        let label = &names[n as usize];
                         budget.charge(label.len() + 32)?;
-                        new.push(label.to_string());
+                        doc.as_bookmark_mut(at)
+                            .expect("a bookmark")
+                            .tags
+                            .push(label.to_string());
                     }
-                }
-                if !new.is_empty() {
-                    doc.as_bookmark_mut(at)
-                        .expect("a bookmark")
-                        .tags
-                        .extend(new);
                 }
             }
         }
