@@ -56,6 +56,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("read", |b| {
         b.iter_with_large_drop(|| google::read(&bytes, &ReadOptions::default()).unwrap())
     });
+    // The same page read plainly (a folder per label): what the layout's
+    // reading adds is the difference.
+    g.bench_function("read as netscape", |b| {
+        b.iter_with_large_drop(|| markport_netscape::read(&bytes, &ReadOptions::default()).unwrap())
+    });
     g.finish();
 }
 
