@@ -152,6 +152,8 @@ formats! {
         "Generic CSV and plain URL lists.";
     "favorites" => markport_favorites as favorites [markport_favorites::FORMAT]
         "The favorites-tree format's own API (directories of link files).";
+    "arc" => markport_arc as arc [markport_arc::FORMAT]
+        "Arc's sidebar (StorableSidebar.json): its own API.";
 }
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use target::Target;
