@@ -156,6 +156,8 @@ formats! {
         "Arc's sidebar (StorableSidebar.json): its own API.";
     "edge" => markport_edge as edge [markport_edge::FORMAT]
         "Microsoft Edge Collections (collectionsSQLite): its own API.";
+    "zen" => markport_zen as zen [markport_zen::FORMAT]
+        "Zen browser sessions (essentials, workspaces' pinned tabs): its own API.";
 }
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use target::Target;
