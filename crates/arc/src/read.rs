@@ -159,8 +159,8 @@ fn read_sidebar(c: &mut Cursor<'_>, half: &mut Half, budget: &mut Budget) -> Res
                 return c.skip(at, &e);
             }
             c.members(|c, key| match key {
-                "spaces" => pairs(c, |c| space(c, Wrap::Bare, half, budget)),
-                "items" => pairs(c, |c| item(c, Wrap::Bare, half, budget)),
+                "spaces" => pairs(c, |c, at| space(c, at, Wrap::Bare, half, budget)),
+                "items" => pairs(c, |c, at| item(c, at, Wrap::Bare, half, budget)),
                 "topAppsContainerIDs" => marked_ids(c, |_, id| {
                     budget.charge(id.len() + 24)?;
                     half.favorites.push(id);
@@ -180,8 +180,8 @@ fn read_sync(c: &mut Cursor<'_>, half: &mut Half, budget: &mut Budget) -> Result
         return Ok(());
     }
     c.members(|c, key| match key {
-        "items" => pairs(c, |c| item(c, Wrap::Value, half, budget)),
-        "spaceModels" => pairs(c, |c| space(c, Wrap::Value, half, budget)),
+        "items" => pairs(c, |c, at| item(c, at, Wrap::Value, half, budget)),
+        "spaceModels" => pairs(c, |c, at| space(c, at, Wrap::Value, half, budget)),
         "container" => {
             if c.object()?.is_none() {
                 return Ok(());
@@ -217,14 +217,14 @@ fn read_sync(c: &mut Cursor<'_>, half: &mut Half, budget: &mut Budget) -> Result
 /// are the objects' own `id`s again, and are skipped.
 fn pairs<'a>(
     c: &mut Cursor<'a>,
-    mut object: impl FnMut(&mut Cursor<'a>) -> Result<(), Error>,
+    mut object: impl FnMut(&mut Cursor<'a>, usize) -> Result<(), Error>,
 ) -> Result<(), Error> {
     if c.array()?.is_none() {
         return Ok(());
     }
     c.elements(|c, at, e| {
         if e == Event::ObjectStart {
-            object(c)
+            object(c, at)
         } else {
             c.skip(at, &e)
         }
@@ -309,6 +309,7 @@ fn unwrap<'a>(
 
 fn space(
     c: &mut Cursor<'_>,
+    at: usize,
     wrap: Wrap,
     half: &mut Half,
     budget: &mut Budget,
@@ -359,11 +360,17 @@ fn space(
             half.spaces.push(s);
             Ok(())
         },
-        0,
+        at,
     )
 }
 
-fn item(c: &mut Cursor<'_>, wrap: Wrap, half: &mut Half, budget: &mut Budget) -> Result<(), Error> {
+fn item(
+    c: &mut Cursor<'_>,
+    at: usize,
+    wrap: Wrap,
+    half: &mut Half,
+    budget: &mut Budget,
+) -> Result<(), Error> {
     unwrap(
         c,
         wrap,
@@ -422,7 +429,7 @@ fn item(c: &mut Cursor<'_>, wrap: Wrap, half: &mut Half, budget: &mut Budget) ->
             });
             Ok(())
         },
-        0,
+        at,
     )
 }
 
