@@ -158,3 +158,12 @@ impl<'a> Cursor<'a> {
         self.skip(at, &e)
     }
 }
+
+/// `e` at `location` when it has no place of its own (a budget refused,
+/// found while reading the value that starts there).
+pub(crate) fn placed(mut e: Error, location: Location) -> Error {
+    if e.location.is_none() {
+        e.location = Some(location);
+    }
+    e
+}

@@ -11,15 +11,20 @@ use markport_model::{
     Timestamp,
 };
 
-use crate::cursor::Cursor;
+use crate::cursor::{placed, Cursor};
 
 /// Seconds from 1970-01-01 to 2001-01-01, the epoch of Arc's dates
 /// (Apple's reference date: `Date.timeIntervalSinceReferenceDate`).
 pub const ARC_EPOCH: i64 = 978_307_200;
 
 /// What one item costs while it waits to be placed, besides its strings:
-/// the struct, its entry in the id map and the vector of children.
-const ITEM_COST: usize = 160;
+/// the struct (about 180 bytes) with the spare capacity of the vector
+/// that holds it, its entries in the id maps, its vector of children.
+const ITEM_COST: usize = 384;
+
+/// What one id in a list costs besides its bytes: its `String` and the
+/// allocator's rounding.
+const ID_COST: usize = 40;
 
 /// The title of the folder that holds the favorites (Arc's `topApps`).
 pub const FAVORITES: &str = "Favorites";
@@ -162,7 +167,7 @@ fn read_sidebar(c: &mut Cursor<'_>, half: &mut Half, budget: &mut Budget) -> Res
                 "spaces" => pairs(c, |c, at| space(c, at, Wrap::Bare, half, budget)),
                 "items" => pairs(c, |c, at| item(c, at, Wrap::Bare, half, budget)),
                 "topAppsContainerIDs" => marked_ids(c, |_, id| {
-                    budget.charge(id.len() + 24)?;
+                    budget.charge(id.len() + ID_COST)?;
                     half.favorites.push(id);
                     Ok(())
                 }),
@@ -195,12 +200,12 @@ fn read_sync(c: &mut Cursor<'_>, half: &mut Half, budget: &mut Budget) -> Result
                 }
                 c.members(|c, key| match key {
                     "orderedSpaceIDs" => ids(c, |id| {
-                        budget.charge(id.len() + 24)?;
+                        budget.charge(id.len() + ID_COST)?;
                         half.order.push(id);
                         Ok(())
                     }),
                     "topAppsContainerIDs" => marked_ids(c, |_, id| {
-                        budget.charge(id.len() + 24)?;
+                        budget.charge(id.len() + ID_COST)?;
                         half.favorites.push(id);
                         Ok(())
                     }),
@@ -354,7 +359,7 @@ fn space(
                 + s.pinned
                     .iter()
                     .chain(&s.unpinned)
-                    .map(|i| i.len() + 24)
+                    .map(|i| i.len() + ID_COST)
                     .sum::<usize>();
             budget.charge(ITEM_COST + text)?;
             half.spaces.push(s);
@@ -413,11 +418,13 @@ fn item(
             };
             let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
             let mut text = id.len() + opt(&parent) + opt(&title) + opt(&created);
-            text += children.iter().map(|c| c.len() + 24).sum::<usize>();
+            text += children.iter().map(|c| c.len() + ID_COST).sum::<usize>();
             if let Some(Kind::Tab { url, saved_title }) = &kind {
                 text += opt(url) + opt(saved_title);
             }
-            budget.charge(ITEM_COST + text)?;
+            budget
+                .charge(ITEM_COST + text)
+                .map_err(|e| placed(e, c.locate(at)))?;
             half.items.push(Item {
                 at,
                 id,

@@ -224,5 +224,7 @@ fn many_tiny_items_stop_at_the_memory_budget() {
     let e = markport_arc::read(json.as_bytes(), &opts).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unsafe);
     assert!(e.message.contains("--memory-budget"), "{e}");
+    // At the place of the item that took it past.
+    assert!(e.location.unwrap().column > 1000, "{e}");
     assert_eq!(read(&json).document.census().bookmarks, 20_000);
 }

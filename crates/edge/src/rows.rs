@@ -67,9 +67,27 @@ fn tables(conn: &Connection) -> Result<[Table; 3], Error> {
     Ok(found.try_into().unwrap_or_else(|_| unreachable!()))
 }
 
+/// One card of `items`, as the bookmarks made of it take it.
+struct Card {
+    title: Option<String>,
+    /// The link, or the card's `type` when it has none.
+    link: Result<String, Option<String>>,
+    added: Option<DateValue>,
+    modified: Option<DateValue>,
+    deleted: bool,
+}
+
+/// What one card costs while the collections are read, besides its
+/// strings: the struct and its entry in the map.
+const CARD_COST: usize = 256;
+
 pub(crate) fn read(conn: &Connection, budget: &mut Budget) -> Result<Parsed, Error> {
     let [collections, items, rel] = tables(conn)?;
     let comments = comments(conn, budget)?;
+    // The cards once each, by id: the listing below then sorts only
+    // short keys (a card's big values listed many times never go through
+    // SQLite's sorter), and each card's source is parsed once.
+    let cards = cards(conn, &items, budget)?;
     let mut diags = Vec::new();
     let mut doc = Document::new();
     let mut skipped = (0usize, 0usize);
@@ -85,22 +103,15 @@ pub(crate) fn read(conn: &Connection, budget: &mut Budget) -> Result<Parsed, Err
     let mut folders = folders.query([]).map_err(sqlite_error)?;
 
     let sql = format!(
-        "SELECT c.rowid, r.item_id, i.id, i.title, {}, {}, {}, {}, {}, {} \
-         FROM collections_items_relationship r \
+        "SELECT c.rowid, r.item_id, {} FROM collections_items_relationship r \
          JOIN collections c ON c.id = r.parent_id \
-         LEFT JOIN items i ON i.id = r.item_id \
          WHERE NOT ({c_deleted}) ORDER BY {c_order}, {}",
-        column(&items, "i", "source")?,
-        column(&items, "i", "type")?,
-        column(&items, "i", "date_created")?,
-        column(&items, "i", "date_modified")?,
-        deleted(&items, "i")?,
         deleted(&rel, "r")?,
         order(&rel, "r")?,
     );
-    let mut cards = conn.prepare(&sql).map_err(sqlite_error)?;
-    let mut cards = cards.query([]).map_err(sqlite_error)?;
-    let mut card = cards.next().map_err(sqlite_error)?;
+    let mut listed = conn.prepare(&sql).map_err(sqlite_error)?;
+    let mut listed = listed.query([]).map_err(sqlite_error)?;
+    let mut next = listed.next().map_err(sqlite_error)?;
 
     while let Some(row) = folders.next().map_err(sqlite_error)? {
         let v = |i: usize| row.get_ref(i).map_err(sqlite_error);
@@ -116,49 +127,54 @@ pub(crate) fn read(conn: &Connection, budget: &mut Budget) -> Result<Parsed, Err
         let name = f.title.clone().unwrap_or_default();
         budget.folder(name.len())?;
         let folder = doc.push(None, f);
-        // The cards come in the collections' order: this collection's are
-        // next.
-        while let Some(row) = card {
+        // The listing comes in the collections' order: this collection's
+        // cards are next.
+        while let Some(row) = next {
             let v = |i: usize| row.get_ref(i).map_err(sqlite_error);
             if int(v(0)?) != rowid {
                 break;
             }
             let item_id = text(v(1)?).unwrap_or_default();
-            if v(2)?.data_type() == rusqlite::types::Type::Null {
-                let d = Diagnostic::warning(
-                    format!("collection {name:?} lists item {item_id:?}, which is not in `items`; skipped"),
-                    None,
-                );
-                budget.diagnostic(&d)?;
-                diags.push(d);
-            } else if truthy(v(8)?) || truthy(v(9)?) {
-                skipped.1 += 1;
-            } else {
-                match link(v(4)?) {
-                    Some(href) => {
-                        let mut b = Bookmark::new(href);
-                        b.title = text(v(3)?).filter(|t| !t.is_empty());
-                        b.desc = comments.get(&item_id).cloned();
-                        b.added = date(v(6)?);
-                        b.modified = date(v(7)?);
-                        budget.bookmark(&b)?;
-                        doc.push(Some(folder), b);
-                    }
-                    None => {
-                        let kind = text(v(5)?).unwrap_or_else(|| "card".into());
-                        let title = text(v(3)?).unwrap_or_default();
-                        let d = Diagnostic::warning(
-                            format!(
-                                "collection {name:?}: {kind} {title:?} (item {item_id:?}) has no link; skipped"
-                            ),
-                            None,
-                        );
-                        budget.diagnostic(&d)?;
-                        diags.push(d);
-                    }
+            match cards.get(&item_id) {
+                None => {
+                    let d = Diagnostic::warning(
+                        format!("collection {name:?} lists item {item_id:?}, which is not in `items`; skipped"),
+                        None,
+                    );
+                    budget.diagnostic(&d)?;
+                    diags.push(d);
+                }
+                Some(card) if card.deleted || truthy(v(2)?) => skipped.1 += 1,
+                Some(Card {
+                    link: Err(kind),
+                    title,
+                    ..
+                }) => {
+                    let d = Diagnostic::warning(
+                        format!(
+                            "collection {name:?}: {} {:?} (item {item_id:?}) has no link; skipped",
+                            kind.as_deref().unwrap_or("card"),
+                            title.as_deref().unwrap_or_default()
+                        ),
+                        None,
+                    );
+                    budget.diagnostic(&d)?;
+                    diags.push(d);
+                }
+                Some(card @ Card { link: Ok(href), .. }) => {
+                    let mut b = Bookmark::new(href.clone());
+                    b.title = card.title.clone();
+                    b.desc = comments.get(&item_id).cloned();
+                    b.added = card.added.clone();
+                    b.modified = card.modified.clone();
+                    budget.bookmark(&b).map_err(|mut e| {
+                        e.message = format!("collection {name:?}, item {item_id:?}: {}", e.message);
+                        e
+                    })?;
+                    doc.push(Some(folder), b);
                 }
             }
-            card = cards.next().map_err(sqlite_error)?;
+            next = listed.next().map_err(sqlite_error)?;
         }
     }
     if skipped != (0, 0) {
@@ -175,6 +191,45 @@ pub(crate) fn read(conn: &Connection, budget: &mut Budget) -> Result<Parsed, Err
         diags.insert(0, d);
     }
     Ok(Parsed::new(doc, diags))
+}
+
+/// Every card of `items` by id (the first of an id written twice).
+fn cards(
+    conn: &Connection,
+    items: &Table,
+    budget: &mut Budget,
+) -> Result<HashMap<String, Card>, Error> {
+    let sql = format!(
+        "SELECT i.id, i.title, {}, {}, {}, {}, {} FROM items i ORDER BY i.rowid",
+        column(items, "i", "source")?,
+        column(items, "i", "type")?,
+        column(items, "i", "date_created")?,
+        column(items, "i", "date_modified")?,
+        deleted(items, "i")?,
+    );
+    let mut stmt = conn.prepare(&sql).map_err(sqlite_error)?;
+    let mut rows = stmt.query([]).map_err(sqlite_error)?;
+    let mut out = HashMap::new();
+    while let Some(row) = rows.next().map_err(sqlite_error)? {
+        let v = |i: usize| row.get_ref(i).map_err(sqlite_error);
+        let Some(id) = text(v(0)?) else { continue };
+        let kind = text(v(3)?).filter(|t| !t.is_empty());
+        let card = Card {
+            title: text(v(1)?).filter(|t| !t.is_empty()),
+            link: link(v(2)?).ok_or(kind),
+            added: date(v(4)?),
+            modified: date(v(5)?),
+            deleted: truthy(v(6)?),
+        };
+        let len = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+        let link = match &card.link {
+            Ok(l) => l.len(),
+            Err(kind) => len(kind),
+        };
+        budget.charge(CARD_COST + id.len() + len(&card.title) + link)?;
+        out.entry(id).or_insert(card);
+    }
+    Ok(out)
 }
 
 /// The notes on each card (`comments.text` by `parent_id`), joined by a

@@ -155,6 +155,7 @@ fn a_card_listed_by_many_rows_is_charged_each_time() {
     let e = markport_edge::read_path(&path, &opts).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unsafe);
     assert!(e.message.contains("--memory-budget"), "{e}");
+    assert!(e.message.contains("collection \"Many\", item \"i\""), "{e}");
     // Within the default budget every listing is a bookmark.
     let doc = markport_edge::read_path(&path, &ReadOptions::default())
         .unwrap()
@@ -185,4 +186,25 @@ fn a_card_whose_item_is_missing_or_whose_source_is_not_json_is_reported() {
             "collection \"C\": website \"Bad\" (item \"bad\") has no link; skipped"
         ]
     );
+}
+
+#[test]
+fn a_big_card_listed_many_times_is_refused_by_the_budget_not_by_sqlite() {
+    // Only the listing's keys are sorted: the card's 1 MB title never goes
+    // through SQLite's sorter, whose heap is capped.
+    let dir = tempfile::tempdir().unwrap();
+    let title = "t".repeat(1 << 20);
+    let path = database(
+        dir.path(),
+        &format!(
+            "INSERT INTO collections VALUES ('c', 'Big', 0);
+             INSERT INTO items VALUES ('i', '{title}', CAST('{{\"url\":\"https://a.example/\"}}' AS BLOB), 'website');
+             WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n LIMIT 2000)
+             INSERT INTO collections_items_relationship SELECT 'i', 'c', x FROM n;"
+        ),
+    );
+    let e = markport_edge::read_path(&path, &ReadOptions::default()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsafe);
+    assert!(e.message.contains("--memory-budget"), "{e}");
+    assert!(e.message.contains("collection \"Big\""), "{e}");
 }

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use markport_markup::json::Event;
 use markport_model::{Bookmark, Budget, Diagnostic, Document, Error, Folder, NodeId, Parsed};
 
-use crate::cursor::Cursor;
+use crate::cursor::{placed, Cursor};
 
 /// The title of the folder that holds the essentials.
 pub const ESSENTIALS: &str = "Essentials";
@@ -17,8 +17,10 @@ pub const ESSENTIALS: &str = "Essentials";
 /// file.
 pub const OTHER_PINNED: &str = "Pinned";
 
-/// What one kept tab, workspace or folder costs besides its strings.
-const ENTRY_COST: usize = 160;
+/// What one kept tab, workspace or folder costs besides its strings: the
+/// struct (about 200 bytes for a tab) with the spare capacity of the
+/// vector that holds it, and its entries' vector.
+const ENTRY_COST: usize = 384;
 
 /// A history entry: its `url` and `title`.
 type Entry = (Option<String>, Option<String>);
@@ -125,7 +127,7 @@ fn holder(
     top: bool,
 ) -> Result<(), Error> {
     c.members(|c, key| match key {
-        "spaces" | "workspaces" => list(c, |c| {
+        "spaces" | "workspaces" => list(c, |c, _| {
             let mut w = Space::default();
             c.members(|c, key| match key {
                 "uuid" => {
@@ -143,7 +145,7 @@ fn holder(
             s.spaces.push(w);
             Ok(())
         }),
-        "folders" => list(c, |c| {
+        "folders" => list(c, |c, _| {
             let mut f = ZenFolder::default();
             c.members(|c, key| match key {
                 "id" => {
@@ -165,17 +167,19 @@ fn holder(
             s.folders.push(f);
             Ok(())
         }),
-        "tabs" => list(c, |c| {
+        "tabs" => list(c, |c, at| {
             let t = tab(c)?;
             if t.pinned || t.essential {
-                budget.charge(t.cost())?;
+                budget
+                    .charge(t.cost())
+                    .map_err(|e| placed(e, c.locate(at)))?;
                 s.tabs.push(t);
             } else if !t.empty {
                 s.ordinary += 1;
             }
             Ok(())
         }),
-        "windows" if top => list(c, |c| {
+        "windows" if top => list(c, |c, _| {
             s.windows += 1;
             holder(c, s, budget, false)
         }),
@@ -187,14 +191,14 @@ fn holder(
 /// anything else in it is skipped.
 fn list<'a>(
     c: &mut Cursor<'a>,
-    mut object: impl FnMut(&mut Cursor<'a>) -> Result<(), Error>,
+    mut object: impl FnMut(&mut Cursor<'a>, usize) -> Result<(), Error>,
 ) -> Result<(), Error> {
     if c.array()?.is_none() {
         return Ok(());
     }
     c.elements(|c, at, e| {
         if e == Event::ObjectStart {
-            object(c)
+            object(c, at)
         } else {
             c.skip(at, &e)
         }
@@ -222,7 +226,7 @@ fn tab(c: &mut Cursor<'_>) -> Result<Tab, Error> {
     let mut t = Tab::default();
     let flag = |c: &mut Cursor<'_>| Ok::<_, Error>(c.boolean()?.unwrap_or(false));
     c.members(|c, key| match key {
-        "entries" => list(c, |c| {
+        "entries" => list(c, |c, _| {
             t.entries.push(entry(c)?);
             Ok(())
         }),

@@ -191,6 +191,9 @@ fn a_session_of_many_tiny_pinned_tabs_stops_at_the_memory_budget() {
     let e = markport_zen::read(json.as_bytes(), &opts).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Unsafe);
     assert!(e.message.contains("--memory-budget"), "{e}");
+    // At the place of the item that took it past.
+    assert_eq!(e.location.unwrap().line, 1);
+    assert!(e.location.unwrap().column > 1000, "{e}");
     // Within the default budget (twice the input plus an allowance) it reads.
     assert_eq!(read(&json).document.census().bookmarks, 20_000);
 }
