@@ -687,7 +687,9 @@ impl Walk<'_, '_> {
                         .filter(|t| !t.is_empty())
                         .or_else(|| saved_title.clone().filter(|t| !t.is_empty()));
                     b.added = it.created.as_deref().and_then(date);
-                    self.budget.bookmark(&b)?;
+                    self.budget
+                        .bookmark(&b)
+                        .map_err(|e| placed(e, (self.locate)(it.at)))?;
                     self.doc.push(Some(parent), b);
                 }
                 Kind::List | Kind::Container | Kind::Other(_) => {
@@ -708,7 +710,8 @@ impl Walk<'_, '_> {
                     f.title = it.title.clone().filter(|t| !t.is_empty());
                     f.added = it.created.as_deref().and_then(date);
                     self.budget
-                        .folder(f.title.as_ref().map_or(0, String::len))?;
+                        .folder(f.title.as_ref().map_or(0, String::len))
+                        .map_err(|e| placed(e, (self.locate)(it.at)))?;
                     let id = self.doc.push(Some(parent), f);
                     stack.push((id, kids.into_iter()));
                 }
