@@ -13,7 +13,8 @@ use crate::files;
 #[derive(Args)]
 pub(crate) struct ProfilesArgs {
     /// Print only the bookmark file of BROWSER's default profile (firefox,
-    /// chrome, chromium, edge, brave, vivaldi, opera).
+    /// chrome, chromium, edge, brave, vivaldi, opera; arc, edge-collections,
+    /// zen for their stores that are not bookmark files).
     #[arg(long, value_name = "BROWSER", conflicts_with = "json")]
     path: Option<String>,
     /// Print JSON: one object per profile.

@@ -154,6 +154,12 @@ formats! {
         "Generic CSV and plain URL lists.";
     "favorites" => markport_favorites as favorites [markport_favorites::FORMAT]
         "The favorites-tree format's own API (directories of link files).";
+    "arc" => markport_arc as arc [markport_arc::FORMAT]
+        "Arc's sidebar (StorableSidebar.json): its own API.";
+    "edge" => markport_edge as edge [markport_edge::FORMAT]
+        "Microsoft Edge Collections (collectionsSQLite): its own API.";
+    "zen" => markport_zen as zen [markport_zen::FORMAT]
+        "Zen browser sessions (essentials, workspaces' pinned tabs): its own API.";
 }
 pub use resolve::{resolve_format, Chosen, Resolved};
 pub use target::Target;

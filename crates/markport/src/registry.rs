@@ -245,6 +245,9 @@ mod tests {
             ("csv", cfg!(feature = "lists")),
             ("urls", cfg!(feature = "lists")),
             ("favorites", cfg!(feature = "favorites")),
+            ("arc", cfg!(feature = "arc")),
+            ("edge", cfg!(feature = "edge")),
+            ("zen", cfg!(feature = "zen")),
         ];
         for (name, built) in expected {
             assert_eq!(format(name).is_some(), built, "{name}");

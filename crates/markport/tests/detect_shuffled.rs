@@ -42,6 +42,8 @@ fn samples() -> Vec<(&'static str, PathBuf)> {
         ("karakeep", "karakeep", "json"),
         ("wallabag", "wallabag", "json"),
         ("omnivore", "omnivore", "json"),
+        ("arc", "arc", "json"),
+        ("zen", "zen", "json"),
     ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join(dir))
             .unwrap()

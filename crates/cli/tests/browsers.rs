@@ -1,0 +1,148 @@
+//! Arc's sidebar, Edge's Collections and Zen's sessions through the
+//! command: each found without `--from` from the sample, its notes said,
+//! Zen's `.jsonlz4` never taken for a Firefox backup, and each found by
+//! `markport profiles --path` where its program keeps it.
+
+use std::path::Path;
+
+use predicates::prelude::*;
+
+mod common;
+
+use common::{corpus, markport};
+
+/// The `href`s of a markport JSON document, in order.
+fn hrefs(json: &[u8]) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_slice(json).unwrap();
+    v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["href"].as_str().map(String::from))
+        .collect()
+}
+
+#[test]
+fn arc_s_sidebar_is_read_without_from_and_says_which_half_it_read() {
+    let out = markport()
+        .args(["convert", "--to", "json"])
+        .arg(corpus("arc/StorableSidebar.json"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "note: read `sidebar`: 2 spaces, 7 bookmarks",
+        ))
+        .stderr(predicate::str::contains("2 unpinned tabs"))
+        .stderr(predicate::str::contains("arc -> json"))
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(hrefs(&out)[0], "https://mail.example.com/inbox");
+}
+
+#[test]
+fn edge_collections_are_read_from_the_file_and_from_standard_input() {
+    let path = corpus("edge/collectionsSQLite");
+    let by_path = markport()
+        .args(["convert", "--to", "json"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("edge -> json"))
+        .stderr(predicate::str::contains("has no link; skipped"))
+        .get_output()
+        .stdout
+        .clone();
+    let by_stdin = markport()
+        .args(["convert", "--to", "json", "-"])
+        .write_stdin(std::fs::read(&path).unwrap())
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert_eq!(by_path, by_stdin);
+    assert_eq!(hrefs(&by_path).len(), 4);
+}
+
+#[test]
+fn a_zen_session_is_never_taken_for_a_firefox_backup() {
+    markport()
+        .args(["convert", "--to", "xbel", "-o", "-"])
+        .arg(corpus("zen/zen-sessions.jsonlz4"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("zen -> xbel"))
+        .stderr(predicate::str::contains(
+            "2 ordinary (unpinned) tabs were skipped",
+        ));
+    markport()
+        .arg("info")
+        .arg(corpus("zen/sessionstore.jsonlz4"))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("sessionstore.jsonlz4: zen ("));
+}
+
+fn write(home: &Path, rel: &str, bytes: &[u8]) {
+    let p = home.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, bytes).unwrap();
+}
+
+#[test]
+fn profiles_path_finds_each_store_where_its_program_keeps_it() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    write(
+        h,
+        "Library/Application Support/Arc/StorableSidebar.json",
+        &std::fs::read(corpus("arc/StorableSidebar.json")).unwrap(),
+    );
+    write(
+        h,
+        ".config/microsoft-edge/Default/Collections/collectionsSQLite",
+        &std::fs::read(corpus("edge/collectionsSQLite")).unwrap(),
+    );
+    write(
+        h,
+        ".zen/profiles.ini",
+        b"[Profile0]\nName=Default (release)\nIsRelative=1\nPath=x.default\nDefault=1\n",
+    );
+    write(
+        h,
+        ".zen/x.default/zen-sessions.jsonlz4",
+        &std::fs::read(corpus("zen/zen-sessions.jsonlz4")).unwrap(),
+    );
+    for (browser, file, bookmarks) in [
+        ("arc", "StorableSidebar.json", "7 bookmarks"),
+        ("edge-collections", "collectionsSQLite", "4 bookmarks"),
+        ("zen", "zen-sessions.jsonlz4", "7 bookmarks"),
+    ] {
+        let out = markport()
+            .env("HOME", h)
+            .env_remove("XDG_CONFIG_HOME")
+            .args(["profiles", "--path", browser])
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        let path = String::from_utf8(out).unwrap();
+        assert!(path.trim_end().ends_with(file), "{browser}: {path}");
+        markport()
+            .args(["info", path.trim_end()])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(bookmarks));
+    }
+    // The listing counts each store's bookmarks.
+    markport()
+        .env("HOME", h)
+        .env_remove("XDG_CONFIG_HOME")
+        .arg("profiles")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("edge-collections"))
+        .stdout(predicate::str::contains("7 bookmarks"));
+}
