@@ -27,6 +27,8 @@ mod duration;
 mod engine;
 mod hosts;
 mod http;
+#[cfg(feature = "loopback-server")]
+pub mod loopback;
 mod state;
 
 pub use collect::{collect, link_key, Collected, Link};
