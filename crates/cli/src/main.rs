@@ -14,6 +14,8 @@ mod files;
 mod flags;
 mod formats;
 mod info;
+#[cfg(feature = "links")]
+mod links;
 mod manual;
 mod merge;
 mod operations;
@@ -87,6 +89,9 @@ enum Command {
     /// A page and a JSON API on this machine's loopback address (127.0.0.1, ::1).
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+    /// Check each link of a collection once, politely and resumably; write back what moved or died (docs/links.md).
+    #[cfg(feature = "links")]
+    Links(links::LinksArgs),
 }
 
 fn main() -> ExitCode {
@@ -113,6 +118,8 @@ fn main() -> ExitCode {
         Command::Man(a) => manual::run(a, Cli::command()),
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a),
+        #[cfg(feature = "links")]
+        Command::Links(a) => links::run(a),
     };
     // A command that stopped because its temporaries were removed under
     // it does not exit first: the signal's thread exits, with 128 + the

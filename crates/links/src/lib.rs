@@ -107,6 +107,36 @@ impl Status {
     }
 }
 
+/// `secs` (since 1970, UTC) as RFC 3339, as the JSON output writes
+/// `checked_at`: `2026-11-27T13:07:58Z`.
+///
+/// ```
+/// assert_eq!(markport_links::rfc3339(0), "1970-01-01T00:00:00Z");
+/// ```
+pub fn rfc3339(secs: i64) -> String {
+    chrono::DateTime::from_timestamp(secs, 0)
+        .unwrap_or_default()
+        .format("%Y-%m-%dT%H:%M:%SZ")
+        .to_string()
+}
+
+/// The href to write for `href` when its link moved for good to
+/// `final_url`: the new link, with `href`'s `#fragment` when the new link
+/// has none (a fragment never reaches the server, so redirects keep it).
+///
+/// ```
+/// use markport_links::moved_href;
+///
+/// assert_eq!(moved_href("http://a.example/x#part", "https://a.example/x"), "https://a.example/x#part");
+/// assert_eq!(moved_href("http://a.example/x", "https://a.example/y"), "https://a.example/y");
+/// ```
+pub fn moved_href(href: &str, final_url: &str) -> String {
+    match href.split_once('#') {
+        Some((_, fragment)) if !final_url.contains('#') => format!("{final_url}#{fragment}"),
+        _ => final_url.to_owned(),
+    }
+}
+
 /// How to check.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
