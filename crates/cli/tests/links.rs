@@ -388,3 +388,34 @@ fn bad_usage_and_unreadable_input_exit_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn a_progress_bar_on_a_terminal_only_and_never_when_quiet() {
+    let server = Server::start_with_delay("127.0.0.1", std::time::Duration::from_millis(150));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urls.txt");
+    let list: String = (0..4)
+        .map(|i| server.url(&format!("/ok{i}")) + "\n")
+        .collect();
+    std::fs::write(&file, list).unwrap();
+    let on_a_terminal = |flags: &str| {
+        let bin = assert_cmd::cargo::cargo_bin("markport");
+        let line = format!(
+            "{} {flags} links {} --per-host 1",
+            bin.display(),
+            file.display()
+        );
+        std::process::Command::new("script")
+            .args(["-qec", &line, "/dev/null"])
+            .output()
+            .expect("script(1), from util-linux, makes a terminal for this test")
+    };
+    let shown = stdout(&on_a_terminal(""));
+    assert!(shown.contains("checking"), "{shown}");
+    assert!(shown.contains("4 links: 4 ok"), "{shown}");
+    let quiet = stdout(&on_a_terminal("-q"));
+    assert!(
+        !quiet.contains("checking") && !quiet.contains("4 ok"),
+        "{quiet}"
+    );
+}
