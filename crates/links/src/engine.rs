@@ -2,7 +2,7 @@
 //! global bounds, its answer classified, recorded in the state as it
 //! comes.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
@@ -71,15 +71,23 @@ pub fn check(
             global: Arc::new(Semaphore::new(opts.concurrency.max(1))),
             opts: opts.clone(),
         });
+        let mut queue = Queue::new(links, &to_ask, opts);
         runtime.block_on(async {
             let mut tasks = JoinSet::new();
-            for &i in &to_ask {
+            let spawn = |tasks: &mut JoinSet<_>, (i, host): (usize, usize)| {
                 let ctx = ctx.clone();
                 let url = links.links[i].key.clone();
-                tasks.spawn(async move { (i, check_link(&ctx, &url).await) });
+                tasks.spawn(async move { (i, host, check_link(&ctx, &url).await) });
+            };
+            while let Some(next) = queue.next() {
+                spawn(&mut tasks, next);
             }
             while let Some(joined) = tasks.join_next().await {
-                let (i, mut checked) = joined.expect("a check does not panic");
+                let (i, host, mut checked) = joined.expect("a check does not panic");
+                queue.finished(host);
+                while let Some(next) = queue.next() {
+                    spawn(&mut tasks, next);
+                }
                 let prev = state.get(&checked.url).cloned();
                 let first_failed_at = confirm(&mut checked, prev.as_ref(), opts, now);
                 state.record(to_entry(&checked, first_failed_at))?;
@@ -114,6 +122,90 @@ pub fn check(
         asked,
         interrupted,
     })
+}
+
+/// The links still to ask, by host, handed out so that no more tasks
+/// exist than may run: at most `per_host` for a host and `concurrency` in
+/// all, hosts taking turns. Memory stays that of the running checks, not
+/// of every link, and one host's long list does not hold up the others.
+/// (The per-host semaphores still bound the hops of redirects, which may
+/// lead to another host.)
+struct Queue {
+    /// Each host's links, in order.
+    pending: Vec<VecDeque<usize>>,
+    running: Vec<usize>,
+    /// Hosts with links pending and a free slot, each at most once.
+    ready: VecDeque<usize>,
+    listed: Vec<bool>,
+    in_flight: usize,
+    per_host: usize,
+    concurrency: usize,
+}
+
+impl Queue {
+    fn new(links: &Collected, to_ask: &[usize], opts: &Options) -> Queue {
+        let mut index: HashMap<&str, usize> = HashMap::new();
+        let mut pending: Vec<VecDeque<usize>> = Vec::new();
+        for &i in to_ask {
+            let key = &links.links[i].key;
+            let host = host_of(key);
+            let h = *index.entry(host).or_insert_with(|| {
+                pending.push(VecDeque::new());
+                pending.len() - 1
+            });
+            pending[h].push_back(i);
+        }
+        let hosts = pending.len();
+        Queue {
+            pending,
+            running: vec![0; hosts],
+            ready: (0..hosts).collect(),
+            listed: vec![true; hosts],
+            in_flight: 0,
+            per_host: opts.per_host.max(1),
+            concurrency: opts.concurrency.max(1),
+        }
+    }
+
+    /// The next link to start, with its host, if one may start now.
+    fn next(&mut self) -> Option<(usize, usize)> {
+        if self.in_flight >= self.concurrency {
+            return None;
+        }
+        let h = self.ready.pop_front()?;
+        self.listed[h] = false;
+        let i = self.pending[h].pop_front().expect("a ready host has links");
+        self.running[h] += 1;
+        self.in_flight += 1;
+        self.list(h);
+        Some((i, h))
+    }
+
+    /// A link of host `h` is done.
+    fn finished(&mut self, h: usize) {
+        self.running[h] -= 1;
+        self.in_flight -= 1;
+        self.list(h);
+    }
+
+    fn list(&mut self, h: usize) {
+        if !self.listed[h] && !self.pending[h].is_empty() && self.running[h] < self.per_host {
+            self.listed[h] = true;
+            self.ready.push_back(h);
+        }
+    }
+}
+
+/// The host part of a link key (`http://HOST:PORT/...`), as the per-host
+/// limit counts it.
+fn host_of(key: &str) -> &str {
+    let rest = key.split_once("://").map_or(key, |(_, r)| r);
+    let authority = rest.split(['/', '?']).next().unwrap_or(rest);
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
+    match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(v6),
+        None => authority.split(':').next().unwrap_or(authority),
+    }
 }
 
 fn now() -> i64 {
@@ -356,5 +448,17 @@ fn classify(a: &Answer) -> Status {
         404 | 410 => Status::Gone,
         401 | 403 | 429 => Status::Blocked,
         _ => Status::Broken,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_of;
+
+    #[test]
+    fn hosts_are_told_without_port_or_user() {
+        assert_eq!(host_of("http://127.0.0.2:8080/a"), "127.0.0.2");
+        assert_eq!(host_of("https://u:p@example.org?q"), "example.org");
+        assert_eq!(host_of("http://[::1]:80/"), "::1");
     }
 }

@@ -249,7 +249,9 @@ fn the_state_keeps_results_and_a_stopped_run_goes_on() {
     let first = check(&collected, &opts, &mut state, |_, _| {}).unwrap();
     assert!(first.interrupted);
     assert_eq!(first.asked, 4);
+    // With 2 at once to the host, one more may have been in flight.
     let asked_first = s.count();
+    assert!((4..=5).contains(&asked_first), "{asked_first}");
     drop(state);
     assert!(!path.exists(), "an interrupted run leaves its journal only");
     opts.stop_after = None;
