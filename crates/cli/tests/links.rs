@@ -419,3 +419,53 @@ fn a_progress_bar_on_a_terminal_only_and_never_when_quiet() {
         "{quiet}"
     );
 }
+
+#[test]
+fn a_killed_run_goes_on_from_its_journal() {
+    let server = Server::start_with_delay("127.0.0.1", std::time::Duration::from_millis(60));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("urls.txt");
+    let state = dir.path().join("links.state");
+    let list: String = (0..20)
+        .map(|i| server.url(&format!("/ok{i}")) + "\n")
+        .collect();
+    std::fs::write(&file, list).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("markport"))
+        .arg("links")
+        .arg(&file)
+        .arg("--state")
+        .arg(&state)
+        .args(["--per-host", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Killed (SIGKILL: no handler runs) once a few links are answered.
+    let waited = std::time::Instant::now();
+    while server.count() < 6 && waited.elapsed() < std::time::Duration::from_secs(20) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let asked = server.count();
+    assert!((6..20).contains(&asked), "{asked}");
+    assert!(!state.exists(), "the killed run never wrote the file whole");
+    let mut journal = state.clone().into_os_string();
+    journal.push(".journal");
+    let kept = std::fs::read_to_string(&journal).unwrap().lines().count();
+    assert!(kept >= asked - 2, "{kept} of {asked} kept");
+    let again = markport()
+        .arg("links")
+        .arg(&file)
+        .arg("--state")
+        .arg(&state)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(
+        server.count() - asked,
+        20 - kept,
+        "only what the journal lacked"
+    );
+    assert!(stdout(&again).contains(&format!("20 links ({kept} from the state): 20 ok")));
+}

@@ -298,3 +298,12 @@ fn confirm_after_keeps_a_first_failure_suspect() {
     let third = check(&collected, &opts, &mut state, |_, _| {}).unwrap();
     assert_eq!(third.results[0].status, Status::Gone);
 }
+
+#[test]
+fn a_tls_failure_is_unreachable() {
+    // An https link to a server that speaks plain HTTP: the handshake fails.
+    let s = Server::start("127.0.0.1");
+    let c = one(format!("https://{}/ok", s.addr()), &quick());
+    assert_eq!(c.status, Status::Unreachable, "{c:?}");
+    assert!(c.reason.as_deref().unwrap().starts_with("TLS: "), "{c:?}");
+}
