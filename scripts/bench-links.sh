@@ -110,4 +110,4 @@ if [ -n "$lychee" ]; then
     )
 fi
 stop_server
-echo "(markport: 10,000 expected, each link asked once over its three runs, and up to 20 more: those in flight at the stop; lychee adds 10,000 for its first run)"
+echo "(markport: 10,000 expected, each link asked once over its three runs: the checks running at the stop finish and are kept; lychee adds 10,000 for its first run)"

@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::exit;
 use crate::failure::Failure;
 use crate::files::{self, display_name, is_std};
-use crate::flags::{format_names, WritableFormat};
+use crate::flags::{JobFlags, WritableFormat};
 use crate::pipeline::{self, counted, thousands, Out, ReportOut};
 use crate::progress::Progress;
 use crate::report::{Report, REPORT_VERSION};
@@ -28,22 +28,14 @@ pub(crate) struct LinksArgs {
     /// (`-`: standard input).
     #[arg(default_value = "-")]
     input: PathBuf,
-    /// Write the collection back here (`-`: standard output) with what
-    /// --update-redirects, --tag-dead, --move-dead and --remove-dead
-    /// change, through the same writer as `convert`, with its report.
+    /// Where to write (`-`: standard output). A regular file is written to a
+    /// temporary file and renamed into place, never half-written; a link is
+    /// followed; a device or FIFO is written through (docs/output.md).
     #[arg(short, long, value_name = "OUTPUT")]
     output: Option<PathBuf>,
-    /// The input format (default: detected from the content).
-    #[arg(short, long, value_name = "FORMAT", value_parser = format_names())]
-    from: Option<String>,
-    /// The output format (default: from the -o extension, else the
-    /// input's).
+    /// The output format (default: from the -o extension; `html` is netscape).
     #[arg(short, long, value_name = "FORMAT", value_parser = WritableFormat)]
     to: Option<String>,
-    /// One JSON object per link on standard output (JSON Lines: url,
-    /// status, code, final_url, paths, checked_at) instead of the summary.
-    #[arg(long)]
-    json: bool,
     /// Keep each link's result in this file (JSON Lines) and take the
     /// fresh ones from it: a later run asks only what is due, and an
     /// interrupted run goes on where it stopped (docs/links.md).
@@ -92,6 +84,13 @@ pub(crate) struct LinksArgs {
     /// for the tests of resuming.
     #[arg(long, value_name = "N", hide = true)]
     stop_after: Option<usize>,
+    /// How to read, how to write back, the gates and the report, as
+    /// `convert` takes them. `--json` prints one JSON object per link
+    /// (JSON Lines: url, status, code, final_url, paths, checked_at) on
+    /// standard output instead of the summary, and the write-back's report
+    /// as JSON.
+    #[command(flatten)]
+    job: JobFlags,
 }
 
 fn seconds(text: &str) -> Result<Duration, String> {
@@ -108,7 +107,8 @@ pub(crate) fn run(a: LinksArgs) -> u8 {
 
 fn try_links(a: &LinksArgs) -> Result<u8, Failure> {
     let to_stdout = a.output.as_deref().is_some_and(is_std);
-    if a.json && to_stdout {
+    let json = a.job.report.json;
+    if json && to_stdout {
         return Err(Failure::new(
             "--json prints on standard output: write the collection with -o FILE",
         ));
@@ -127,8 +127,14 @@ fn try_links(a: &LinksArgs) -> Result<u8, Failure> {
         Some(bytes) => markport::Input::Bytes(bytes.clone()),
         None => markport::Input::Path(a.input.clone()),
     };
-    let from = files::named_format(a.from.as_deref())?;
-    let reading = markport::read(input(a), from, &markport::ReadOptions::default())
+    let inputs = [a.input.clone()];
+    ReportOut::check(
+        a.job.report.report_file.as_deref(),
+        a.output.as_deref(),
+        &inputs,
+    )?;
+    let from = files::named_format(a.job.from.as_deref())?;
+    let reading = markport::read(input(a), from, &a.job.read.options())
         .map_err(|e| files::read_failure(&a.input, &e))?;
     files::said_read(&a.input, &reading.from);
     let input_format = reading.from.format;
@@ -140,12 +146,16 @@ fn try_links(a: &LinksArgs) -> Result<u8, Failure> {
         None => State::in_memory(),
     };
     // The output is prepared (and an unwritable one refused) before the
-    // long part.
-    let inputs = [a.input.clone()];
+    // long part, with the report's file.
     let prepared = match &a.output {
-        Some(path) => Some(prepare(a, path, input_format, &inputs)?),
+        Some(path) => Some(prepare(a, path, &inputs)?),
         None => None,
     };
+    let report_out = ReportOut::open(
+        a.job.report.report_file.as_deref(),
+        a.output.as_deref(),
+        &inputs,
+    )?;
 
     let opts = options(a);
     let progress = Progress::new(collected.links.len(), "checking");
@@ -159,7 +169,7 @@ fn try_links(a: &LinksArgs) -> Result<u8, Failure> {
         )));
     }
     let places = places(&collected);
-    if a.json {
+    if json {
         print_json(&run.results, &places)?;
     } else {
         let text = summary(&run.results, &places, run.asked);
@@ -178,10 +188,10 @@ fn try_links(a: &LinksArgs) -> Result<u8, Failure> {
         exit::OK
     };
     if let Some((out, to, said)) = prepared {
-        let ops = write_back(a, &run.results, &places);
-        let mut job = markport::Job::new(vec![input(a)], to.clone());
+        let dest = a.job.destination();
+        let mut job = a.job.job(vec![input(a)], to.clone())?;
         job.from = Some(input_format);
-        job.operations = ops;
+        job.operations.extend(write_back(a, &run.results, &places));
         let output_name = pipeline::output_name(a.output.as_deref());
         let done = out
             .run(job)
@@ -202,46 +212,48 @@ fn try_links(a: &LinksArgs) -> Result<u8, Failure> {
             extended: loss.has_extensions(),
             changes: &loss.changes,
             destination: &loss.destination,
-            for_: None,
-            label: None,
+            for_: dest.map(|d| d.name),
+            label: dest.map(|d| d.label),
         };
-        let mut text = report.text(&pipeline::summary(
-            &done,
-            &inputs,
-            &output_name,
-            false,
-            &said,
-            None,
-        ));
-        if let Some(line) = pipeline::refusal_line(&done, &[]) {
-            text.push_str(&line);
+        let mut text = if json {
+            report.json()
+        } else {
+            report.text(&pipeline::summary(
+                &done,
+                &inputs,
+                &output_name,
+                a.job.gates.dry_run,
+                &said,
+                dest,
+            ))
+        };
+        if let Some(line) = pipeline::refusal_line(&done, &a.job.gates.allow_loss) {
+            if !json {
+                text.push_str(&line);
+            }
             code = exit::DIFFERENT;
         }
-        let quiet = crate::say::quiet() && done.refused.is_none();
-        ReportOut::open(None, a.output.as_deref(), &inputs)?.print(&text, quiet)?;
+        let quiet = crate::say::quiet() && done.refused.is_none() && !json;
+        report_out.print(&text, quiet)?;
     }
     Ok(code)
 }
 
-/// The output's format and destination, prepared: `--to`, else the -o
-/// extension's, else the input's own format.
+/// The output's format and destination, prepared as `convert` prepares
+/// them: `--to`, else `--for`'s, else the -o extension's.
 fn prepare(
     a: &LinksArgs,
     path: &Path,
-    input_format: &'static markport::Format,
     inputs: &[PathBuf],
 ) -> Result<(Out, markport::To, String), Failure> {
-    let options = markport::WriteOptions::default();
-    let chosen =
-        files::output_format(a.to.as_deref(), None, Some(path), options.clone()).or_else(|e| {
-            match a.to {
-                None => files::output_format(Some(input_format.name), None, Some(path), options),
-                Some(_) => Err(e),
-            }
-        })?;
-    let (format, options, said) = chosen;
+    let (format, options, said) = files::output_format(
+        a.to.as_deref(),
+        a.job.destination(),
+        Some(path),
+        a.job.write.options(),
+    )?;
     let to = markport::To::Format { format, options };
-    let out = Out::open(&to, Some(path), inputs, false)?;
+    let out = Out::open(&to, Some(path), inputs, a.job.gates.dry_run)?;
     Ok((out, to, said))
 }
 

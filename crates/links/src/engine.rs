@@ -85,9 +85,6 @@ pub fn check(
             while let Some(joined) = tasks.join_next().await {
                 let (i, host, mut checked) = joined.expect("a check does not panic");
                 queue.finished(host);
-                while let Some(next) = queue.next() {
-                    spawn(&mut tasks, next);
-                }
                 let prev = state.get(&checked.url).cloned();
                 let first_failed_at = confirm(&mut checked, prev.as_ref(), opts, now);
                 state.record(to_entry(&checked, first_failed_at))?;
@@ -95,10 +92,13 @@ pub fn check(
                 asked += 1;
                 done += 1;
                 on_done(done, total);
+                // Stopping starts nothing more; what runs is let finish
+                // and recorded, so no request is left unaccounted for.
                 if opts.stop_after.is_some_and(|n| asked >= n) {
                     interrupted = true;
-                    tasks.abort_all();
-                    break;
+                }
+                while let Some(next) = queue.next().filter(|_| !interrupted) {
+                    spawn(&mut tasks, next);
                 }
             }
             Ok::<(), StateError>(())

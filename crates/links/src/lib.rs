@@ -167,7 +167,8 @@ pub struct Options {
     /// least this long after the first; until then it is suspect.
     pub confirm_after: Option<Duration>,
     /// Stop after this many links are checked, as an interruption would
-    /// (the state keeps them, unmerged): for tests of resuming.
+    /// (the state keeps them, unmerged): nothing more is started, and the
+    /// checks running then finish and are kept too. For tests of resuming.
     pub stop_after: Option<usize>,
 }
 
