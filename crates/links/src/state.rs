@@ -82,6 +82,9 @@ pub struct State {
     entries: BTreeMap<String, Entry>,
     path: Option<PathBuf>,
     journal: Option<File>,
+    /// Something is known that the file does not hold yet (a result of
+    /// this run, or a journal read back).
+    changed: bool,
 }
 
 impl State {
@@ -98,14 +101,15 @@ impl State {
             ..State::default()
         };
         state.load(path, false)?;
-        state.load(&journal_path(path), true)?;
+        state.changed = state.load(&journal_path(path), true)?;
         Ok(state)
     }
 
-    fn load(&mut self, path: &Path, journal: bool) -> Result<(), StateError> {
+    /// Read `path` over what is known; whether it was there.
+    fn load(&mut self, path: &Path, journal: bool) -> Result<bool, StateError> {
         let file = match File::open(path) {
             Ok(f) => f,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
             Err(e) => return Err(error(path, None, format!("cannot read: {e}"))),
         };
         let mut lines = BufReader::new(file).lines().enumerate().peekable();
@@ -133,7 +137,7 @@ impl State {
                 }
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// What is known of `url`.
@@ -173,15 +177,20 @@ impl State {
             }
         }
         self.entries.insert(entry.url.clone(), entry);
+        self.changed = true;
         Ok(())
     }
 
     /// Write the file whole (atomically) with every entry, and remove the
-    /// journal it now holds. Nothing to do for a state in memory.
+    /// journal it now holds. Nothing to do for a state in memory, or when
+    /// the file already holds everything known.
     pub fn save(&mut self) -> Result<(), StateError> {
         let Some(path) = self.path.clone() else {
             return Ok(());
         };
+        if !self.changed {
+            return Ok(());
+        }
         let mut out = markport_files::output::OutputFile::create(&path)
             .map_err(|e| error(&e.path, None, e.message))?;
         let write = |out: &mut markport_files::output::OutputFile| -> io::Result<()> {
@@ -198,6 +207,7 @@ impl State {
         // The journal's lines are in the file now: a crash before this
         // removal only makes the next run read them twice.
         self.journal = None;
+        self.changed = false;
         let journal = journal_path(&path);
         match std::fs::remove_file(&journal) {
             Ok(()) => Ok(()),
