@@ -14,6 +14,8 @@ mod files;
 mod flags;
 mod formats;
 mod info;
+#[cfg(feature = "links")]
+mod links;
 mod manual;
 mod merge;
 mod operations;
@@ -36,7 +38,7 @@ use clap::{CommandFactory, Parser, Subcommand};
     name = "markport",
     version,
     about = "Convert bookmark collections between formats and report exactly what a conversion loses",
-    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss), files differ (diff), problems found (check) or a tool changed or lost a must value (conformance), 2 bad usage or unreadable input."
+    after_help = "Formats: run `markport formats`. Exit codes: 0 success, 1 something lost (--fail-on-loss), files differ (diff), problems found (check), a tool changed or lost a must value (conformance) or a link is gone, broken or unreachable (links), 2 bad usage or unreadable input."
 )]
 pub(crate) struct Cli {
     /// Print nothing but errors, and why `--fail-on-loss` wrote nothing;
@@ -87,6 +89,9 @@ enum Command {
     /// A page and a JSON API on this machine's loopback address (127.0.0.1, ::1).
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+    /// Check each link of a collection once, politely and resumably; write back what moved or died (docs/links.md).
+    #[cfg(feature = "links")]
+    Links(links::LinksArgs),
 }
 
 fn main() -> ExitCode {
@@ -113,6 +118,8 @@ fn main() -> ExitCode {
         Command::Man(a) => manual::run(a, Cli::command()),
         #[cfg(feature = "serve")]
         Command::Serve(a) => serve::run(a),
+        #[cfg(feature = "links")]
+        Command::Links(a) => links::run(a),
     };
     // A command that stopped because its temporaries were removed under
     // it does not exit first: the signal's thread exits, with 128 + the

@@ -248,11 +248,29 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
             ),
         ],
     ),
+    (
+        "links",
+        &[
+            (
+                "Check every link of a browser export, keeping the results for the next run:",
+                "markport links bookmarks.html --state links.state",
+            ),
+            (
+                "Point moved bookmarks to their new links and tag the dead ones, keeping every other field:",
+                "markport links bookmarks.html --update-redirects --tag-dead dead -o checked.html",
+            ),
+            (
+                "One JSON object per link, a dead one confirmed only a day after its first failure:",
+                "markport links bookmarks.xbel --json --state links.state --confirm-after 1d",
+            ),
+        ],
+    ),
 ];
 
 const EXIT_STATUS: &str =
     "0 success; 1 something was lost (--fail-on-loss), the files differ (diff), \
-problems were found (check) or a tool changed or lost a must value (conformance); \
+problems were found (check), a tool changed or lost a must value (conformance) \
+or a link is gone, broken or unreachable (links); \
 2 bad usage or unreadable input.";
 
 pub(crate) fn run(a: ManArgs, root: clap::Command) -> u8 {

@@ -29,6 +29,7 @@ mod dedupe;
 mod emptied;
 mod join;
 mod link;
+mod links;
 mod merge;
 mod select;
 mod shape;
@@ -36,6 +37,7 @@ mod tidy;
 
 pub use dedupe::{dedupe, dedupe_by, dedupe_keeping};
 pub use link::{link_key, LinkMatch, TRACKING};
+pub use links::{move_links, remove_links, tag_links, update_links};
 pub use merge::{merge, merge_by, merge_keeping, MergedInput};
 pub use select::{added_between, exclude_folder, folder_path, only_folder, only_tags, public_only};
 pub use shape::{flatten, folders_as_tags, tags_as_folders, Flattened, TagFolders};
@@ -80,6 +82,25 @@ pub enum Operation {
     Flatten,
     /// `--tags-as-folders` (`true`: `=all`): [`tags_as_folders`].
     TagsAsFolders(bool),
+    /// `--update-redirects` (`markport links`): [`update_links`], each href
+    /// to the link it moved to for good.
+    UpdateLinks(std::collections::BTreeMap<String, String>),
+    /// `--tag-dead TAG`: [`tag_links`].
+    TagLinks {
+        /// The hrefs found dead.
+        links: std::collections::BTreeSet<String>,
+        /// The tag they get.
+        tag: String,
+    },
+    /// `--move-dead FOLDER`: [`move_links`].
+    MoveLinks {
+        /// The hrefs found dead.
+        links: std::collections::BTreeSet<String>,
+        /// Where they go ([`folder_path`]).
+        folder: String,
+    },
+    /// `--remove-dead`: [`remove_links`].
+    RemoveLinks(std::collections::BTreeSet<String>),
 }
 
 impl Operation {
@@ -109,6 +130,10 @@ impl Operation {
             Operation::Flatten => "--flatten",
             Operation::TagsAsFolders(false) => "--tags-as-folders",
             Operation::TagsAsFolders(true) => "--tags-as-folders=all",
+            Operation::UpdateLinks(_) => "--update-redirects",
+            Operation::TagLinks { .. } => "--tag-dead",
+            Operation::MoveLinks { .. } => "--move-dead",
+            Operation::RemoveLinks(_) => "--remove-dead",
         }
     }
 
@@ -157,6 +182,10 @@ impl Operation {
             Operation::TagsAsFolders(all) => {
                 tags_as_folders(doc, *all);
             }
+            Operation::UpdateLinks(moved) => update_links(doc, moved),
+            Operation::TagLinks { links, tag } => tag_links(doc, links, tag),
+            Operation::MoveLinks { links, folder } => move_links(doc, links, folder),
+            Operation::RemoveLinks(links) => remove_links(doc, links),
         }
         Ok(())
     }
@@ -197,6 +226,10 @@ impl Operation {
             {
                 "dropped"
             }
+            Operation::UpdateLinks(_) => "updated",
+            Operation::TagLinks { .. } => "added",
+            Operation::MoveLinks { .. } if structure => "moved",
+            Operation::RemoveLinks(_) if structure => "removed",
             _ => "changed",
         };
         format!("{verb} by {}", self.flag())
