@@ -503,3 +503,122 @@ fn post_fields(s: &Serving, path: &str, fields: &[(&str, &str)]) -> (u16, Vec<u8
     let status = String::from_utf8_lossy(&raw[9..12]).parse().unwrap();
     (status, raw[end + 4..].to_vec())
 }
+
+/// The page in a real Firefox (headless, the project's Marionette driver):
+/// a person picks a file, a destination and a format, reads the summary
+/// the library says (with what Firefox will not keep), and clicks the
+/// download, which equals `markport convert`'s output; without
+/// JavaScript the plain form converts and Firefox saves the answer. A few
+/// seconds a run (one Firefox start each, no sleep: every wait polls).
+#[test]
+fn the_page_converts_in_a_real_firefox_with_and_without_script() {
+    let firefox = ["firefox-esr", "firefox"].into_iter().find(|f| {
+        Command::new(f)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if !tool("python3") {
+        return;
+    }
+    let Some(firefox) = firefox else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but firefox-esr is missing; .ci/setup.d/browsers.sh installs it"
+        );
+        eprintln!("skipped: no firefox-esr or firefox (the page's Firefox test needs one)");
+        return;
+    };
+    let s = serve(&[]);
+    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let input = corpus("netscape/delicious.html");
+    let want = markport()
+        .args(["convert", "--for", "firefox", "--to", "netscape"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(want.status.success());
+    let driver = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/peers/serve_page_firefox.py");
+    for script in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new("python3");
+        cmd.arg(&driver)
+            .arg(&url)
+            .arg(&input)
+            .args(["--to", "netscape", "--for", "firefox", "--firefox", firefox])
+            .arg("--downloads")
+            .arg(dir.path());
+        if !script {
+            cmd.arg("--no-script");
+        }
+        let out = cmd.output().unwrap();
+        let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+            panic!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(said["ok"], true, "script {script}: {said}");
+        let path = said["downloaded"].as_str().unwrap();
+        assert!(path.ends_with("delicious.html"), "{path}");
+        assert_eq!(
+            std::fs::read(path).unwrap(),
+            want.stdout,
+            "script {script}: the page's download is convert's output"
+        );
+        if script {
+            let summary = said["summary"].as_str().unwrap();
+            assert!(
+                summary.starts_with("wrote delicious.html: ")
+                    && summary.contains("Firefox will drop"),
+                "{summary}"
+            );
+            let result = said["result"].as_str().unwrap();
+            assert!(result.contains("What firefox will not keep:"), "{result}");
+        }
+    }
+}
+
+/// `--open` hands the printed address, token included, to the desktop's
+/// opener (here a fake `xdg-open` first on PATH that records its
+/// argument), and the server answers all the same.
+#[cfg(all(unix, not(target_os = "macos")))]
+#[test]
+fn open_hands_the_address_with_its_token_to_the_opener() {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = tempfile::tempdir().unwrap();
+    let record = bin.path().join("opened");
+    let opener = bin.path().join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!(
+            "#!/bin/sh\nprintf '%s' \"$1\" > '{}.part' && mv '{0}.part' '{0}'\n",
+            record.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = std::ffi::OsString::from(bin.path());
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    let s = serve_with(&["--open"], &[("PATH", &path)]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !record.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the opener was never run"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let opened = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(
+        opened,
+        format!("http://127.0.0.1:{}/?token={}", s.port, s.token)
+    );
+    let (status, _) = get(&s, "/api/version", true);
+    assert_eq!(status, 200);
+}
