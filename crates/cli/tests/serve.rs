@@ -578,7 +578,7 @@ fn the_page_converts_in_a_real_firefox_with_and_without_script() {
                 "{summary}"
             );
             let result = said["result"].as_str().unwrap();
-            assert!(result.contains("What firefox will not keep:"), "{result}");
+            assert!(result.contains("What Firefox will not keep:"), "{result}");
         }
     }
 }

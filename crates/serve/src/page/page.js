@@ -149,7 +149,8 @@
     if (r.losses) {
       // What the destination will not keep, each field with why, first:
       // it is what a person moving their bookmarks asks.
-      var dest = entries((r["for"] ? "What " + (r["for"]) + " will not keep" : "Not kept where the bookmarks go") + ":", r.destination, "lost");
+      var who = r["for"] ? document.querySelector("#for option[value='" + r["for"] + "']") : null;
+      var dest = entries((who ? "What " + who.textContent + " will not keep" : "Not kept where the bookmarks go") + ":", r.destination, "lost");
       if (dest.firstChild) { dest.firstChild.id = "not-kept"; }
       result.appendChild(dest);
       var more = el("details");
