@@ -5,7 +5,7 @@
 //! words for people, as lines a command prints and a page shows.
 //!
 //! ```
-//! # #[cfg(feature = "xbel")] {
+//! # #[cfg(all(feature = "xbel", feature = "netscape"))] {
 //! use markport::{format, report, run, Input, Job, Target, To, WriteOptions};
 //!
 //! let xbel = br#"<xbel version="1.0"><bookmark href="https://example.org/"

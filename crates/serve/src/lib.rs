@@ -99,7 +99,7 @@ pub(crate) struct State {
     pub(crate) page: page::Page,
     pub(crate) conversions: Arc<tokio::sync::Semaphore>,
     /// The profiles found, once looked for.
-    pub(crate) profiles: std::sync::Mutex<Option<Arc<Vec<markport::profiles::Profile>>>>,
+    pub(crate) profiles: tokio::sync::OnceCell<Arc<Vec<markport::profiles::Profile>>>,
 }
 
 /// A server bound to loopback, not yet answering.
@@ -176,7 +176,7 @@ impl Server {
             port: self.port,
             token: self.token,
             page: page::Page::new(),
-            profiles: std::sync::Mutex::new(None),
+            profiles: tokio::sync::OnceCell::new(),
         });
         runtime.block_on(async move {
             let app = api::router(state);

@@ -36,27 +36,29 @@ pub(crate) fn id(path: &Path) -> String {
 }
 
 /// The profiles found, searched once (the search reads each file to count
-/// its bookmarks) on a blocking thread, then kept for the server's life.
+/// its bookmarks) on a blocking thread, then kept for the server's life;
+/// requests that come while it runs wait for that one search.
 pub(crate) async fn found(state: &Arc<State>) -> Result<Arc<Vec<Profile>>, ApiError> {
-    if let Some(list) = state.profiles.lock().expect("not poisoned").clone() {
-        return Ok(list);
-    }
     let Some(homes) = state.config.profiles.clone() else {
         return Ok(Arc::new(Vec::new()));
     };
-    let list = tokio::task::spawn_blocking(move || {
-        markport::profiles::search(&homes.home, &homes.config).profiles
-    })
-    .await
-    .map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("looking for profiles stopped: {e}"),
-        )
-    })?;
-    let list = Arc::new(list);
-    *state.profiles.lock().expect("not poisoned") = Some(list.clone());
-    Ok(list)
+    state
+        .profiles
+        .get_or_try_init(|| async move {
+            let list = tokio::task::spawn_blocking(move || {
+                markport::profiles::search(&homes.home, &homes.config).profiles
+            })
+            .await
+            .map_err(|e| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    format!("looking for profiles stopped: {e}"),
+                )
+            })?;
+            Ok(Arc::new(list))
+        })
+        .await
+        .cloned()
 }
 
 /// The profile `id` names, or a 400 saying the list to ask.
