@@ -265,17 +265,34 @@ async fn limited<T: Send + 'static>(
     permit: tokio::sync::OwnedSemaphorePermit,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let task = tokio::task::spawn_blocking(move || {
-        let out = work();
+    limited_then_free(state, permit, move || (work(), ())).await
+}
+
+/// [`limited`], for work that leaves something to free (a collection read,
+/// freed string by string, which takes a good part of a conversion's
+/// time): the slot is given back and the answer goes out first, then what
+/// is left is freed on the same thread, so the person waits only for the
+/// answer, and a client that sends its next request on the answer is
+/// never refused as busy by its own last one.
+async fn limited_then_free<T: Send + 'static, L: 'static>(
+    state: &State,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    work: impl FnOnce() -> (T, L) + Send + 'static,
+) -> Result<T, ApiError> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::task::spawn_blocking(move || {
+        let (out, left) = work();
         drop(permit);
-        out
+        let _ = tx.send(out);
+        drop(left);
     });
     let limit = state.config.time_limit;
-    match tokio::time::timeout(limit, task).await {
+    match tokio::time::timeout(limit, rx).await {
         Ok(Ok(out)) => Ok(out),
-        Ok(Err(e)) => Err(ApiError::new(
+        // The sender went without sending: the work panicked.
+        Ok(Err(_)) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the conversion stopped: {e}"),
+            "the conversion stopped",
         )),
         Err(_) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -521,7 +538,7 @@ async fn convert(AxState(state): AxState<Arc<State>>, request: Request) -> Respo
         let names = input_names(profile.as_ref(), &form);
         let to_named = form.get("to").is_some();
         let job = job_of(&mut form, profile.as_ref().map(|p| &p.path))?;
-        limited(&state, permit, move || run_convert(job, &names, to_named)).await?
+        limited_then_free(&state, permit, move || run_convert(job, &names, to_named)).await?
     }
     .await;
     match answer {
@@ -569,7 +586,23 @@ fn input_names(profile: Option<&markport::profiles::Profile>, form: &Form) -> Ve
         .collect()
 }
 
-fn run_convert(job: Job, names: &[String], to_named: bool) -> Result<Made, ApiError> {
+/// The conversion, and the collection it leaves to free after the answer.
+fn run_convert(
+    job: Job,
+    names: &[String],
+    to_named: bool,
+) -> (Result<Made, ApiError>, Option<markport::Done>) {
+    match convert_job(job, names, to_named) {
+        Ok((made, done)) => (Ok(made), Some(done)),
+        Err(e) => (Err(e), None),
+    }
+}
+
+fn convert_job(
+    job: Job,
+    names: &[String],
+    to_named: bool,
+) -> Result<(Made, markport::Done), ApiError> {
     let input_bytes: usize = job
         .inputs
         .iter()
@@ -608,12 +641,15 @@ fn run_convert(job: Job, names: &[String], to_named: bool) -> Result<Made, ApiEr
         return Err(e);
     }
     let report = serde_json::to_string(&report).expect("a report serialises");
-    Ok(Made {
-        output,
-        filename,
-        report,
-        summary,
-    })
+    Ok((
+        Made {
+            output,
+            filename,
+            report,
+            summary,
+        },
+        done,
+    ))
 }
 
 /// `/api/check`: every problem in each file, by rule (docs/check.md).
