@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # A markport .deb's smoke test: its `markport --version`, and `markport
 # serve` converting a request on 127.0.0.1. With --installed, the binary
-# on PATH (after `dpkg -i`); otherwise the package is unpacked into a
-# temporary directory and its binary run from there, nothing installed.
-# Usage: scripts/deb-smoke.sh PACKAGE.deb [--installed]
+# on PATH (after `dpkg -i`); with --dpkg-root, the package installed by
+# `dpkg -i` into a throw-away root with its own package database (the
+# machine's is not touched; its dependencies, the machine's libc, are
+# taken as met); otherwise the package is unpacked into a temporary
+# directory and its binary run from there, nothing installed.
+# Usage: scripts/deb-smoke.sh PACKAGE.deb [--installed | --dpkg-root]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 deb=$1
@@ -16,6 +19,14 @@ cleanup() {
 trap cleanup EXIT
 if [ "${2:-}" = --installed ]; then
     bin=$(command -v markport)
+elif [ "${2:-}" = --dpkg-root ]; then
+    root=$work/root
+    mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates"
+    : > "$root/var/lib/dpkg/status"
+    dpkg --root="$root" --force-not-root --force-depends --force-script-chrootless \
+        --no-triggers -i "$deb" >/dev/null
+    dpkg --root="$root" -s markport | grep -q '^Status: install ok installed'
+    bin=$root/usr/bin/markport
 else
     dpkg-deb -x "$deb" "$work/root"
     bin=$work/root/usr/bin/markport

@@ -9,7 +9,6 @@ use crate::failure::Failure;
 use crate::files::{self, display_name};
 use crate::flags::{JobFlags, WritableFormat};
 use crate::pipeline::{self, Out, ReportOut};
-use crate::report::{Report, REPORT_VERSION};
 
 #[derive(Args)]
 pub(crate) struct ConvertArgs {
@@ -93,36 +92,34 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     let done = files::never_dropped(done);
     let read = &done.inputs[0];
     files::said_read(&a.input, &read.from);
-    let loss = &done.loss;
     let input_name = display_name(&a.input);
-    let report = Report {
-        markport_report: REPORT_VERSION,
-        input: &input_name,
-        from: read.from.format.name,
-        output: &output_name,
-        to: to.name(),
-        diagnostics: &read.diagnostics,
-        losses: &loss.losses,
-        lost: !loss.is_empty(),
-        extensions: &loss.extensions,
-        extended: loss.has_extensions(),
-        changes: &loss.changes,
-        destination: &loss.destination,
-        for_: dest.map(|d| d.name),
-        label: dest.map(|d| d.label),
-    };
+    let report = markport::report::Report::new(
+        &done,
+        std::slice::from_ref(&input_name),
+        &output_name,
+        to.name(),
+        dest,
+    );
     let json = a.job.report.json || a.report == ReportStyle::Json;
     let mut text = if json {
-        report.json()
+        report.to_json()
     } else {
-        report.text(&pipeline::summary(
-            &done,
-            &inputs,
-            &output_name,
-            a.job.gates.dry_run,
-            &said,
-            dest,
-        ))
+        crate::report::text(
+            &input_name,
+            &read.diagnostics,
+            &pipeline::summary(
+                &done,
+                &inputs,
+                &output_name,
+                a.job.gates.dry_run,
+                &said,
+                dest,
+            ),
+            &done.loss,
+            read.from.format.name,
+            to.name(),
+            dest.map(|d| d.label),
+        )
     };
     if let (Some(line), false) = (pipeline::refusal_line(&done, &a.job.gates.allow_loss), json) {
         text.push_str(&line);

@@ -65,8 +65,7 @@ pub(crate) fn output_format(
         )));
     }
     let said = match dest {
-        Some(d) if to.is_none() => format!(", for {}", d.taker),
-        Some(d) => format!(", for {} ({} as asked)", d.label, resolved.format.name),
+        Some(d) => markport::report::for_words(d, to.is_some(), resolved.format.name),
         None => chosen_words(&resolved, output),
     };
     Ok((resolved.format, options, said))

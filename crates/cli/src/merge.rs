@@ -1,9 +1,8 @@
 //! `markport merge`: one collection from several files of any formats.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use serde::Serialize;
 
 use crate::exit;
 use crate::failure::Failure;
@@ -39,43 +38,6 @@ pub(crate) struct MergeArgs {
     link_match: Option<crate::operations::MatchLevel>,
     #[command(flatten)]
     job: crate::flags::JobFlags,
-}
-
-#[derive(Serialize)]
-struct Conflict {
-    field: markport::Field,
-    count: usize,
-}
-
-#[derive(Serialize)]
-struct InputReport {
-    input: String,
-    from: &'static str,
-    bookmarks: usize,
-    added: usize,
-    merged: usize,
-    conflicts: Vec<Conflict>,
-}
-
-#[derive(Serialize)]
-struct MergeReport<'a> {
-    markport_report: u32,
-    inputs: Vec<InputReport>,
-    output: &'a str,
-    to: &'a str,
-    losses: &'a [markport::model::ReportEntry],
-    lost: bool,
-    extensions: &'a [markport::model::ReportEntry],
-    extended: bool,
-    /// Folders joined with one of the same title in their own input.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    changes: &'a [markport::model::ReportEntry],
-    /// What the destination drops or changes on import.
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    destination: &'a [markport::model::ReportEntry],
-    /// The destination `--for` named.
-    #[serde(rename = "for", skip_serializing_if = "Option::is_none")]
-    for_: Option<&'a str>,
 }
 
 pub(crate) fn run(a: MergeArgs) -> u8 {
@@ -123,36 +85,30 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     // say what was written.
     pipeline::say_diagnostics(&done, &a.inputs);
     let loss = &done.loss;
-    let report = MergeReport {
-        markport_report: crate::report::REPORT_VERSION,
-        inputs: a
-            .inputs
-            .iter()
-            .zip(&done.inputs)
-            .map(|(path, read)| input_report(path, read))
-            .collect(),
-        output: &output_name,
-        to: to.name(),
-        losses: &loss.losses,
-        lost: !loss.is_empty(),
-        extensions: &loss.extensions,
-        extended: loss.has_extensions(),
-        changes: &loss.changes,
-        destination: &loss.destination,
-        for_: dest.map(|d| d.name),
-    };
+    let names: Vec<_> = a.inputs.iter().map(|p| display_name(p)).collect();
     let failed = done.refused.is_some();
     let mut text = if a.job.report.json {
-        serde_json::to_string_pretty(&report).expect("a report serialises") + "\n"
+        markport::report::Report::new(&done, &names, &output_name, to.name(), dest).to_json()
     } else {
-        pipeline::summary(
+        let mut s = pipeline::summary(
             &done,
             &a.inputs,
             &output_name,
             a.job.gates.dry_run,
             &said,
             dest,
-        ) + &text(&report, loss, dest.map(|d| d.label))
+        );
+        s.push_str(&crate::report::shown(&markport::report::merged_inputs(
+            &done, &names,
+        )));
+        s.push_str(&crate::report::plain(
+            loss,
+            "merged",
+            to.name(),
+            dest.map(|d| d.label),
+        ));
+        s.push_str(&crate::report::changes_text(&loss.changes));
+        s
     };
     if let (Some(line), false) = (
         pipeline::refusal_line(&done, &a.job.gates.allow_loss),
@@ -164,50 +120,4 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     let quiet = crate::say::quiet() && !a.job.report.json && !failed;
     report_out.print(&text, quiet)?;
     Ok(if failed { exit::DIFFERENT } else { exit::OK })
-}
-
-fn input_report(path: &Path, read: &markport::InputRead) -> InputReport {
-    let m = read.merged.clone().unwrap_or_default();
-    InputReport {
-        input: display_name(path).into_owned(),
-        from: read.from.format.name,
-        bookmarks: m.bookmarks,
-        added: m.added,
-        merged: m.merged,
-        conflicts: m
-            .conflicts
-            .into_iter()
-            .map(|(field, count)| Conflict { field, count })
-            .collect(),
-    }
-}
-
-/// `firefox.html (netscape): 120 bookmarks, 100 added, 20 merged into earlier ones
-///   conflicting: bookmark.title on 5, bookmark.added on 3`
-fn text(r: &MergeReport<'_>, loss: &markport::LossReport, label: Option<&str>) -> String {
-    let mut s = String::new();
-    for i in &r.inputs {
-        s.push_str(&format!(
-            "{} ({}): {}, {} added, {} merged into an earlier one\n",
-            i.input,
-            i.from,
-            pipeline::counted(i.bookmarks, "bookmark"),
-            pipeline::thousands(i.added),
-            pipeline::thousands(i.merged)
-        ));
-        if !i.conflicts.is_empty() {
-            let list: Vec<String> = i
-                .conflicts
-                .iter()
-                .map(|c| format!("{} on {}", c.field, c.count))
-                .collect();
-            s.push_str(&format!(
-                "  conflicting (the earlier value kept): {}\n",
-                list.join(", ")
-            ));
-        }
-    }
-    s.push_str(&crate::report::plain(loss, "merged", r.to, label));
-    s.push_str(&crate::report::changes_text(&loss.changes));
-    s
 }

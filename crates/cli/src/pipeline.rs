@@ -206,10 +206,10 @@ pub(crate) fn refusal_line(done: &Done, allow_loss: &[markport::Field]) -> Optio
     Some(format!("nothing written: {flag}\n"))
 }
 
-/// The first line a person reads: what was written and what it holds
-/// (`wrote out.html: 2,419 bookmarks in 37 folders`), or would be with
-/// `--dry-run`, or why nothing was; and a warning line for an input that
-/// holds no bookmark.
+/// The first lines a person reads ([`markport::report::written`]): what
+/// was written and what it holds (`wrote out.html: 2,419 bookmarks in 37
+/// folders`), or would be with `--dry-run`, or why nothing was; and a
+/// warning line for an input that holds no bookmark.
 ///
 /// `said` ends the first line: for whom the file is (`, for Firefox's
 /// Import`) or how its format was chosen; with a destination, the next
@@ -222,64 +222,15 @@ pub(crate) fn summary(
     said: &str,
     dest: Option<&markport::Destination>,
 ) -> String {
-    let mut s = String::new();
-    for (read, path) in done.inputs.iter().zip(inputs) {
-        if read.bookmarks == 0 {
-            s.push_str(&format!(
-                "warning: {} holds no bookmarks\n",
-                display_name(path)
-            ));
-        }
-    }
-    let (mut bookmarks, mut folders) = (0usize, 0usize);
-    for id in done.document.preorder() {
-        match done.document.node(id) {
-            markport::Node::Bookmark(_) => bookmarks += 1,
-            markport::Node::Folder(_) => folders += 1,
-            _ => {}
-        }
-    }
-    let holds = format!(
-        "{} in {}",
-        counted(bookmarks, "bookmark"),
-        counted(folders, "folder")
-    );
-    let verb = match (done.refused, dry_run) {
-        (Some(_), _) => "not written",
-        (None, true) => "would write",
-        (None, false) => "wrote",
-    };
-    if done.refused.is_some() {
-        s.push_str(&format!("{verb}: {output} would hold {holds}{said}\n"));
-    } else {
-        s.push_str(&format!("{verb} {output}: {holds}{said}\n"));
-        if let Some(d) = dest {
-            s.push_str(&format!("  {}\n", d.how));
-        }
-    }
-    s
-}
-
-/// `1 bookmark`, `2,419 bookmarks`.
-pub(crate) fn counted(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{} {noun}s", thousands(n))
-    }
+    let names: Vec<_> = inputs.iter().map(|p| display_name(p)).collect();
+    crate::report::shown(&markport::report::written(
+        done, &names, output, dry_run, said, dest,
+    ))
 }
 
 /// `2419` as `2,419`.
 pub(crate) fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    markport::report::thousands(n)
 }
 
 /// `job` showing a bar of its inputs as they are read (on a terminal, not

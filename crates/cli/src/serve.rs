@@ -50,6 +50,14 @@ fn try_serve(a: &ServeArgs) -> Result<u8, Failure> {
         }
         config.max_conversions = n;
     }
+    // The page offers the profiles `markport profiles` finds, as it finds
+    // them: under $HOME and the XDG config directory.
+    if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+        let home = std::path::PathBuf::from(home);
+        let xdg =
+            markport::profiles::config_home(&home, std::env::var_os("XDG_CONFIG_HOME").as_deref());
+        config.profiles_under(home, xdg);
+    }
     let server = markport_serve::Server::bind(config)
         .map_err(|e| Failure::new(format_args!("cannot listen on port {}: {e}", a.port)))?;
     let url = server.url();

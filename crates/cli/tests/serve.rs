@@ -27,9 +27,15 @@ impl Drop for Serving {
 }
 
 fn serve(args: &[&str]) -> Serving {
+    serve_with(args, &[])
+}
+
+/// The server with `env` set (a fake `HOME`, a fake opener).
+fn serve_with(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Serving {
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("markport"))
         .arg("serve")
         .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -235,4 +241,384 @@ fn the_page_converts_in_a_real_chromium_with_and_without_script() {
             assert!(result.contains("netscape → xbel"), "{result}");
         }
     }
+}
+
+/// The report and the plain summary are the library's for both: the API's
+/// `report` is `convert --json`'s with the same names (the upload's and
+/// the download's), `for` and an empty `destination` list included, and
+/// its `summary` lines are the lines `convert` says, but for the reader's
+/// notes (in `report.diagnostics`) and the `-v` hint.
+#[test]
+fn the_api_says_the_command_lines_report_and_summary() {
+    let s = serve(&[]);
+    let dir = tempfile::tempdir().unwrap();
+    for (name, fields) in [
+        ("netscape/delicious.html", &[("for", "firefox")][..]),
+        ("xbel/nested.xbel", &[("for", "chrome")][..]),
+        // A format other than the destination's: its import rules do not
+        // apply, and both say so by leaving `destination` out.
+        (
+            "xbel/nested.xbel",
+            &[("for", "firefox"), ("to", "json")][..],
+        ),
+        (
+            "netscape/delicious.html",
+            &[("to", "xbel"), ("dedupe", "exact")][..],
+        ),
+    ] {
+        let bytes = std::fs::read(corpus(name)).unwrap();
+        // An upload's name whose output name differs from it.
+        let stem = name.rsplit('/').next().unwrap().split('.').next().unwrap();
+        let upload = format!("{stem}.in");
+        std::fs::write(dir.path().join(&upload), &bytes).unwrap();
+        let (status, body) = post(&s, "/api/convert", (&upload, &bytes), fields, true);
+        assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+        let api: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let filename = api["filename"].as_str().unwrap();
+        let _ = std::fs::remove_file(dir.path().join(filename));
+        let mut args: Vec<String> = vec!["convert".into(), upload.clone(), "-o".into()];
+        args.push(filename.into());
+        for (k, v) in fields {
+            match *k {
+                "dedupe" => args.push("--dedupe".into()),
+                k => args.extend([format!("--{k}"), v.to_string()]),
+            }
+        }
+        let json = markport()
+            .current_dir(dir.path())
+            .args(&args)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(json.status.success(), "{args:?}");
+        let want: serde_json::Value = serde_json::from_slice(&json.stderr).unwrap();
+        assert_eq!(
+            api["report"], want,
+            "{args:?}: the API's report is convert --json's"
+        );
+        assert_eq!(
+            api["output"].as_str().unwrap().as_bytes(),
+            &std::fs::read(dir.path().join(filename)).unwrap()[..],
+            "{args:?}"
+        );
+        let text = markport()
+            .current_dir(dir.path())
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(text.status.success(), "{args:?}");
+        let said: String = String::from_utf8(text.stderr)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with("markport: ") && !l.starts_with("  (-v lists"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let lines = api["summary"]["lines"].as_array().unwrap();
+        let summary: String = lines
+            .iter()
+            .map(|l| {
+                let indent = "  ".repeat(l["level"].as_u64().unwrap() as usize);
+                format!("{indent}{}\n", l["text"].as_str().unwrap())
+            })
+            .collect();
+        assert_eq!(summary, said, "{args:?}: the API's summary is convert's");
+        assert_eq!(lines[0]["kind"], "written", "{summary}");
+        if fields.contains(&("for", "firefox")) && !fields.iter().any(|(k, _)| *k == "to") {
+            assert!(summary.contains("Firefox will "), "{summary}");
+            assert!(
+                lines.iter().any(|l| l["kind"] == "destination"),
+                "{summary}"
+            );
+        }
+    }
+}
+
+/// GET `path` with the token (or without); the status and body.
+fn get(s: &Serving, path: &str, token: bool) -> (u16, Vec<u8>) {
+    let auth = if token {
+        format!("Authorization: Bearer {}\r\n", s.token)
+    } else {
+        String::new()
+    };
+    let head = format!(
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n{auth}Connection: close\r\n\r\n",
+        s.port
+    );
+    let mut c = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+    c.write_all(head.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    c.read_to_end(&mut raw).unwrap();
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let status = String::from_utf8_lossy(&raw[9..12]).parse().unwrap();
+    (status, raw[end + 4..].to_vec())
+}
+
+/// A home holding a Firefox profile (the corpus's places.sqlite) and a
+/// Chromium one, as `markport profiles` finds them.
+fn fake_home() -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let ff = home.path().join(".mozilla/firefox/abc.default-release");
+    std::fs::create_dir_all(&ff).unwrap();
+    std::fs::copy(
+        corpus("places/firefox-esr.sqlite"),
+        ff.join("places.sqlite"),
+    )
+    .unwrap();
+    std::fs::write(
+        home.path().join(".mozilla/firefox/profiles.ini"),
+        "[Profile0]\nName=default-release\nIsRelative=1\nPath=abc.default-release\nDefault=1\n",
+    )
+    .unwrap();
+    let chromium = home.path().join(".config/chromium/Default");
+    std::fs::create_dir_all(&chromium).unwrap();
+    std::fs::copy(
+        corpus("chromium/chrome-2024.Bookmarks"),
+        chromium.join("Bookmarks"),
+    )
+    .unwrap();
+    home
+}
+
+/// Every file under `dir` with its bytes, to tell that nothing was written.
+fn snapshot(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                out.push((p, bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The page's profile picker: `/api/profiles` lists what `markport
+/// profiles` finds under HOME (token-guarded like the rest), and a profile
+/// named by its id converts as `markport convert` converts its file,
+/// which is read and never written; an id not in the list is refused.
+#[test]
+fn a_browser_profile_is_listed_and_converted_by_its_id_and_never_written() {
+    let home = fake_home();
+    let s = serve_with(
+        &[],
+        &[
+            ("HOME", home.path().as_os_str()),
+            ("XDG_CONFIG_HOME", std::ffi::OsStr::new("")),
+        ],
+    );
+    let before = snapshot(home.path());
+    let (status, _) = get(&s, "/api/profiles", false);
+    assert_eq!(status, 401, "the list needs the token");
+    let (status, body) = get(&s, "/api/profiles", true);
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let profiles = list["profiles"].as_array().unwrap();
+    let names: Vec<&str> = profiles
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["firefox default-release", "chromium Default"],
+        "{list}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&body).contains(home.path().to_str().unwrap()),
+        "the page is given ids, not paths: {list}"
+    );
+    let firefox = &profiles[0];
+    assert_eq!(firefox["format"], "places");
+    let path = home
+        .path()
+        .join(".mozilla/firefox/abc.default-release/places.sqlite");
+    let cli = markport()
+        .args(["convert", "--to", "xbel", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(cli.status.success());
+    let id = firefox["id"].as_str().unwrap();
+    let (status, body) = post_fields(&s, "/api/convert", &[("profile", id), ("to", "xbel")]);
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    let api: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(api["output"].as_str().unwrap().as_bytes(), &cli.stdout[..]);
+    assert_eq!(api["filename"], "firefox default-release.xbel");
+    let mut want: serde_json::Value = serde_json::from_slice(&cli.stderr).unwrap();
+    let mut got = api["report"].clone();
+    assert_eq!(got["input"], "firefox default-release");
+    for r in [&mut want, &mut got] {
+        r["input"] = serde_json::Value::Null;
+        r["output"] = serde_json::Value::Null;
+    }
+    assert_eq!(got, want);
+    let bookmarks = firefox["bookmarks"].as_u64().unwrap();
+    let (status, body) = post_fields(&s, "/api/info", &[("profile", id)]);
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    let info: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(info["files"][0]["bookmarks"].as_u64(), Some(bookmarks));
+    assert_eq!(info["files"][0]["format"], "places");
+    let (status, body) = post_fields(
+        &s,
+        "/api/convert",
+        &[("profile", "0123456789abcdef"), ("to", "xbel")],
+    );
+    assert_eq!(status, 400);
+    assert!(String::from_utf8_lossy(&body).contains("/api/profiles"));
+    assert_eq!(
+        snapshot(home.path()),
+        before,
+        "nothing in the profiles was written"
+    );
+}
+
+/// POST a multipart form of `fields` only (no file part).
+fn post_fields(s: &Serving, path: &str, fields: &[(&str, &str)]) -> (u16, Vec<u8>) {
+    let b = "markport-cli-test-boundary";
+    let mut body = Vec::new();
+    for (n, v) in fields {
+        body.extend_from_slice(
+            format!("--{b}\r\nContent-Disposition: form-data; name=\"{n}\"\r\n\r\n{v}\r\n")
+                .as_bytes(),
+        );
+    }
+    body.extend_from_slice(format!("--{b}--\r\n").as_bytes());
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAuthorization: Bearer {}\r\nAccept: application/json\r\nContent-Type: multipart/form-data; boundary={b}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        s.port,
+        s.token,
+        body.len()
+    );
+    let mut c = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+    c.write_all(head.as_bytes()).unwrap();
+    c.write_all(&body).unwrap();
+    let mut raw = Vec::new();
+    c.read_to_end(&mut raw).unwrap();
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
+    let status = String::from_utf8_lossy(&raw[9..12]).parse().unwrap();
+    (status, raw[end + 4..].to_vec())
+}
+
+/// The page in a real Firefox (headless, the project's Marionette driver):
+/// a person picks a file, a destination and a format, reads the summary
+/// the library says (with what Firefox will not keep), and clicks the
+/// download, which equals `markport convert`'s output; without
+/// JavaScript the plain form converts and Firefox saves the answer. A few
+/// seconds a run (one Firefox start each, no sleep: every wait polls).
+#[test]
+fn the_page_converts_in_a_real_firefox_with_and_without_script() {
+    let firefox = ["firefox-esr", "firefox"].into_iter().find(|f| {
+        Command::new(f)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if !tool("python3") {
+        return;
+    }
+    let Some(firefox) = firefox else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but firefox-esr is missing; .ci/setup.d/browsers.sh installs it"
+        );
+        eprintln!("skipped: no firefox-esr or firefox (the page's Firefox test needs one)");
+        return;
+    };
+    let s = serve(&[]);
+    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let input = corpus("netscape/delicious.html");
+    let want = markport()
+        .args(["convert", "--for", "firefox", "--to", "netscape"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(want.status.success());
+    let driver = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/peers/serve_page_firefox.py");
+    for script in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new("python3");
+        cmd.arg(&driver)
+            .arg(&url)
+            .arg(&input)
+            .args(["--to", "netscape", "--for", "firefox", "--firefox", firefox])
+            .arg("--downloads")
+            .arg(dir.path());
+        if !script {
+            cmd.arg("--no-script");
+        }
+        let out = cmd.output().unwrap();
+        let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+            panic!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(said["ok"], true, "script {script}: {said}");
+        let path = said["downloaded"].as_str().unwrap();
+        assert!(path.ends_with("delicious.html"), "{path}");
+        assert_eq!(
+            std::fs::read(path).unwrap(),
+            want.stdout,
+            "script {script}: the page's download is convert's output"
+        );
+        if script {
+            let summary = said["summary"].as_str().unwrap();
+            assert!(
+                summary.starts_with("wrote delicious.html: ")
+                    && summary.contains("Firefox will drop"),
+                "{summary}"
+            );
+            let result = said["result"].as_str().unwrap();
+            assert!(result.contains("What Firefox will not keep:"), "{result}");
+        }
+    }
+}
+
+/// `--open` hands the printed address, token included, to the desktop's
+/// opener (here a fake `xdg-open` first on PATH that records its
+/// argument), and the server answers all the same.
+#[cfg(all(unix, not(target_os = "macos")))]
+#[test]
+fn open_hands_the_address_with_its_token_to_the_opener() {
+    use std::os::unix::fs::PermissionsExt;
+    let bin = tempfile::tempdir().unwrap();
+    let record = bin.path().join("opened");
+    let opener = bin.path().join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!(
+            "#!/bin/sh\nprintf '%s' \"$1\" > '{}.part' && mv '{0}.part' '{0}'\n",
+            record.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut path = std::ffi::OsString::from(bin.path());
+    path.push(":");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    let s = serve_with(&["--open"], &[("PATH", &path)]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !record.exists() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the opener was never run"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let opened = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(
+        opened,
+        format!("http://127.0.0.1:{}/?token={}", s.port, s.token)
+    );
+    let (status, _) = get(&s, "/api/version", true);
+    assert_eq!(status, 200);
 }

@@ -85,6 +85,7 @@ mod plan;
 pub mod profiles;
 mod read;
 mod registry;
+pub mod report;
 mod resolve;
 mod target;
 mod values;

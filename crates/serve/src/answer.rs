@@ -7,6 +7,14 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
 use serde_json::{json, Value};
 
+/// What a refused conversion would have written: its `--json` report
+/// and its plain summary.
+#[derive(Debug)]
+pub(crate) struct Refused {
+    pub(crate) report: Value,
+    pub(crate) summary: Value,
+}
+
 /// An error as the API answers it: `{"error", "line", "column"}`, and the
 /// file it is in when the request had several.
 #[derive(Debug)]
@@ -16,7 +24,9 @@ pub(crate) struct ApiError {
     pub(crate) line: Option<u32>,
     pub(crate) column: Option<u32>,
     pub(crate) file: Option<String>,
-    pub(crate) report: Option<Value>,
+    /// A refused conversion's report and plain summary (boxed: an error
+    /// travels by value through every `?`).
+    pub(crate) refused: Option<Box<Refused>>,
     /// 503 for a full server: the client may try again at once.
     pub(crate) retry: bool,
 }
@@ -29,7 +39,7 @@ impl ApiError {
             line: None,
             column: None,
             file: None,
-            report: None,
+            refused: None,
             retry: false,
         }
     }
@@ -65,8 +75,9 @@ impl ApiError {
         if let Some(file) = self.file {
             body["file"] = json!(file);
         }
-        if let Some(report) = self.report {
-            body["report"] = report;
+        if let Some(refused) = self.refused {
+            body["report"] = refused.report;
+            body["summary"] = refused.summary;
         }
         let mut r = json_response(self.status, &body);
         if self.retry {

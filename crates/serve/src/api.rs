@@ -4,6 +4,7 @@
 //! body and converts, and converts on a blocking thread under the time
 //! limit.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -31,6 +32,7 @@ pub(crate) fn router(state: Arc<State>) -> Router {
         .route("/api/convert", post(convert))
         .route("/api/check", post(check))
         .route("/api/info", post(info))
+        .route("/api/profiles", get(crate::profiles::list))
         .fallback(not_found)
         // A body sent in chunks, with no length announced, is cut at the
         // limit as it is read.
@@ -57,7 +59,9 @@ fn made_json(made: Made) -> Vec<u8> {
     out.extend_from_slice(format!(",\"base64\":{base64},\"filename\":").as_bytes());
     serde_json::to_writer(&mut out, &made.filename).expect("a string serialises");
     out.extend_from_slice(b",\"report\":");
-    serde_json::to_writer(&mut out, &made.report).expect("a report serialises");
+    out.extend_from_slice(made.report.as_bytes());
+    out.extend_from_slice(b",\"summary\":");
+    serde_json::to_writer(&mut out, &made.summary).expect("a summary serialises");
     out.extend_from_slice(b"}\n");
     out
 }
@@ -150,8 +154,10 @@ impl Form {
                 )));
             }
         }
-        if self.files.is_empty() {
-            return Err(ApiError::bad("no file: send one or more `file` parts"));
+        if self.files.is_empty() && self.get("profile").is_none() {
+            return Err(ApiError::bad(
+                "no file: send one or more `file` parts, or a `profile` (GET /api/profiles)",
+            ));
         }
         Ok(())
     }
@@ -259,17 +265,34 @@ async fn limited<T: Send + 'static>(
     permit: tokio::sync::OwnedSemaphorePermit,
     work: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let task = tokio::task::spawn_blocking(move || {
-        let out = work();
+    limited_then_free(state, permit, move || (work(), ())).await
+}
+
+/// [`limited`], for work that leaves something to free (a collection read,
+/// freed string by string, which takes a good part of a conversion's
+/// time): the slot is given back and the answer goes out first, then what
+/// is left is freed on the same thread, so the person waits only for the
+/// answer, and a client that sends its next request on the answer is
+/// never refused as busy by its own last one.
+async fn limited_then_free<T: Send + 'static, L: 'static>(
+    state: &State,
+    permit: tokio::sync::OwnedSemaphorePermit,
+    work: impl FnOnce() -> (T, L) + Send + 'static,
+) -> Result<T, ApiError> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::task::spawn_blocking(move || {
+        let (out, left) = work();
         drop(permit);
-        out
+        let _ = tx.send(out);
+        drop(left);
     });
     let limit = state.config.time_limit;
-    match tokio::time::timeout(limit, task).await {
+    match tokio::time::timeout(limit, rx).await {
         Ok(Ok(out)) => Ok(out),
-        Ok(Err(e)) => Err(ApiError::new(
+        // The sender went without sending: the work panicked.
+        Ok(Err(_)) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the conversion stopped: {e}"),
+            "the conversion stopped",
         )),
         Err(_) => Err(ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -320,11 +343,12 @@ const CONVERT_FIELDS: &[&str] = &[
     "allow_empty",
     "xbel_strict",
     "include_private",
+    "profile",
 ];
 
 /// The job a form asks for, as `crates/cli/src/flags.rs` maps the same
 /// flags, with the operations in the command's order.
-fn job_of(form: &mut Form) -> Result<Job, ApiError> {
+fn job_of(form: &mut Form, profile: Option<&PathBuf>) -> Result<Job, ApiError> {
     form.only(CONVERT_FIELDS)?;
     // `for`: the program the file is for, as `--for` takes it; it picks
     // the format when `to` does not, names the role folders its way and
@@ -368,9 +392,16 @@ fn job_of(form: &mut Form) -> Result<Job, ApiError> {
     let mut options = WriteOptions::default();
     options.xbel.strict = form.flag("xbel_strict")?;
     options.xfolk.include_private = form.flag("include_private")?;
-    let inputs = std::mem::take(&mut form.files)
+    // A profile's file is read by its path, through its format's reader
+    // (a database as an immutable open or a private copy), first.
+    let inputs = profile
+        .map(|p| Input::Path(p.clone()))
         .into_iter()
-        .map(|u| Input::Bytes(u.bytes))
+        .chain(
+            std::mem::take(&mut form.files)
+                .into_iter()
+                .map(|u| Input::Bytes(u.bytes)),
+        )
         .collect();
     let mut job = Job::new(inputs, To::Format { format, options });
     job.destination = destination;
@@ -489,7 +520,10 @@ fn refusal_text(done: &markport::Done, allow: &[Field]) -> String {
 struct Made {
     output: Vec<u8>,
     filename: String,
-    report: Value,
+    /// The `--json` report, serialised in its fields' order.
+    report: String,
+    /// The plain summary, line by line.
+    summary: markport::report::Summary,
 }
 
 async fn convert(AxState(state): AxState<Arc<State>>, request: Request) -> Response {
@@ -500,9 +534,11 @@ async fn convert(AxState(state): AxState<Arc<State>>, request: Request) -> Respo
     let json_answer = wants_json(request.headers());
     let answer = async {
         let mut form = read_form(&state, request).await?;
-        let names = form.names();
-        let job = job_of(&mut form)?;
-        limited(&state, permit, move || run_convert(job, &names)).await?
+        let profile = chosen_profile(&state, &form).await?;
+        let names = input_names(profile.as_ref(), &form);
+        let to_named = form.get("to").is_some();
+        let job = job_of(&mut form, profile.as_ref().map(|p| &p.path))?;
+        limited_then_free(&state, permit, move || run_convert(job, &names, to_named)).await?
     }
     .await;
     match answer {
@@ -526,7 +562,47 @@ async fn convert(AxState(state): AxState<Arc<State>>, request: Request) -> Respo
     }
 }
 
-fn run_convert(job: Job, names: &[String]) -> Result<Made, ApiError> {
+/// The profile a form names by its id (`profile`), if any.
+async fn chosen_profile(
+    state: &Arc<State>,
+    form: &Form,
+) -> Result<Option<markport::profiles::Profile>, ApiError> {
+    match form.get("profile") {
+        None => Ok(None),
+        Some(id) => {
+            let id = id.to_string();
+            crate::profiles::by_id(state, &id).await.map(Some)
+        }
+    }
+}
+
+/// The inputs' names in the job's order: a profile's (`firefox
+/// default-release`), then the uploads'.
+fn input_names(profile: Option<&markport::profiles::Profile>, form: &Form) -> Vec<String> {
+    profile
+        .map(crate::profiles::name)
+        .into_iter()
+        .chain(form.names())
+        .collect()
+}
+
+/// The conversion, and the collection it leaves to free after the answer.
+fn run_convert(
+    job: Job,
+    names: &[String],
+    to_named: bool,
+) -> (Result<Made, ApiError>, Option<markport::Done>) {
+    match convert_job(job, names, to_named) {
+        Ok((made, done)) => (Ok(made), Some(done)),
+        Err(e) => (Err(e), None),
+    }
+}
+
+fn convert_job(
+    job: Job,
+    names: &[String],
+    to_named: bool,
+) -> Result<(Made, markport::Done), ApiError> {
     let input_bytes: usize = job
         .inputs
         .iter()
@@ -536,7 +612,7 @@ fn run_convert(job: Job, names: &[String]) -> Result<Made, ApiError> {
         })
         .sum();
     let to = job.to.clone();
-    let destination = job.destination.map(|d| d.name);
+    let destination = job.destination;
     let allow = job.allow_loss.clone();
     let To::Format { format, .. } = &to else {
         unreachable!("the API makes formats only")
@@ -547,20 +623,33 @@ fn run_convert(job: Job, names: &[String]) -> Result<Made, ApiError> {
     let done =
         markport::run(job, Target::Stream(&mut output)).map_err(|e| ApiError::job(&e, names))?;
     let filename = output_name(&names[0], format);
-    let report = crate::report::json(&done, names, &filename, format.name, destination);
+    let report = markport::report::Report::new(&done, names, &filename, format.name, destination);
+    let said = destination.map_or(String::new(), |d| {
+        markport::report::for_words(d, to_named, format.name)
+    });
+    let summary =
+        markport::report::Summary::new(&done, names, &filename, format.name, &said, destination);
     if done.refused.is_some() {
         let mut e = ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             refusal_text(&done, &allow),
         );
-        e.report = Some(report);
+        e.refused = Some(Box::new(crate::answer::Refused {
+            report: serde_json::to_value(&report).expect("a report serialises"),
+            summary: serde_json::to_value(&summary).expect("a summary serialises"),
+        }));
         return Err(e);
     }
-    Ok(Made {
-        output,
-        filename,
-        report,
-    })
+    let report = serde_json::to_string(&report).expect("a report serialises");
+    Ok((
+        Made {
+            output,
+            filename,
+            report,
+            summary,
+        },
+        done,
+    ))
 }
 
 /// `/api/check`: every problem in each file, by rule (docs/check.md).
@@ -617,13 +706,20 @@ async fn info(AxState(state): AxState<Arc<State>>, request: Request) -> Response
     };
     let answer = async {
         let mut form = read_form(&state, request).await?;
-        form.only(&["from", "strict"])?;
+        form.only(&["from", "strict", "profile"])?;
         let from = named_format(&form, "from")?;
         let mut opts = ReadOptions::default();
         opts.strict = form.flag("strict")?;
+        let profile = chosen_profile(&state, &form).await?;
         let files = std::mem::take(&mut form.files);
         limited(&state, permit, move || {
             let mut out = Vec::new();
+            if let Some(p) = profile {
+                let name = crate::profiles::name(&p);
+                let read = markport::read(Input::Path(p.path), from, &opts)
+                    .map_err(|e| ApiError::job(&e, std::slice::from_ref(&name)))?;
+                out.push(crate::report::info(&name, &read));
+            }
             for f in files {
                 let name = f.name;
                 let read = markport::read(Input::Bytes(f.bytes), from, &opts)

@@ -26,6 +26,9 @@
 //!   goes on; a conversion that outlasts the time limit is answered 503;
 //!   at most `max_conversions` requests read and convert at once, the
 //!   others are answered 503 with `Retry-After`;
+//! - a browser profile (`GET /api/profiles`) is named by an id the list
+//!   gave, never by a path, and its file is read through its reader, never
+//!   written;
 //! - the page has a strict Content-Security-Policy: its one script and one
 //!   style are allowed by their hashes, nothing else loads.
 //!
@@ -39,6 +42,7 @@ mod answer;
 mod api;
 mod guard;
 mod page;
+mod profiles;
 mod report;
 
 use std::io;
@@ -58,6 +62,19 @@ pub struct Config {
     pub time_limit: Duration,
     /// How many requests may read and convert at once (more: 503).
     pub max_conversions: usize,
+    /// Where the browser profiles the page offers are looked for (see
+    /// [`Config::profiles_under`]); `None`: no profile is offered.
+    profiles: Option<profiles::Homes>,
+}
+
+impl Config {
+    /// Offer the browser profiles found under `home` and the XDG config
+    /// directory `config` ([`markport::profiles::search`]): the page
+    /// lists them and converts one by its id; their files are read, never
+    /// written.
+    pub fn profiles_under(&mut self, home: std::path::PathBuf, config: std::path::PathBuf) {
+        self.profiles = Some(profiles::Homes { home, config });
+    }
 }
 
 impl Default for Config {
@@ -69,6 +86,7 @@ impl Default for Config {
             max_conversions: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2),
+            profiles: None,
         }
     }
 }
@@ -80,6 +98,8 @@ pub(crate) struct State {
     pub(crate) token: String,
     pub(crate) page: page::Page,
     pub(crate) conversions: Arc<tokio::sync::Semaphore>,
+    /// The profiles found, once looked for.
+    pub(crate) profiles: tokio::sync::OnceCell<Arc<Vec<markport::profiles::Profile>>>,
 }
 
 /// A server bound to loopback, not yet answering.
@@ -156,6 +176,7 @@ impl Server {
             port: self.port,
             token: self.token,
             page: page::Page::new(),
+            profiles: tokio::sync::OnceCell::new(),
         });
         runtime.block_on(async move {
             let app = api::router(state);

@@ -9,6 +9,7 @@
   var readOut = document.getElementById("read");
   var result = document.getElementById("result");
   var go = document.getElementById("go");
+  var profile = document.getElementById("profile");
   var lastUrl = null;
 
   function el(tag, cls, text) {
@@ -68,8 +69,9 @@
 
   function showRead(files) {
     readOut.textContent = "";
-    if (!files.length) { return; }
+    if (!files.length && !profile.value) { return; }
     var data = new FormData();
+    if (profile.value) { data.append("profile", profile.value); }
     for (var i = 0; i < files.length; i++) { data.append("file", files[i], files[i].name); }
     readOut.appendChild(el("p", "count", "Reading…"));
     fetch("/api/info", { method: "POST", body: data, headers: { Accept: "application/json" } })
@@ -126,21 +128,37 @@
     var from = r.from || (r.inputs || []).map(function (i) { return i.from; }).join(" + ");
     result.appendChild(el("h2", null, failed ? "Nothing written" : "Done: " + from + " → " + to));
     if (failed) { result.appendChild(el("p", "lost", where(j) + j.error)); }
+    // The plain summary: the lines `markport convert` says, from the
+    // library that says them.
+    var lines = (j.summary && j.summary.lines) || [];
+    if (lines.length) {
+      var said = el("div", "summary");
+      said.id = "summary";
+      lines.forEach(function (l) {
+        var cls = { lost: "lost", destination: "lost", kept: "kept", empty: "lost" }[l.kind] || null;
+        var p = el("p", cls, l.text);
+        p.setAttribute("data-kind", l.kind);
+        if (l.level) { p.classList.add("detail"); }
+        said.appendChild(p);
+      });
+      result.appendChild(said);
+    }
     (r.diagnostics || []).forEach(function (d) {
       result.appendChild(el("p", "count", "The reader noticed: " + where(d) + d.message));
     });
-    (r.inputs || []).forEach(function (i) {
-      result.appendChild(el("p", null, i.input + " (" + i.from + "): " + plural(i.bookmarks, "bookmark") +
-        ", " + i.added + " added, " + i.merged + " merged into an earlier one"));
-    });
     if (r.losses) {
-      if (!r.lost) {
-        result.appendChild(el("p", "kept", "Nothing lost: " + to + " carries everything the file holds."));
-      }
-      result.appendChild(entries(to + " cannot carry:", r.losses, "lost"));
-      result.appendChild(entries("Kept only where other " + to + " readers do not look:", r.extensions));
-      result.appendChild(entries("Written, but not kept where the bookmarks go:", r.destination, "lost"));
-      result.appendChild(entries("Changes you asked for (not losses):", r.changes));
+      // What the destination will not keep, each field with why, first:
+      // it is what a person moving their bookmarks asks.
+      var who = r["for"] ? document.querySelector("#for option[value='" + r["for"] + "']") : null;
+      var dest = entries((who ? "What " + who.textContent + " will not keep" : "Not kept where the bookmarks go") + ":", r.destination, "lost");
+      if (dest.firstChild) { dest.firstChild.id = "not-kept"; }
+      result.appendChild(dest);
+      var more = el("details");
+      more.appendChild(el("summary", null, "Each field, why, and where"));
+      more.appendChild(entries(to + " cannot carry:", r.losses, "lost"));
+      more.appendChild(entries("Kept only where other " + to + " readers do not look:", r.extensions));
+      more.appendChild(entries("Changes you asked for (not losses):", r.changes));
+      if (more.children.length > 1) { result.appendChild(more); }
     }
     if (!failed && j.filename) {
       if (lastUrl) { URL.revokeObjectURL(lastUrl); }
@@ -163,6 +181,20 @@
   }
 
   input.addEventListener("change", function () { showRead(input.files); });
+  profile.addEventListener("change", function () { showRead(input.files); });
+  // The browsers' profiles on this computer, offered when there are any.
+  fetch("/api/profiles", { headers: { Accept: "application/json" } })
+    .then(answer)
+    .then(function (j) {
+      j.profiles.forEach(function (p) {
+        var o = el("option", null, p.name + (p["default"] ? " (default)" : "") +
+          (p.bookmarks !== null ? " — " + plural(p.bookmarks, "bookmark") : ""));
+        o.value = p.id;
+        profile.appendChild(o);
+      });
+      document.getElementById("profile-step").hidden = !j.profiles.length;
+    })
+    .catch(function () {});
   // A program chosen decides the file; the format list stays for overriding it.
   var dest = document.getElementById("for");
   var toSelect = document.getElementById("to");
