@@ -18,9 +18,9 @@ use crate::exit;
 use crate::failure::Failure;
 use crate::files::{self, display_name, is_std};
 use crate::flags::{JobFlags, WritableFormat};
-use crate::pipeline::{self, counted, thousands, Out, ReportOut};
+use crate::pipeline::{self, Out, ReportOut};
 use crate::progress::Progress;
-use crate::report::{Report, REPORT_VERSION};
+use markport::report::{counted, thousands};
 
 #[derive(Args)]
 pub(crate) struct LinksArgs {
@@ -198,34 +198,32 @@ fn try_links(a: &LinksArgs) -> Result<u8, Failure> {
             .map_err(|e| pipeline::failure(&e, &inputs, &output_name, to.name()))?;
         let read = &done.inputs[0];
         let input_name = display_name(&a.input);
-        let loss = &done.loss;
-        let report = Report {
-            markport_report: REPORT_VERSION,
-            input: &input_name,
-            from: read.from.format.name,
-            output: &output_name,
-            to: to.name(),
-            diagnostics: &read.diagnostics,
-            losses: &loss.losses,
-            lost: !loss.is_empty(),
-            extensions: &loss.extensions,
-            extended: loss.has_extensions(),
-            changes: &loss.changes,
-            destination: &loss.destination,
-            for_: dest.map(|d| d.name),
-            label: dest.map(|d| d.label),
-        };
+        let report = markport::report::Report::new(
+            &done,
+            std::slice::from_ref(&input_name),
+            &output_name,
+            to.name(),
+            dest,
+        );
         let mut text = if json {
-            report.json()
+            report.to_json()
         } else {
-            report.text(&pipeline::summary(
-                &done,
-                &inputs,
-                &output_name,
-                a.job.gates.dry_run,
-                &said,
-                dest,
-            ))
+            crate::report::text(
+                &input_name,
+                &read.diagnostics,
+                &pipeline::summary(
+                    &done,
+                    &inputs,
+                    &output_name,
+                    a.job.gates.dry_run,
+                    &said,
+                    dest,
+                ),
+                &done.loss,
+                read.from.format.name,
+                to.name(),
+                dest.map(|d| d.label),
+            )
         };
         if let Some(line) = pipeline::refusal_line(&done, &a.job.gates.allow_loss) {
             if !json {
