@@ -114,7 +114,9 @@ for c in r["checks"]:
         where = [f"{e['path']}: {cut(e['before'])} → {after}"]
     else:
         where = (c["changed_paths"] + c["lost_paths"])[:2]
-    where = "; ".join(p.replace("|", "\\|").replace("`", "'") for p in where)
+    # A title may hold a line break or a tab: shown escaped, one table row.
+    where = "; ".join(p.replace("|", "\\|").replace("`", "'").replace("\n", "\\n")
+                      .replace("\r", "\\r").replace("\t", "\\t") for p in where)
     say(f"| {c['level']} | `{c['check']}` | {c['files']} | {c['values']} | {c['kept']} | "
         f"{c['changed']} | {c['lost']} | {where} |")
 if failed:
@@ -125,6 +127,13 @@ if failed:
         last = re.sub(r"/\S*markport-conformance-[^/\s]+/case-\d+/", "", last)
         last = re.sub(r"\x1b\[[0-9;]*m", "", last).replace("`", "'")
         say(f"- `{f['file']}`: {f['failure']['message']}" + (f" (`{last}`)" if last else ""))
+if r.get("causes"):
+    say("\nLikely causes of the changed values, what to fix first at the top:\n")
+    for c in r["causes"]:
+        checks = ", ".join(f"`{k}` {n}" for k, n in c["checks"])
+        must = f", {c['must']} of them `must`" if c["must"] else ""
+        plural = "" if c["values"] == 1 else "s"
+        say(f"- {c['cause']}: {c['values']} value{plural}{must} ({checks})")
 say()
 PY
 done < "$work/runs"

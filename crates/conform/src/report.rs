@@ -215,8 +215,8 @@ impl Report {
 
     /// What to fix first, most important first: the files the tool failed
     /// on, then each cause of changed values (by how many `must` values it
-    /// changed, then how many values), then the checks that lost values
-    /// (`must` first).
+    /// changed, then how many values; `other` last), then the checks that
+    /// lost values (`must` first).
     pub fn fix_first(&self) -> Vec<String> {
         let mut out = Vec::new();
         let failed: Vec<&str> = self
@@ -287,8 +287,15 @@ pub(crate) fn causes(checks: &[crate::CheckReport]) -> Vec<crate::CauseReport> {
             out.push(report);
         }
     }
+    // "other" names no cause to fix: it comes last whatever its weight.
     // Stable: equal weights keep the order of cause::ALL.
-    out.sort_by_key(|c| (std::cmp::Reverse(c.must), std::cmp::Reverse(c.values)));
+    out.sort_by_key(|c| {
+        (
+            c.cause == crate::cause::OTHER,
+            std::cmp::Reverse(c.must),
+            std::cmp::Reverse(c.values),
+        )
+    });
     out
 }
 
@@ -398,6 +405,39 @@ mod tests {
         );
         assert_eq!(shown("one\ntwo", false), "one\\ntwo");
         assert_eq!(shown("one\ntwo\u{1b}", true), "one\ntwo\\u{1b}");
+    }
+
+    #[test]
+    fn causes_that_changed_must_values_come_first_and_other_last() {
+        use crate::compare::Tally;
+        use crate::CheckReport;
+        let check = |name: &'static str, causes: &[(&'static str, usize)]| CheckReport {
+            check: name,
+            level: level_of(name),
+            files: 1,
+            tally: Tally {
+                causes: causes.iter().copied().collect(),
+                ..Tally::default()
+            },
+        };
+        let checks = [
+            check("bookmark.title", &[("other", 9), ("character encoding", 1)]),
+            check("bookmark.tags", &[("letter case", 5)]),
+            check("bookmark.title.form", &[("white space", 7)]),
+        ];
+        let order: Vec<_> = causes(&checks)
+            .iter()
+            .map(|c| (c.cause, c.values, c.must))
+            .collect();
+        assert_eq!(
+            order,
+            [
+                ("character encoding", 1, 1),
+                ("white space", 7, 0),
+                ("letter case", 5, 0),
+                ("other", 9, 9)
+            ]
+        );
     }
 
     #[test]
