@@ -124,7 +124,7 @@ if failed:
     for f in failed:
         last = (f["failure"]["stderr"].strip().splitlines() or [""])[-1][:160]
         # The run's private directory is no path of this machine.
-        last = re.sub(r"/\S*markport-conformance-[^/\s]+/case-\d+/", "", last)
+        last = re.sub(r"/\S*/\.?markport[^/\s]*/case-\d+/", "", last)
         last = re.sub(r"\x1b\[[0-9;]*m", "", last).replace("`", "'")
         say(f"- `{f['file']}`: {f['failure']['message']}" + (f" (`{last}`)" if last else ""))
 if r.get("causes"):
