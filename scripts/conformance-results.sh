@@ -29,6 +29,7 @@ print('GLib %d.%d.%d' % tuple(ctypes.c_uint.in_dll(g, n).value for n in ('glib_m
     bookmarks-converter) python3 -m pip show bookmarks-converter 2>/dev/null | sed -n 's/^Version: /bookmarks-converter /p' ;;
     buku) echo "buku $(buku --nostdin --version 2>/dev/null)" ;;
     firefox-esr) firefox-esr --version 2>/dev/null ;;
+    chromium) chromium --version 2>/dev/null ;;
     node) sed -n 's/.*"version": "\(.*\)".*/bookmarks-parser \1/p' "$tools/npm/node_modules/bookmarks-parser/package.json" ;;
     esac
 }
@@ -44,6 +45,7 @@ buku (XBEL in, XBEL out)~buku~$a/buku.sh {in} {out}~xbel~xbel
 npm bookmarks-parser (HTML read)~node~$a/bookmarks-parser.sh {in} {out}~netscape~json
 Firefox (HTML import, HTML export)~firefox-esr~$a/firefox.sh html {in} {out}~netscape~netscape
 Firefox (JSON backup restore, JSON export)~firefox-esr~$a/firefox.sh json {in} {out}~firefox~firefox
+Chromium (HTML import)~chromium~$a/chromium-html.py {in} {out}~netscape~json
 RUNS
 
 
@@ -55,8 +57,9 @@ RUNS
     echo "Each table counts the values of markport's corpus files of the \`--from\` format"
     echo "that the tool kept, changed or lost; a tool that fails on a file loses all of"
     echo "its values. \"Passed\" means every \`must\` value (links, titles, folders, order)"
-    echo "was kept and the tool failed on no file. Chromium is not here yet (see the"
-    echo "end of this page)."
+    echo "was kept and the tool failed on no file. The corpus is the one compiled into"
+    echo "markport: the samples of each format and the cases of common mistakes"
+    echo "(\`corpus/mistakes/\`); the first value changed or lost is shown before → after."
     echo
     echo "| tool | version | formats | failed on | result |"
     echo "|---|---|---|---|---|"
@@ -100,9 +103,20 @@ say(f"{version or 'version unknown'}; `--from {r['from']} --to {r['to']}` ({r['m
     f"**{verdict}**. Tool {r['tool_seconds']:.2f} s, run {r['total_seconds']:.2f} s.\n")
 say("| level | check | files | values | kept | changed | lost | first changed or lost |")
 say("|---|---|---:|---:|---:|---:|---:|---|")
+def cut(v):
+    v = json.dumps(v, ensure_ascii=False)
+    return v if len(v) <= 60 else v[:57] + "…\""
 for c in r["checks"]:
-    where = (c["changed_paths"] + c["lost_paths"])[:2]
-    where = "; ".join(p.replace("|", "\\|") for p in where)
+    examples = c.get("examples") or []
+    if examples:
+        e = examples[0]
+        after = "(lost)" if e["after"] is None else cut(e["after"])
+        where = [f"{e['path']}: {cut(e['before'])} → {after}"]
+    else:
+        where = (c["changed_paths"] + c["lost_paths"])[:2]
+    # A title may hold a line break or a tab: shown escaped, one table row.
+    where = "; ".join(p.replace("|", "\\|").replace("`", "'").replace("\n", "\\n")
+                      .replace("\r", "\\r").replace("\t", "\\t") for p in where)
     say(f"| {c['level']} | `{c['check']}` | {c['files']} | {c['values']} | {c['kept']} | "
         f"{c['changed']} | {c['lost']} | {where} |")
 if failed:
@@ -110,9 +124,16 @@ if failed:
     for f in failed:
         last = (f["failure"]["stderr"].strip().splitlines() or [""])[-1][:160]
         # The run's private directory is no path of this machine.
-        last = re.sub(r"/\S*markport-conformance-[^/\s]+/case-\d+/", "", last)
+        last = re.sub(r"/\S*/\.?markport[^/\s]*/case-\d+/", "", last)
         last = re.sub(r"\x1b\[[0-9;]*m", "", last).replace("`", "'")
         say(f"- `{f['file']}`: {f['failure']['message']}" + (f" (`{last}`)" if last else ""))
+if r.get("causes"):
+    say("\nLikely causes of the changed values, what to fix first at the top:\n")
+    for c in r["causes"]:
+        checks = ", ".join(f"`{k}` {n}" for k, n in c["checks"])
+        must = f", {c['must']} of them `must`" if c["must"] else ""
+        plural = "" if c["values"] == 1 else "s"
+        say(f"- {c['cause']}: {c['values']} value{plural}{must} ({checks})")
 say()
 PY
 done < "$work/runs"

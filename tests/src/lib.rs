@@ -24,7 +24,9 @@ pub fn corpus_samples() -> Vec<(String, PathBuf)> {
         let format = dir.file_name().to_string_lossy().into_owned();
         // corpus/check/ holds one broken file per `markport check` rule,
         // not samples of a format.
-        if format == "check" {
+        // corpus/mistakes/ holds conformance cases of common mistakes, each
+        // format in a folder of its own (crates/cli/tests/conformance_mistakes.rs).
+        if format == "check" || format == "mistakes" {
             continue;
         }
         // A format whose collection is a directory (favorites): each

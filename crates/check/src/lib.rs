@@ -116,8 +116,22 @@ pub fn check_input_within(
     from: Option<&'static Format>,
     memory_budget: Option<u64>,
 ) -> Result<Checked, Error> {
+    check_input_to_the_letter(input, from, memory_budget, false)
+}
+
+/// [`check_input_within`], and with `letter` (`markport check --strict`) a
+/// known writer's habit that readers accept (Floccus' numeric ids, KDE's
+/// titled separators) is reported element by element under the rule of
+/// the format it breaks, instead of once as a warning naming the writer.
+pub fn check_input_to_the_letter(
+    input: Input,
+    from: Option<&'static Format>,
+    memory_budget: Option<u64>,
+    letter: bool,
+) -> Result<Checked, Error> {
     let mut opts = ReadOptions::default();
     opts.memory_budget = memory_budget;
+    opts.letter = letter;
     let (path, bytes) = match input {
         // A tree, or a named format read by its path with no rules of its
         // own (a database opened where it is): no bytes needed here.

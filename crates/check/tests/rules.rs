@@ -130,6 +130,8 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
         10,
     ),
     ("xbel-bad-date.xbel", "xbel", "xbel/bad-date", 3, 41),
+    ("xbel-floccus-ids.xbel", "xbel", "xbel/floccus-ids", 3, 13),
+    ("xbel-kde-places.xbel", "xbel", "xbel/kde-places", 4, 3),
     ("desktop-not-utf8.xbel", "desktop", "desktop/not-utf8", 1, 1),
     (
         "desktop-byte-order-mark.xbel",
@@ -573,8 +575,8 @@ fn every_rule_is_documented() {
 const KNOWN: &[(&str, &str, usize)] = &[
     // The sample keeps two dates no reader understands, on purpose.
     ("xbel/dates.xbel", "xbel/bad-date", 2),
-    // Floccus writes numeric ids, which are not XML names.
-    ("xbel/floccus-sync.xbel", "xbel/bad-id", 5),
+    // Floccus writes numeric ids, which are not XML names: one warning.
+    ("xbel/floccus-sync.xbel", "xbel/floccus-ids", 1),
     // markport's own (non-strict) writer puts an <info> in a <separator>.
     ("xbel/markport-block.xbel", "xbel/misplaced-element", 1),
     // KDE's places file: folders and separators, no MIME type, named
@@ -919,4 +921,61 @@ fn the_attributes_of_real_netscape_files_are_known() {
         }
     }
     assert!(checked >= 20, "only {checked} Netscape files");
+}
+
+#[test]
+fn a_writer_s_habit_is_one_warning_and_strict_lists_each_element() {
+    use markport::Input;
+    let of = |file: &str, letter: bool| {
+        let bytes = std::fs::read(root().join("corpus/check").join(file)).unwrap();
+        let xbel = markport::format("xbel");
+        markport_check::check_input_to_the_letter(Input::Bytes(bytes), xbel, None, letter)
+            .unwrap()
+            .problems
+    };
+    let rules = |p: &[markport_check::Problem]| {
+        p.iter()
+            .map(|p| (p.rule, p.severity, p.line))
+            .collect::<Vec<_>>()
+    };
+    let floccus = of("xbel-floccus-ids.xbel", false);
+    assert_eq!(
+        rules(&floccus),
+        [("xbel/floccus-ids", Severity::Warning, 3)],
+        "{floccus:#?}"
+    );
+    assert!(floccus[0]
+        .message
+        .starts_with("2 ids are numbers, as Floccus writes them"));
+    let letter = of("xbel-floccus-ids.xbel", true);
+    assert_eq!(
+        rules(&letter),
+        [
+            ("xbel/bad-id", Severity::Error, 3),
+            ("xbel/bad-id", Severity::Error, 4)
+        ]
+    );
+    let kde = of("xbel-kde-places.xbel", false);
+    assert_eq!(
+        rules(&kde),
+        [("xbel/kde-places", Severity::Warning, 4)],
+        "{kde:#?}"
+    );
+    assert!(kde[0]
+        .message
+        .starts_with("1 <separator> with href, <title> and <info>"));
+    let letter = of("xbel-kde-places.xbel", true);
+    let mut found: Vec<&str> = letter.iter().map(|p| p.rule).collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            "xbel/misplaced-element",
+            "xbel/misplaced-element",
+            "xbel/unknown-attribute"
+        ]
+    );
+    // An id that is not a number is no habit: an error without --strict too.
+    let bad = of("xbel-bad-id.xbel", false);
+    assert_eq!(rules(&bad), [("xbel/bad-id", Severity::Error, 3)]);
 }

@@ -25,7 +25,9 @@ pub(crate) struct CheckArgs {
     #[arg(long)]
     json: bool,
     /// Exit 1 on warnings too (without it, only an error does), after
-    /// listing every problem.
+    /// listing every problem; a writer's habit that readers accept
+    /// (Floccus' numeric ids, KDE's titled separators) is listed element by
+    /// element under the rule it breaks, not once naming the writer.
     #[arg(long)]
     strict: bool,
     #[command(flatten)]
@@ -56,8 +58,13 @@ pub(crate) fn run(a: CheckArgs) -> u8 {
         let checked = (|| {
             let input = files::input(path);
             let from = files::named_format(a.from.as_deref())?;
-            let checked = markport_check::check_input_within(input, from, a.budget.memory_budget)
-                .map_err(|e| Failure::in_file(&name, e.message))?;
+            let checked = markport_check::check_input_to_the_letter(
+                input,
+                from,
+                a.budget.memory_budget,
+                a.strict,
+            )
+            .map_err(|e| Failure::in_file(&name, e.message))?;
             files::said_read(path, &checked.from);
             Ok::<_, Failure>(checked.problems)
         })();

@@ -2,7 +2,7 @@
 //! it keeps, changes and loses (the work is `markport_conform`'s).
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -31,18 +31,32 @@ tool failed on a file, 2 bad usage or no corpus. Rules and levels: docs/conforma
 pub(crate) struct ConformanceArgs {
     /// The tool's command line, with {in} and {out} (and {url}/{title} to
     /// ask it to add a bookmark).
-    #[arg(long, value_name = "COMMAND")]
-    cmd: String,
+    #[arg(
+        long,
+        value_name = "COMMAND",
+        required_unless_present = "export_corpus"
+    )]
+    cmd: Option<String>,
     /// The format of the corpus files the tool reads.
     #[arg(long, value_name = "FORMAT", value_parser = format_names())]
     from: String,
     /// The format the tool writes at {out}.
-    #[arg(long, value_name = "FORMAT", value_parser = writable_names())]
-    to: String,
+    #[arg(long, value_name = "FORMAT", value_parser = writable_names(), required_unless_present = "export_corpus")]
+    to: Option<String>,
     /// A directory of files with NAME.expected.json beside each (default:
-    /// the project's corpus/FORMAT of --from).
+    /// the corpus of --from compiled into markport, or the one under
+    /// $MARKPORT_CORPUS).
     #[arg(long, value_name = "DIR")]
     corpus: Option<PathBuf>,
+    /// Write the compiled-in corpus of --from (samples, cases of common
+    /// mistakes, their expected models and notes) into DIR, for --corpus
+    /// DIR, and run nothing.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["cmd", "corpus"])]
+    export_corpus: Option<PathBuf>,
+    /// Keep each output of the tool in DIR, beside a copy of its input,
+    /// under the input's path in the corpus (NAME-out.EXT beside NAME.EXT).
+    #[arg(long, value_name = "DIR")]
+    keep: Option<PathBuf>,
     /// Print the stable JSON report (docs/conformance.md) instead of text.
     #[arg(long)]
     json: bool,
@@ -68,21 +82,23 @@ fn writable_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(markport::writable().map(|f| f.name))
 }
 
-/// The project's corpus of `format`: under `$MARKPORT_CORPUS`, else
-/// `corpus/` in the current directory (a checkout), else the checkout the
-/// binary was built from.
-fn default_corpus(format: &str) -> Option<PathBuf> {
-    let built_from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
-    let roots = [
-        std::env::var_os("MARKPORT_CORPUS").map(PathBuf::from),
-        Some(PathBuf::from("corpus")),
-        Some(built_from),
-    ];
-    roots
-        .into_iter()
-        .flatten()
-        .map(|root| root.join(format))
-        .find(|dir| dir.is_dir())
+/// The project's corpus of `format`: the one under `$MARKPORT_CORPUS` when
+/// it is set (laid out as the project's `corpus/`), else the one compiled
+/// into the program; none when it holds no case of `format`.
+fn default_corpus(format: &str) -> Option<Corpus> {
+    if let Some(root) = std::env::var_os("MARKPORT_CORPUS").map(PathBuf::from) {
+        let has = [root.join(format), root.join("mistakes").join(format)]
+            .iter()
+            .any(|d| d.is_dir());
+        return has.then_some(Corpus::Root(root));
+    }
+    let prefix = format!("{format}/");
+    let has = markport_conform::corpus::embedded_files()
+        .iter()
+        .any(|(name, _)| {
+            name.starts_with(&prefix) || name.starts_with(&format!("mistakes/{prefix}"))
+        });
+    has.then_some(Corpus::Embedded)
 }
 
 /// Run `markport conformance`; the exit code.
@@ -94,7 +110,27 @@ pub(crate) fn run_conformance(a: ConformanceArgs) -> u8 {
 }
 
 fn conformance(a: ConformanceArgs) -> Result<u8, Failure> {
-    if !a.cmd.contains("{out}") {
+    let from = markport::format(&a.from).expect("clap checked the name");
+    if let Some(dir) = &a.export_corpus {
+        let n = markport_conform::corpus::export(from.name, dir)
+            .map_err(|e| Failure::new(e.message))?;
+        if n == 0 {
+            return Err(Failure::new(format!(
+                "markport holds no corpus for {}",
+                from.name
+            )));
+        }
+        crate::say::info(format_args!(
+            "{n} cases of {} written to {}",
+            from.name,
+            dir.display()
+        ));
+        return Ok(exit::OK);
+    }
+    let (Some(cmd), Some(to)) = (a.cmd, a.to) else {
+        unreachable!("clap requires --cmd and --to without --export-corpus")
+    };
+    if !cmd.contains("{out}") {
         return Err(Failure::new(
             "--cmd must hold {out}, where the tool writes its output",
         ));
@@ -104,16 +140,15 @@ fn conformance(a: ConformanceArgs) -> Result<u8, Failure> {
         .ok()
         .filter(|t| !t.is_zero())
         .ok_or_else(|| Failure::new("--timeout must be a number of seconds above 0"))?;
-    let from = markport::format(&a.from).expect("clap checked the name");
-    let to = markport::format(&a.to).expect("clap checked the name");
+    let to = markport::format(&to).expect("clap checked the name");
     let corpus = match (&a.corpus, a.large) {
         (Some(dir), _) => Corpus::Dir(dir.clone()),
         (None, large) => match default_corpus(from.name) {
-            Some(dir) => Corpus::Dir(dir),
+            Some(corpus) => corpus,
             None if large.is_some() => Corpus::None,
             None => {
                 return Err(Failure::new(format!(
-                    "no corpus for {}: run from a markport checkout, set MARKPORT_CORPUS, or give --corpus DIR",
+                    "no corpus for {}: markport holds none (give --corpus DIR, or set MARKPORT_CORPUS to a corpus holding {0}/)",
                     from.name
                 )))
             }
@@ -125,7 +160,8 @@ fn conformance(a: ConformanceArgs) -> Result<u8, Failure> {
             from.name
         )));
     }
-    let mut config = Config::new(a.cmd, from, to, corpus);
+    let mut config = Config::new(cmd, from, to, corpus);
+    config.keep = a.keep;
     config.timeout = timeout;
     config.large = a.large;
     config.ordered_tags = a.ordered_tags;

@@ -20,7 +20,7 @@
 //! Every step is linear in the documents (hash maps keyed by the pairing
 //! keys, one longest-increasing-subsequence per folder), whatever the shape.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 
 use markport_model::{
     Document, Field, Holder, NodeId, NodeKind, Role, Scope, Support, Value, MAX_PATHS,
@@ -36,6 +36,10 @@ pub struct CompareOptions {
     pub ordered_tags: bool,
     /// Modify-then-reload: the link and title the tool was asked to add.
     pub added: Option<(String, String)>,
+    /// Hold titles as written to the input's own (a round trip: the format
+    /// can hold them as they were), not to what markport's writer made of
+    /// them; for the `.form` checks of titles.
+    pub titles_as_input: bool,
 }
 
 /// One check's count on one file, or on a whole run.
@@ -53,6 +57,21 @@ pub struct Tally {
     pub changed_paths: Vec<String>,
     /// The first paths of lost values.
     pub lost_paths: Vec<String>,
+    /// The first values changed or lost, before and after.
+    pub examples: Vec<Example>,
+    /// How many changed values each likely cause explains ([`crate::cause`]).
+    pub causes: BTreeMap<&'static str, usize>,
+}
+
+/// One value a tool changed or lost: where, what it was, what it became.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Example {
+    /// `file: Folder/Title`, as in the paths.
+    pub path: String,
+    /// The value a perfect tool writes.
+    pub before: String,
+    /// What the tool wrote; `None` when it lost the value.
+    pub after: Option<String>,
 }
 
 impl Tally {
@@ -71,6 +90,17 @@ impl Tally {
                     mine.push(format!("{prefix}{p}"));
                 }
             }
+        }
+        for e in &other.examples {
+            if self.examples.len() < MAX_PATHS {
+                self.examples.push(Example {
+                    path: format!("{prefix}{}", e.path),
+                    ..e.clone()
+                });
+            }
+        }
+        for (&cause, &n) in &other.causes {
+            *self.causes.entry(cause).or_default() += n;
         }
     }
 
@@ -117,6 +147,30 @@ fn title_of(doc: &Document, id: NodeId) -> String {
         .title()
         .map(normalize_title)
         .unwrap_or_default()
+}
+
+/// A value as an example shows it: text as it is, a list as JSON, a date
+/// as written (W3C), a flag as `true`/`false`.
+fn shown(v: &Value<'_>) -> String {
+    let json = match *v {
+        Value::Str(s) | Value::Text(Some(s)) => return s.to_owned(),
+        Value::Text(None) => return String::new(),
+        Value::Texts(t) => serde_json::to_value(t),
+        Value::Date(Some(d)) => serde_json::to_value(d),
+        Value::Flag(Some(b)) => return b.to_string(),
+        Value::Role(r) => serde_json::to_value(r),
+        Value::Applications(a) => serde_json::to_value(a),
+        Value::DesktopIcon(i) => serde_json::to_value(i),
+        Value::Metadata(m) => serde_json::to_value(m),
+        Value::Attributes(a) => serde_json::to_value(a),
+        Value::Date(None) | Value::Flag(None) => return String::new(),
+        _ => return format!("{v:?}"),
+    };
+    match json {
+        Ok(serde_json::Value::String(s)) => s,
+        Ok(v) => v.to_string(),
+        Err(_) => format!("{v:?}"),
+    }
 }
 
 /// Where a node stands in the other document: the root, or a node there.
@@ -216,8 +270,34 @@ impl<'a> Cmp<'a> {
     }
 
     fn count(&mut self, check: &'static str, outcome: Outcome, node: Option<NodeId>) {
+        self.count_values(check, outcome, node, None);
+    }
+
+    /// [`Cmp::count`], with the value before and after (none: lost) for
+    /// the examples and the likely cause of a change.
+    fn count_values(
+        &mut self,
+        check: &'static str,
+        outcome: Outcome,
+        node: Option<NodeId>,
+        values: Option<(String, Option<String>)>,
+    ) {
         let r = self.r;
         let t = self.out.checks.entry(check).or_default();
+        if let (Outcome::Changed | Outcome::Lost, Some((before, after))) = (&outcome, values) {
+            if let (Outcome::Changed, Some(after)) = (&outcome, &after) {
+                *t.causes
+                    .entry(crate::cause::of(check, &before, after))
+                    .or_default() += 1;
+            }
+            if t.examples.len() < MAX_PATHS {
+                t.examples.push(Example {
+                    path: node.map_or_else(|| "(document)".to_owned(), |id| r.path(id)),
+                    before,
+                    after,
+                });
+            }
+        }
         t.values += 1;
         let paths = match outcome {
             Outcome::Kept => {
@@ -289,9 +369,9 @@ impl<'a> Cmp<'a> {
             }
             let q = g.and_then(|g| field.get(g)).filter(Value::is_present);
             let Some(q) = q else {
-                self.count(field.name(), Outcome::Lost, node);
+                self.count_values(field.name(), Outcome::Lost, node, Some((shown(&p), None)));
                 if let Some(form) = field.form().filter(|&f| self.carried(f)) {
-                    self.count(form.name(), Outcome::Lost, node);
+                    self.count_values(form.name(), Outcome::Lost, node, Some((shown(&p), None)));
                 }
                 continue;
             };
@@ -301,10 +381,11 @@ impl<'a> Cmp<'a> {
                 Some(o) if !self.same_value(field, &p, &q) && self.same_value(field, &o, &q) => o,
                 _ => p,
             };
+            let values = || Some((shown(&p), Some(shown(&q))));
             if !self.same_value(field, &p, &q) {
-                self.count(field.name(), Outcome::Changed, node);
+                self.count_values(field.name(), Outcome::Changed, node, values());
                 if let Some(form) = field.form().filter(|&f| self.carried(f)) {
-                    self.count(form.name(), Outcome::Changed, node);
+                    self.count_values(form.name(), Outcome::Changed, node, values());
                 }
                 continue;
             }
@@ -315,7 +396,7 @@ impl<'a> Cmp<'a> {
                 } else {
                     Outcome::Changed
                 };
-                self.count(form.name(), outcome, node);
+                self.count_values(form.name(), outcome, node, values());
             }
         }
     }
@@ -488,13 +569,21 @@ impl<'a> Cmp<'a> {
                     } else {
                         Outcome::Lost
                     };
-                    self.count(Field::Bookmark.name(), outcome, Some(id));
+                    let link = |d: &Document, id: NodeId| {
+                        d.node(id)
+                            .as_bookmark()
+                            .map_or_else(String::new, |b| b.href.clone())
+                    };
+                    let before = link(r, id);
+                    let after = found.map(|f| link(g, f));
+                    let values = Some((before.clone(), after.clone()));
+                    self.count_values(Field::Bookmark.name(), outcome, Some(id), values.clone());
                     let href = match (found, link_kept.get(&id.index())) {
                         (None, _) => Outcome::Lost,
                         (Some(_), Some(true)) => Outcome::Kept,
                         _ => Outcome::Changed,
                     };
-                    self.count(Field::BookmarkHref.name(), href, Some(id));
+                    self.count_values(Field::BookmarkHref.name(), href, Some(id), values);
                     self.title(Field::BookmarkTitle, id, found);
                     if let (Some(f), true) = (found, structure) {
                         let same = self.mapped_parent(id) == Some(self.place_in_output(f));
@@ -515,7 +604,13 @@ impl<'a> Cmp<'a> {
                         } else {
                             Outcome::Lost
                         };
-                        self.count(Field::Folder.name(), outcome, Some(id));
+                        let before = r.node(id).title().unwrap_or_default().to_owned();
+                        self.count_values(
+                            Field::Folder.name(),
+                            outcome,
+                            Some(id),
+                            Some((before, None)),
+                        );
                     }
                     if self.carried(Field::FolderTitle) {
                         self.title(Field::FolderTitle, id, found);
@@ -541,18 +636,58 @@ impl<'a> Cmp<'a> {
         }
     }
 
+    /// A title compared after [`normalize_title`] (`must`), then, when that
+    /// is kept, as written (the `.form` check, `may`): a tool that collapses
+    /// runs of spaces still shows.
     fn title(&mut self, field: Field, id: NodeId, found: Option<NodeId>) {
         let want = title_of(self.r, id);
         if want.is_empty() {
             return;
         }
+        let exact = |d: &Document, id: NodeId| d.node(id).title().unwrap_or_default().to_owned();
+        let before = exact(self.r, id);
+        let after = found.map(|f| exact(self.g, f));
         let outcome = match found.map(|f| title_of(self.g, f)) {
             None => Outcome::Lost,
             Some(t) if t.is_empty() => Outcome::Lost,
             Some(t) if t == want => Outcome::Kept,
             Some(_) => Outcome::Changed,
         };
-        self.count(field.name(), outcome, Some(id));
+        let kept = matches!(outcome, Outcome::Kept);
+        let after = after.filter(|a| !a.is_empty());
+        self.count_values(
+            field.name(),
+            outcome,
+            Some(id),
+            Some((before.clone(), after.clone())),
+        );
+        if !kept {
+            return;
+        }
+        let after = after.unwrap_or_default();
+        // The input's own title, written back as it was, is kept too
+        // (markport's writer may have normalised it).
+        let origin = self
+            .origin_of(id)
+            .and_then(|o| field.get(o))
+            .and_then(|v| match v {
+                Value::Text(t) => t.map(str::to_owned),
+                _ => None,
+            });
+        let form = if field == Field::FolderTitle {
+            extra::FOLDER_TITLE_FORM
+        } else {
+            extra::BOOKMARK_TITLE_FORM
+        };
+        let as_input = self.opts.titles_as_input && origin.is_some();
+        let outcome = if (after == before && !as_input) || origin.as_deref() == Some(after.as_str())
+        {
+            Outcome::Kept
+        } else {
+            Outcome::Changed
+        };
+        let before = origin.unwrap_or(before);
+        self.count_values(form, outcome, Some(id), Some((before, Some(after))));
     }
 
     /// In each folder of the reference and its counterpart, the children
@@ -770,7 +905,15 @@ mod tests {
         b.title = Some("  BBC\u{a0}".into());
         b.tags = vec!["news".into(), "uk".into(), "uk".into()];
         let c = compare_documents(&r, None, &g, full, &CompareOptions::default());
-        assert!(c.checks.values().all(Tally::all_kept), "{:?}", c.checks);
+        let changed: Vec<_> = c.checks.iter().filter(|(_, t)| !t.all_kept()).collect();
+        // The title kept by words shows as written, at level may.
+        assert_eq!(changed.len(), 1, "{:?}", c.checks);
+        assert_eq!(tally(&c, "bookmark.title.form"), (3, 2, 1, 0));
+        let e = &c.checks["bookmark.title.form"].examples[0];
+        assert_eq!(
+            (e.before.as_str(), e.after.as_deref()),
+            ("BBC", Some("  BBC\u{a0}"))
+        );
         let lists = CompareOptions {
             ordered_tags: true,
             ..Default::default()

@@ -47,7 +47,7 @@ impl Report {
              <meta name=\"viewport\" content=\"width=device-width\">\
              <title>markport conformance: {from} to {to}</title><style>{STYLE}</style></head><body>\
              <h1>Conformance: {from} &rarr; {to} ({mode})</h1>\
-             <p>Command: <code>{cmd}</code><br>{n} files, {failed} failed; tool {tool:.3} s, run {total:.3} s</p>\
+             <p>Command: <code>{cmd}</code><br>{n} files; tool {tool:.3} s, run {total:.3} s</p>\
              <p><span class=\"verdict {class}\">{verdict}</span></p>",
             from = esc(self.from),
             to = esc(self.to),
@@ -57,12 +57,16 @@ impl Report {
             tool = self.tool_seconds,
             total = self.total_seconds,
             class = if self.passed { "pass" } else { "fail" },
-            verdict = if self.passed {
-                "passed: every must value kept"
-            } else {
-                "failed: a must value was changed or lost, or the tool failed"
-            },
+            verdict = esc(&self.verdict()),
         );
+        let fixes = self.fix_first();
+        if !fixes.is_empty() {
+            s.push_str("<h2>Fix first</h2><ol>");
+            for f in &fixes {
+                let _ = write!(s, "<li>{}</li>", esc(f));
+            }
+            s.push_str("</ol>");
+        }
         s.push_str(
             "<table><thead><tr><th>Level</th><th>Check</th><th>Files</th><th>Values</th>\
              <th>Kept</th><th>Changed</th><th>Lost</th><th>Result</th><th>Where</th></tr></thead><tbody>",
@@ -76,16 +80,17 @@ impl Report {
             } else {
                 "none"
             };
-            let pct = if t.values == 0 {
-                100.0
+            // Counts, not a percentage: 5,031 of 5,032 is not "100%".
+            let result = if t.all_kept() {
+                format!("all {} kept", t.values)
             } else {
-                t.kept as f64 * 100.0 / t.values as f64
+                format!("{} of {} kept", t.kept, t.values)
             };
             let _ = write!(
                 s,
                 "<tr class=\"{class}\"><td><span class=\"lvl {lvl}\">{lvl}</span></td><td><code>{check}</code></td>\
                  <td class=\"n\">{files}</td><td class=\"n\">{values}</td><td class=\"n\">{kept}</td>\
-                 <td class=\"n\">{changed}</td><td class=\"n\">{lost}</td><td class=\"res n\">{pct:.0}% kept</td><td>",
+                 <td class=\"n\">{changed}</td><td class=\"n\">{lost}</td><td class=\"res n\">{result}</td><td>",
                 lvl = c.level.name(),
                 check = esc(c.check),
                 files = c.files,
@@ -107,6 +112,23 @@ impl Report {
                 }
                 if count > paths.len() {
                     let _ = write!(s, "<li>&hellip; {} more</li>", count - paths.len());
+                }
+                s.push_str("</ul>");
+            }
+            if !t.examples.is_empty() {
+                s.push_str("first values, before &rarr; after:<ul class=\"paths\">");
+                for e in &t.examples {
+                    let after = e
+                        .after
+                        .as_deref()
+                        .map_or_else(|| "(lost)".to_owned(), crate::report::quoted);
+                    let _ = write!(
+                        s,
+                        "<li><code>{}</code> &rarr; <code>{}</code> at {}</li>",
+                        esc(&crate::report::quoted(&e.before)),
+                        esc(&after),
+                        esc(&e.path)
+                    );
                 }
                 s.push_str("</ul>");
             }

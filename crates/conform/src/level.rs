@@ -38,6 +38,11 @@ pub mod extra {
     pub const ORDER: &str = "order";
     /// Modify-then-reload: the bookmark the tool was asked to add.
     pub const ADDED: &str = "added";
+    /// A bookmark's title as written, white space and all, where
+    /// `bookmark.title` (compared after normalising white space) is kept.
+    pub const BOOKMARK_TITLE_FORM: &str = "bookmark.title.form";
+    /// A folder's title as written, likewise.
+    pub const FOLDER_TITLE_FORM: &str = "folder.title.form";
 }
 
 /// The level of a check, by its name (a [`Field`] name or one of [`extra`]).

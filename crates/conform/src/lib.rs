@@ -44,6 +44,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod cause;
 pub mod compare;
 pub mod corpus;
 mod html;
@@ -70,8 +71,15 @@ pub use process::MARK;
 /// Where the cases come from.
 #[derive(Clone, Debug)]
 pub enum Corpus {
-    /// A directory of files, each with `NAME.expected.json` beside it.
+    /// A directory of files, each with `NAME.expected.json` beside it;
+    /// cases are named by their file name.
     Dir(PathBuf),
+    /// A corpus laid out as the project's: the cases of `--from` are in
+    /// its folders `FORMAT/` and `mistakes/FORMAT/`, named by their path
+    /// under it.
+    Root(PathBuf),
+    /// The project's corpus, compiled into the program.
+    Embedded,
     /// No files: only generated cases (`--large`).
     None,
 }
@@ -98,6 +106,9 @@ pub struct Config {
     /// Called as each file starts: how many started so far (this one
     /// included), of how many, and the file's name; for a progress display.
     pub on_case: Option<fn(usize, usize, &str)>,
+    /// Keep each output of the tool here, beside a copy of its input, both
+    /// under the case's name (its path in the corpus).
+    pub keep: Option<PathBuf>,
 }
 
 /// The default time a tool may take on one file.
@@ -139,6 +150,7 @@ impl Config {
             large: None,
             ordered_tags: false,
             on_case: None,
+            keep: None,
         }
     }
 
@@ -230,6 +242,34 @@ pub struct CheckReport {
     pub tally: Tally,
 }
 
+/// The numbers behind the verdict.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// How many files were run.
+    pub files: usize,
+    /// How many `must` values the tool changed, over all files.
+    pub must_changed: usize,
+    /// How many it lost (those of a file it failed on included).
+    pub must_lost: usize,
+    /// On how many files it changed or lost a `must` value, or failed.
+    pub files_must_not_kept: usize,
+    /// On how many files the tool itself failed.
+    pub files_failed: usize,
+}
+
+/// Changed values that share a likely cause, over every check.
+#[derive(Clone, Debug, Serialize)]
+pub struct CauseReport {
+    /// The cause ([`cause`]'s names: `character encoding`, `letter case`, ...).
+    pub cause: &'static str,
+    /// How many values it changed.
+    pub values: usize,
+    /// How many of them are `must` values.
+    pub must: usize,
+    /// The checks it changed, with how many values each, `must` first.
+    pub checks: Vec<(&'static str, usize)>,
+}
+
 /// A file the run could not use (markport itself cannot write its model in the target).
 #[derive(Clone, Debug, Serialize)]
 pub struct Skipped {
@@ -259,6 +299,10 @@ pub struct Report {
     pub files: Vec<FileReport>,
     /// Files not run, and why.
     pub skipped: Vec<Skipped>,
+    /// The numbers the verdict is made of.
+    pub summary: Summary,
+    /// The likely causes of the changed values, what to fix first first.
+    pub causes: Vec<CauseReport>,
     /// The time the tool took, over all files.
     pub tool_seconds: f64,
     /// The time the whole run took.
@@ -291,6 +335,8 @@ pub fn run(config: &Config) -> Result<Report, Error> {
     config.to.writer()?;
     let mut cases = match &config.corpus {
         Corpus::Dir(dir) => corpus::cases_in(dir)?,
+        Corpus::Root(root) => corpus::cases_under(root, config.from.name)?,
+        Corpus::Embedded => corpus::embedded_cases(config.from.name)?,
         Corpus::None => Vec::new(),
     };
     if let Some(n) = config.large {
@@ -310,6 +356,7 @@ pub fn run(config: &Config) -> Result<Report, Error> {
     let opts = CompareOptions {
         ordered_tags: config.ordered_tags,
         added: (mode == Mode::Modify).then(|| (ADDED_URL.to_owned(), ADDED_TITLE.to_owned())),
+        titles_as_input: config.from.name == config.to.name,
     };
     // Removing a file's copies costs as much as a quick tool on some file
     // systems (ext4 with online discard: milliseconds a file): a thread does
@@ -402,6 +449,15 @@ pub fn run(config: &Config) -> Result<Report, Error> {
             tally,
         })
         .collect();
+    let must = || checks.iter().filter(|c| c.level == Level::Must);
+    let summary = Summary {
+        files: files.len(),
+        must_changed: must().map(|c| c.tally.changed).sum(),
+        must_lost: must().map(|c| c.tally.lost).sum(),
+        files_must_not_kept: files.iter().filter(|f| !f.must_kept).count(),
+        files_failed: files.iter().filter(|f| f.failure.is_some()).count(),
+    };
+    let causes = report::causes(&checks);
     let passed = files.iter().all(|f| f.failure.is_none())
         && checks
             .iter()
@@ -416,6 +472,8 @@ pub fn run(config: &Config) -> Result<Report, Error> {
         checks,
         files,
         skipped,
+        summary,
+        causes,
         tool_seconds: tool_time.as_secs_f64(),
         total_seconds: started.elapsed().as_secs_f64(),
     })
@@ -435,6 +493,8 @@ struct Prepared {
     input: PathBuf,
     input_len: u64,
     output: PathBuf,
+    /// Where the output is kept (`--keep`), its input's copy already there.
+    keep_as: Option<PathBuf>,
 }
 
 /// Make the directory of case `index` and copy its input there. One
@@ -457,12 +517,43 @@ fn prepare(
         .to_string_lossy()
         .into_owned();
     let output = case_dir.join(corpus::output_name(&format!("{stem}-out"), &config.to));
+    let keep_as = match &config.keep {
+        Some(keep) => Some(keep_input(keep, case, &stem, &config.to)?),
+        None => None,
+    };
     Ok(Prepared {
         case_dir,
         input,
         input_len: case.bytes.len() as u64,
         output,
+        keep_as,
     })
+}
+
+/// Copy `case`'s input under `keep` at its name in the corpus, and say where
+/// its output goes: `NAME-out.EXT` beside it, whatever name the tool had to
+/// write (Chromium's `Bookmarks` would otherwise be one name for all).
+fn keep_input(
+    keep: &std::path::Path,
+    case: &Case,
+    stem: &str,
+    to: &Format,
+) -> Result<PathBuf, Error> {
+    let relative = std::path::Path::new(&case.name);
+    // A name is a path under the corpus; anything else keeps its file name.
+    let safe = relative.is_relative()
+        && relative
+            .components()
+            .all(|c| matches!(c, std::path::Component::Normal(_)));
+    let input = if safe {
+        keep.join(relative)
+    } else {
+        keep.join(&case.file_name)
+    };
+    let dir = input.parent().unwrap_or(keep);
+    std::fs::create_dir_all(dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
+    std::fs::write(&input, &case.bytes).map_err(|e| io_error(&input.display().to_string(), e))?;
+    Ok(dir.join(format!("{stem}-out.{}", corpus::default_extension(to))))
 }
 
 /// Run the tool on one prepared case, doing `meanwhile` while it runs; the
@@ -479,6 +570,7 @@ fn run_case<T>(
         input,
         input_len,
         output,
+        keep_as,
     } = prepared;
     let (in_s, out_s) = (input.to_string_lossy(), output.to_string_lossy());
     let mut values = vec![("{in}", in_s.as_ref()), ("{out}", out_s.as_ref())];
@@ -553,6 +645,12 @@ fn run_case<T>(
             )),
         }
     };
+    if let Some(keep_as) = &keep_as {
+        if output.is_file() {
+            std::fs::copy(&output, keep_as)
+                .map_err(|e| io_error(&keep_as.display().to_string(), e))?;
+        }
+    }
     // The copies and the output go as soon as they are read (the private
     // directory's removal takes what is left, signals too).
     if remove.send(case_dir.clone()).is_err() {

@@ -43,6 +43,11 @@ pub struct ReadOptions {
     /// whose input can be shaped to make them copy keep it (see
     /// [`Budget`](crate::Budget)).
     pub memory_budget: Option<u64>,
+    /// With [`checking`](Self::checking): report a known writer's habit
+    /// that readers accept (Floccus' numeric ids, KDE's titled separators)
+    /// element by element under the format's letter, instead of once as a
+    /// warning naming the writer (`markport check --strict`).
+    pub letter: bool,
 }
 
 /// How to read a generic CSV file (`--from csv`).

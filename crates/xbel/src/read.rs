@@ -217,7 +217,12 @@ fn read_checking(input: &[u8], desktop: bool, opts: &ReadOptions) -> Result<Pars
     let text = encoding::decode_checking(input, desktop, &mut raw);
     let mut state = State::new(&text, opts);
     let mut p = Parser::new(&text);
-    p.checker = Some(Box::new(Checker::new(&text, desktop, raw.into_found())));
+    p.checker = Some(Box::new(Checker::new(
+        &text,
+        desktop,
+        opts.letter,
+        raw.into_found(),
+    )));
     let outcome = parse(&text, &mut state, &mut p);
     let checker = *p.checker.take().expect("set above");
     match outcome {

@@ -78,6 +78,16 @@ pub(crate) const XBEL_BAD_DATE: Rule = Rule::error(
     "xbel/bad-date",
     "added, modified or visited is not a W3C date/time",
 );
+// Writers' habits every reader accepts: one warning a file, not an error
+// an element (`--strict` reports each under the rule it breaks).
+pub(crate) const XBEL_FLOCCUS_IDS: Rule = Rule::warning(
+    "xbel/floccus-ids",
+    "ids that are numbers, as Floccus writes them (not XML names)",
+);
+pub(crate) const XBEL_KDE_PLACES: Rule = Rule::warning(
+    "xbel/kde-places",
+    "separators with href, title and info, and <info> after the content, as KDE writes its places",
+);
 
 // Desktop bookmarks: XBEL's rules, then the spec's and GLib's.
 pub(crate) const DESKTOP_NOT_UTF8: Rule = Rule::error(
@@ -169,6 +179,8 @@ pub const RULES: &[Rule] = &[
     XBEL_DUPLICATE_ID,
     XBEL_DANGLING_ALIAS,
     XBEL_BAD_DATE,
+    XBEL_FLOCCUS_IDS,
+    XBEL_KDE_PLACES,
 ];
 
 /// The desktop-bookmark rules, in the order docs/check.md lists them: a

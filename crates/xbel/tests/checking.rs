@@ -226,7 +226,7 @@ fn a_100000_deep_file_checks_and_reads_like_a_flat_one() {
 #[test]
 fn the_rules_are_declared_once_with_the_format() {
     let ids: Vec<_> = markport_xbel::FORMAT.rules.iter().map(|r| r.id).collect();
-    assert_eq!(ids.len(), 22);
+    assert_eq!(ids.len(), 24);
     assert!(ids.iter().all(|id| id.starts_with("xbel/")));
     assert!(markport_xbel::DESKTOP_RULES
         .iter()

@@ -75,9 +75,16 @@ pub(crate) struct Checker<'t> {
 impl<'t> Checker<'t> {
     /// A checker of `text` (decoded by [`decode`], which found `before`),
     /// with the desktop-bookmark rules too when `desktop`.
-    pub(crate) fn new(text: &'t str, desktop: bool, before: Vec<Diagnostic>) -> Checker<'t> {
+    /// With `letter`, writers' habits are reported element by element
+    /// under the rule each breaks, not once as a warning naming the writer.
+    pub(crate) fn new(
+        text: &'t str,
+        desktop: bool,
+        letter: bool,
+        before: Vec<Diagnostic>,
+    ) -> Checker<'t> {
         Checker {
-            walk: walk::Walk::new(text, desktop),
+            walk: walk::Walk::new(text, desktop, letter),
             sink: Sink::new(text.as_bytes()),
             before,
         }
@@ -111,7 +118,7 @@ impl<'t> Checker<'t> {
     /// The end of the file: everything found, or the error of a file that
     /// ends before its document does (with everything found before it).
     pub(crate) fn finish(mut self) -> Result<Vec<Diagnostic>, Error> {
-        let walk = std::mem::replace(&mut self.walk, walk::Walk::new("", false));
+        let walk = std::mem::replace(&mut self.walk, walk::Walk::new("", false, false));
         match walk.eof(&mut self.sink) {
             Ok(()) => Ok(self.found()),
             Err((rule, at, message)) => {

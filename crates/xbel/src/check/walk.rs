@@ -51,6 +51,25 @@ struct Frame<'t> {
     text: bool,
     /// How many namespace declarations were in scope before it.
     decls: usize,
+    /// A `<separator href>` as KDE writes it: its title and info are its own.
+    kde: bool,
+}
+
+/// The namespace of KDE's own metadata, declared on the root of its places file.
+const KDE_PRIVATE: &str = "http://www.kde.org/kdepriv";
+
+/// How often a file shows a writer's habit, and where first.
+#[derive(Default)]
+struct Habit {
+    count: usize,
+    first: Option<usize>,
+}
+
+impl Habit {
+    fn seen(&mut self, at: usize) {
+        self.count += 1;
+        self.first.get_or_insert(at);
+    }
 }
 
 /// An attribute as written: qualified name, value with references
@@ -93,12 +112,20 @@ pub(crate) struct Walk<'t> {
     /// The current element's attributes (one allocation for the file).
     attrs: Vec<Attr<'t>>,
     desktop: Option<Desktop>,
+    /// Report writers' habits element by element under the DTD's letter.
+    letter: bool,
+    /// Numeric ids (Floccus).
+    floccus_ids: Habit,
+    /// Separators with href, title and info (KDE).
+    kde_separators: Habit,
+    /// The root's `<info>` after its content (KDE).
+    kde_late_info: Habit,
 }
 
 impl<'t> Walk<'t> {
     /// A walk over `text`, an XBEL document (or, with `desktop`, a desktop
     /// bookmark file).
-    pub(crate) fn new(text: &'t str, desktop: bool) -> Walk<'t> {
+    pub(crate) fn new(text: &'t str, desktop: bool, letter: bool) -> Walk<'t> {
         Walk {
             text,
             stack: Vec::new(),
@@ -109,6 +136,10 @@ impl<'t> Walk<'t> {
             root_seen: false,
             attrs: Vec::new(),
             desktop: desktop.then(Desktop::default),
+            letter,
+            floccus_ids: Habit::default(),
+            kde_separators: Habit::default(),
+            kde_late_info: Habit::default(),
         }
     }
 
@@ -254,6 +285,10 @@ impl<'t> Walk<'t> {
             parent.elements += 1;
         }
         let kind = self.classify(sink, name, offset);
+        let kde = kind == Kind::Separator && !self.letter && self.attr("href").is_some();
+        if kde {
+            self.kde_separators.seen(offset);
+        }
         self.stack.push(Frame {
             kind,
             name,
@@ -262,6 +297,7 @@ impl<'t> Walk<'t> {
             elements: 0,
             text: false,
             decls,
+            kde,
         });
         self.check_attributes(sink, kind, name, offset);
         if empty {
@@ -366,7 +402,10 @@ impl<'t> Walk<'t> {
             Kind::Info => kind == Kind::Metadata,
             _ => false,
         };
-        if !allowed {
+        let kde_separator = self.stack.last().is_some_and(|f| f.kde);
+        if !allowed && kde_separator && matches!(kind, Kind::Title | Kind::Info) {
+            // Counted with its separator.
+        } else if !allowed {
             let why = match parent {
                 Kind::Title | Kind::Desc => format!("<{parent_name}> holds text only"),
                 Kind::Separator | Kind::Alias => format!("<{parent_name}> is empty by definition"),
@@ -380,10 +419,22 @@ impl<'t> Walk<'t> {
                 format!("<{name}> is not allowed in <{parent_name}>: {why}"),
             );
         } else if matches!(parent, Kind::Xbel | Kind::Folder | Kind::Bookmark) {
+            // KDE's places file declares its private namespace on the root.
+            let kde_file = self.decls.iter().any(|(_, uri)| uri == KDE_PRIVATE);
             let frame = self.stack.last_mut().expect("a parent");
             // GLib writes a bookmark's desc before its info and reads them
             // in any order: in desktop files the order is not checked.
-            if rank < 4 && rank <= frame.stage && (self.desktop.is_none() || rank == frame.stage) {
+            let late_root_info = parent == Kind::Xbel
+                && kind == Kind::Info
+                && frame.stage == 4
+                && kde_file
+                && !self.letter;
+            if late_root_info {
+                self.kde_late_info.seen(offset);
+            } else if rank < 4
+                && rank <= frame.stage
+                && (self.desktop.is_none() || rank == frame.stage)
+            {
                 let message = if rank == frame.stage {
                     format!("a second <{name}> in <{parent_name}> (at most one)")
                 } else {
@@ -433,8 +484,12 @@ impl<'t> Walk<'t> {
             k => k,
         };
         let declared = declared_attributes(kind);
+        let kde = self.stack.last().is_some_and(|f| f.kde);
         for a in &self.attrs {
             if a.name == "xmlns" || a.name.contains(':') || declared.contains(&a.name) {
+                continue;
+            }
+            if kde && a.name == "href" {
                 continue;
             }
             sink.at(
@@ -443,8 +498,17 @@ impl<'t> Walk<'t> {
                 format!("<{name}> has no attribute {} in XBEL 1.0", a.name),
             );
         }
+        let numeric_id = self.attr("id").and_then(|id| {
+            let numeric = !id.value.is_empty() && id.value.bytes().all(|b| b.is_ascii_digit());
+            (numeric && !self.letter).then_some(id.at)
+        });
+        if let Some(at) = numeric_id {
+            self.floccus_ids.seen(at);
+        }
         if let Some(id) = self.attr("id") {
-            if !is_name(&id.value) {
+            if numeric_id.is_some() {
+                // Counted as Floccus' habit.
+            } else if !is_name(&id.value) {
                 sink.at(
                     &XBEL_BAD_ID,
                     id.at,
@@ -648,6 +712,40 @@ impl<'t> Walk<'t> {
 
     /// After the whole document: aliases against ids.
     fn finish(&mut self, sink: &mut Sink<'_>) {
+        if let Some(at) = self.floccus_ids.first {
+            let n = self.floccus_ids.count;
+            sink.at(
+                &XBEL_FLOCCUS_IDS,
+                at,
+                format!(
+                    "{n} id{} {} numbers, as Floccus writes them: not XML names, so not valid under the DTD, \
+                     but every reader we know reads them (--strict lists each)",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "is" } else { "are" },
+                ),
+            );
+        }
+        let (separators, late) = (&self.kde_separators, &self.kde_late_info);
+        if let Some(at) = separators.first.into_iter().chain(late.first).min() {
+            let mut what = Vec::new();
+            match separators.count {
+                0 => {}
+                1 => what.push("1 <separator> with href, <title> and <info>".to_owned()),
+                n => what.push(format!("{n} <separator>s with href, <title> and <info>")),
+            }
+            if late.count > 0 {
+                what.push("the root's <info> after the content".to_owned());
+            }
+            sink.at(
+                &XBEL_KDE_PLACES,
+                at,
+                format!(
+                    "{}, as KDE writes its places: not what the DTD allows, but KDE and the \
+                     readers we know read them (--strict lists each)",
+                    what.join(", and ")
+                ),
+            );
+        }
         for (target, at) in &self.refs {
             if !self.ids.contains_key(target) {
                 sink.at(
