@@ -615,6 +615,11 @@ const KNOWN: &[(&str, &str, usize)] = &[
     ("karakeep/karakeep.json", "reader/warning", 1),
     // A URL list line without a scheme, kept and said.
     ("urls/links.txt", "reader/warning", 1),
+    // Edge Collections: a note card with no link, said, not read.
+    ("edge/collectionsSQLite", "reader/warning", 1),
+    // Shaarli's notes without a link (both layouts): said, not read.
+    ("shaarli/datastore.php", "reader/warning", 1),
+    ("shaarli/legacy-datastore.php", "reader/warning", 1),
 ];
 
 #[test]
