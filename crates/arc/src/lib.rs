@@ -48,7 +48,6 @@
 //! ```
 #![warn(missing_docs)]
 
-mod cursor;
 mod read;
 
 use markport_model::{Error, Parsed, ReadOptions};

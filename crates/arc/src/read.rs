@@ -11,7 +11,7 @@ use markport_model::{
     Timestamp,
 };
 
-use crate::cursor::{placed, Cursor};
+use markport_markup::json::cursor::{placed, Cursor};
 
 /// Seconds from 1970-01-01 to 2001-01-01, the epoch of Arc's dates
 /// (Apple's reference date: `Date.timeIntervalSinceReferenceDate`).
@@ -99,7 +99,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         c: Cursor::new(input),
         budget: Budget::new(opts, input.len()),
     };
-    let (at, first) = r.c.next()?;
+    let (at, first) = r.c.event()?;
     if first != Event::ObjectStart {
         return Err(Error::new(
             markport_model::ErrorKind::WrongFormat,

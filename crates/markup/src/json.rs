@@ -37,6 +37,7 @@
 //! assert_eq!(e.location.to_string(), "2:8");
 //! ```
 
+pub mod cursor;
 pub mod write;
 
 use std::borrow::Cow;

@@ -44,7 +44,6 @@
 //! ```
 #![warn(missing_docs)]
 
-mod cursor;
 mod read;
 
 use markport_firefox::lz4;

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 use markport_markup::json::Event;
 use markport_model::{Bookmark, Budget, Diagnostic, Document, Error, Folder, NodeId, Parsed};
 
-use crate::cursor::{placed, Cursor};
+use markport_markup::json::cursor::{placed, Cursor};
 
 /// The title of the folder that holds the essentials.
 pub const ESSENTIALS: &str = "Essentials";
@@ -103,7 +103,7 @@ struct Session {
 
 pub(crate) fn read(input: &[u8], file: &str, budget: &mut Budget) -> Result<Parsed, Error> {
     let mut c = Cursor::new(input);
-    let (at, first) = c.next()?;
+    let (at, first) = c.event()?;
     if first != Event::ObjectStart {
         return Err(Error::new(
             markport_model::ErrorKind::WrongFormat,
@@ -296,7 +296,7 @@ fn tab(c: &mut Cursor<'_>) -> Result<Tab, Error> {
 /// such an object is no entry.
 fn entry_text(json: &str) -> Option<Entry> {
     let mut c = Cursor::new(json.as_bytes());
-    if !matches!(c.next(), Ok((_, Event::ObjectStart))) {
+    if !matches!(c.event(), Ok((_, Event::ObjectStart))) {
         return None;
     }
     let e = entry(&mut c).ok()?;

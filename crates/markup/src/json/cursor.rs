@@ -3,38 +3,39 @@
 //! array it knows, and every value it does not ask about is skipped
 //! whole (iteratively, at any depth). The reader's own calls nest only as
 //! deep as the layout it knows, so the input's depth never reaches the
-//! call stack.
+//! call stack. Arc's sidebar and Zen's sessions are read through it.
 
 use std::borrow::Cow;
 
-use markport_markup::json::{Event, Parser, SyntaxError};
+use super::{Event, Parser, SyntaxError};
 use markport_model::{Error, Location};
 
 /// The parser and the reader's place in it.
-pub(crate) struct Cursor<'a> {
+pub struct Cursor<'a> {
     p: Parser<'a>,
 }
 
 /// A syntax error of the text, at its line and column.
-pub(crate) fn syntax(e: SyntaxError) -> Error {
+pub fn syntax(e: SyntaxError) -> Error {
     Error::syntax(e.message, e.location)
 }
 
 impl<'a> Cursor<'a> {
-    pub(crate) fn new(input: &'a [u8]) -> Cursor<'a> {
+    /// A cursor at the start of `input`.
+    pub fn new(input: &'a [u8]) -> Cursor<'a> {
         Cursor {
             p: Parser::new(input),
         }
     }
 
     /// The line and column of a byte offset.
-    pub(crate) fn locate(&self, at: usize) -> Location {
+    pub fn locate(&self, at: usize) -> Location {
         self.p.locate(at)
     }
 
     /// The next event; the end of the text where a value was due is an
     /// error at the end.
-    pub(crate) fn next(&mut self) -> Result<(usize, Event<'a>), Error> {
+    pub fn event(&mut self) -> Result<(usize, Event<'a>), Error> {
         match self.p.next().map_err(syntax)? {
             Some(e) => Ok(e),
             None => Err(Error::syntax(
@@ -45,24 +46,24 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skip the value whose first event was just read.
-    pub(crate) fn skip(&mut self, at: usize, first: &Event<'a>) -> Result<(), Error> {
+    pub fn skip(&mut self, at: usize, first: &Event<'a>) -> Result<(), Error> {
         self.p.skip_value(at, first).map_err(syntax)?;
         Ok(())
     }
 
     /// Check the rest of the text (nothing may follow the top value).
-    pub(crate) fn finish(self) -> Result<(), Error> {
+    pub fn finish(self) -> Result<(), Error> {
         self.p.skip_all().map_err(syntax)
     }
 
     /// The members of the object whose `{` was just read: `member` is
     /// called with each key and must read (or skip) its value.
-    pub(crate) fn members(
+    pub fn members(
         &mut self,
         mut member: impl FnMut(&mut Self, &str) -> Result<(), Error>,
     ) -> Result<(), Error> {
         loop {
-            let (at, e) = self.next()?;
+            let (at, e) = self.event()?;
             match e {
                 Event::ObjectEnd => return Ok(()),
                 Event::Key(k) => member(self, &k)?,
@@ -78,12 +79,12 @@ impl<'a> Cursor<'a> {
 
     /// The elements of the array whose `[` was just read: `element` is
     /// called with each element's first event and must read (or skip) it.
-    pub(crate) fn elements(
+    pub fn elements(
         &mut self,
         mut element: impl FnMut(&mut Self, usize, Event<'a>) -> Result<(), Error>,
     ) -> Result<(), Error> {
         loop {
-            let (at, e) = self.next()?;
+            let (at, e) = self.event()?;
             if e == Event::ArrayEnd {
                 return Ok(());
             }
@@ -93,8 +94,8 @@ impl<'a> Cursor<'a> {
 
     /// The next value when it is an object (its `{` read: read its
     /// members next): `Some(offset)`; anything else is skipped, `None`.
-    pub(crate) fn object(&mut self) -> Result<Option<usize>, Error> {
-        let (at, e) = self.next()?;
+    pub fn object(&mut self) -> Result<Option<usize>, Error> {
+        let (at, e) = self.event()?;
         if e == Event::ObjectStart {
             return Ok(Some(at));
         }
@@ -104,8 +105,8 @@ impl<'a> Cursor<'a> {
 
     /// The next value when it is an array (its `[` read); anything else
     /// is skipped, `None`.
-    pub(crate) fn array(&mut self) -> Result<Option<usize>, Error> {
-        let (at, e) = self.next()?;
+    pub fn array(&mut self) -> Result<Option<usize>, Error> {
+        let (at, e) = self.event()?;
         if e == Event::ArrayStart {
             return Ok(Some(at));
         }
@@ -114,8 +115,8 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next value when it is a string; anything else is skipped.
-    pub(crate) fn string(&mut self) -> Result<Option<Cow<'a, str>>, Error> {
-        let (at, e) = self.next()?;
+    pub fn string(&mut self) -> Result<Option<Cow<'a, str>>, Error> {
+        let (at, e) = self.event()?;
         match e {
             Event::Str(s) => Ok(Some(s)),
             other => {
@@ -127,8 +128,8 @@ impl<'a> Cursor<'a> {
 
     /// The next value when it is a number (as written); anything else is
     /// skipped.
-    pub(crate) fn number(&mut self) -> Result<Option<&'a str>, Error> {
-        let (at, e) = self.next()?;
+    pub fn number(&mut self) -> Result<Option<&'a str>, Error> {
+        let (at, e) = self.event()?;
         match e {
             Event::Num(n) => Ok(Some(n)),
             other => {
@@ -140,9 +141,8 @@ impl<'a> Cursor<'a> {
 
     /// The next value when it is `true` or `false`; anything else is
     /// skipped.
-    #[allow(dead_code)]
-    pub(crate) fn boolean(&mut self) -> Result<Option<bool>, Error> {
-        let (at, e) = self.next()?;
+    pub fn boolean(&mut self) -> Result<Option<bool>, Error> {
+        let (at, e) = self.event()?;
         match e {
             Event::Bool(b) => Ok(Some(b)),
             other => {
@@ -153,15 +153,15 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skip the next value.
-    pub(crate) fn skip_next(&mut self) -> Result<(), Error> {
-        let (at, e) = self.next()?;
+    pub fn skip_next(&mut self) -> Result<(), Error> {
+        let (at, e) = self.event()?;
         self.skip(at, &e)
     }
 }
 
 /// `e` at `location` when it has no place of its own (a budget refused,
 /// found while reading the value that starts there).
-pub(crate) fn placed(mut e: Error, location: Location) -> Error {
+pub fn placed(mut e: Error, location: Location) -> Error {
     if e.location.is_none() {
         e.location = Some(location);
     }
