@@ -6,7 +6,7 @@ use clap::Args;
 
 use crate::exit;
 use crate::failure::Failure;
-use crate::files::{self, display_name};
+use crate::files;
 use crate::flags::{JobFlags, WritableFormat};
 use crate::pipeline::{self, Out, ReportOut};
 
@@ -92,35 +92,17 @@ fn try_convert(a: &ConvertArgs) -> Result<u8, Failure> {
     let done = files::never_dropped(done);
     let read = &done.inputs[0];
     files::said_read(&a.input, &read.from);
-    let input_name = display_name(&a.input);
-    let report = markport::report::Report::new(
-        &done,
-        std::slice::from_ref(&input_name),
-        &output_name,
-        to.name(),
-        dest,
-    );
     let json = a.job.report.json || a.report == ReportStyle::Json;
-    let mut text = if json {
-        report.to_json()
-    } else {
-        crate::report::text(
-            &input_name,
-            &read.diagnostics,
-            &pipeline::summary(
-                &done,
-                &inputs,
-                &output_name,
-                a.job.gates.dry_run,
-                &said,
-                dest,
-            ),
-            &done.loss,
-            read.from.format.name,
-            to.name(),
-            dest.map(|d| d.label),
-        )
-    };
+    let mut text = crate::report::OneInput {
+        input: &a.input,
+        output: &output_name,
+        to: to.name(),
+        dry_run: a.job.gates.dry_run,
+        said: &said,
+        dest,
+        json,
+    }
+    .text(&done);
     if let (Some(line), false) = (pipeline::refusal_line(&done, &a.job.gates.allow_loss), json) {
         text.push_str(&line);
     }

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::exit;
 use crate::failure::Failure;
-use crate::files::{self, display_name, is_std};
+use crate::files::{self, is_std};
 use crate::flags::{JobFlags, WritableFormat};
 use crate::pipeline::{self, Out, ReportOut};
 use crate::progress::Progress;
@@ -196,35 +196,16 @@ fn try_links(a: &LinksArgs) -> Result<u8, Failure> {
         let done = out
             .run(job)
             .map_err(|e| pipeline::failure(&e, &inputs, &output_name, to.name()))?;
-        let read = &done.inputs[0];
-        let input_name = display_name(&a.input);
-        let report = markport::report::Report::new(
-            &done,
-            std::slice::from_ref(&input_name),
-            &output_name,
-            to.name(),
+        let mut text = crate::report::OneInput {
+            input: &a.input,
+            output: &output_name,
+            to: to.name(),
+            dry_run: a.job.gates.dry_run,
+            said: &said,
             dest,
-        );
-        let mut text = if json {
-            report.to_json()
-        } else {
-            crate::report::text(
-                &input_name,
-                &read.diagnostics,
-                &pipeline::summary(
-                    &done,
-                    &inputs,
-                    &output_name,
-                    a.job.gates.dry_run,
-                    &said,
-                    dest,
-                ),
-                &done.loss,
-                read.from.format.name,
-                to.name(),
-                dest.map(|d| d.label),
-            )
-        };
+            json,
+        }
+        .text(&done);
         if let Some(line) = pipeline::refusal_line(&done, &a.job.gates.allow_loss) {
             if !json {
                 text.push_str(&line);

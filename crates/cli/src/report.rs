@@ -37,6 +37,53 @@ pub(crate) fn text(
     s
 }
 
+/// The report of a run over one input, as `--json` asks or for people
+/// (warnings, what was written, what was lost, the requested changes):
+/// what convert and links print.
+pub(crate) struct OneInput<'a> {
+    pub(crate) input: &'a std::path::Path,
+    pub(crate) output: &'a str,
+    pub(crate) to: &'a str,
+    pub(crate) dry_run: bool,
+    pub(crate) said: &'a str,
+    pub(crate) dest: Option<&'a markport::Destination>,
+    pub(crate) json: bool,
+}
+
+impl OneInput<'_> {
+    /// The report's text for `done`.
+    pub(crate) fn text(&self, done: &markport::Done) -> String {
+        let name = crate::files::display_name(self.input);
+        let report = markport::report::Report::new(
+            done,
+            std::slice::from_ref(&name),
+            self.output,
+            self.to,
+            self.dest,
+        );
+        if self.json {
+            return report.to_json();
+        }
+        let read = &done.inputs[0];
+        text(
+            &name,
+            &read.diagnostics,
+            &crate::pipeline::summary(
+                done,
+                &[self.input.to_path_buf()],
+                self.output,
+                self.dry_run,
+                self.said,
+                self.dest,
+            ),
+            &done.loss,
+            read.from.format.name,
+            self.to,
+            self.dest.map(|d| d.label),
+        )
+    }
+}
+
 /// What was lost, what only an extension carries and what the destination
 /// will not keep, in plain words ([`markport::report::losses`]); then the
 /// field-level lines, with where, under `--verbose`, or a hint that `-v`
