@@ -64,7 +64,15 @@ const COUNT_EXCEPTIONS: &[(&str, Field, &str)] = &[];
 /// field, summed over the report's reasons), unless the writer and field
 /// are a named exception.
 fn count_drift(writer: &str, trip: &markport::Roundtrip) -> Option<String> {
-    let reported = counts(trip.loss.losses.iter().map(|l| (l.field, l.count)));
+    // What the writer changed and said so (a Floccus file's new ids)
+    // counts as reported, as a loss does.
+    let reported = counts(
+        trip.loss
+            .losses
+            .iter()
+            .chain(&trip.loss.changes)
+            .map(|l| (l.field, l.count)),
+    );
     let differs = counts(trip.diff.differences.iter().map(|d| (d.field, d.count)));
     let drift: Vec<String> = reported
         .keys()
