@@ -163,9 +163,12 @@ fn read_sidebar(c: &mut Cursor<'_>, half: &mut Half, budget: &mut Budget) -> Res
             if e != Event::ObjectStart {
                 return c.skip(at, &e);
             }
+            // Arrays of `id, object, id, object…` (Swift's encoding of an
+            // ordered dictionary): the ids are the objects' own `id`s again,
+            // and are skipped with anything else that is not an object.
             c.members(|c, key| match key {
-                "spaces" => pairs(c, |c, at| space(c, at, Wrap::Bare, half, budget)),
-                "items" => pairs(c, |c, at| item(c, at, Wrap::Bare, half, budget)),
+                "spaces" => c.objects(|c, at| space(c, at, Wrap::Bare, half, budget)),
+                "items" => c.objects(|c, at| item(c, at, Wrap::Bare, half, budget)),
                 "topAppsContainerIDs" => marked_ids(c, |_, id| {
                     budget.charge(id.len() + ID_COST)?;
                     half.favorites.push(id);
@@ -185,8 +188,8 @@ fn read_sync(c: &mut Cursor<'_>, half: &mut Half, budget: &mut Budget) -> Result
         return Ok(());
     }
     c.members(|c, key| match key {
-        "items" => pairs(c, |c, at| item(c, at, Wrap::Value, half, budget)),
-        "spaceModels" => pairs(c, |c, at| space(c, at, Wrap::Value, half, budget)),
+        "items" => c.objects(|c, at| item(c, at, Wrap::Value, half, budget)),
+        "spaceModels" => c.objects(|c, at| space(c, at, Wrap::Value, half, budget)),
         "container" => {
             if c.object()?.is_none() {
                 return Ok(());
@@ -214,25 +217,6 @@ fn read_sync(c: &mut Cursor<'_>, half: &mut Half, budget: &mut Budget) -> Result
             })
         }
         _ => c.skip_next(),
-    })
-}
-
-/// An array of `id, object, id, object…` (Swift's encoding of an ordered
-/// dictionary): `object` is called with each object's `{` read; the ids
-/// are the objects' own `id`s again, and are skipped.
-fn pairs<'a>(
-    c: &mut Cursor<'a>,
-    mut object: impl FnMut(&mut Cursor<'a>, usize) -> Result<(), Error>,
-) -> Result<(), Error> {
-    if c.array()?.is_none() {
-        return Ok(());
-    }
-    c.elements(|c, at, e| {
-        if e == Event::ObjectStart {
-            object(c, at)
-        } else {
-            c.skip(at, &e)
-        }
     })
 }
 

@@ -127,7 +127,7 @@ fn holder(
     top: bool,
 ) -> Result<(), Error> {
     c.members(|c, key| match key {
-        "spaces" | "workspaces" => list(c, |c, _| {
+        "spaces" | "workspaces" => c.objects(|c, _| {
             let mut w = Space::default();
             c.members(|c, key| match key {
                 "uuid" => {
@@ -145,7 +145,7 @@ fn holder(
             s.spaces.push(w);
             Ok(())
         }),
-        "folders" => list(c, |c, _| {
+        "folders" => c.objects(|c, _| {
             let mut f = ZenFolder::default();
             c.members(|c, key| match key {
                 "id" => {
@@ -167,7 +167,7 @@ fn holder(
             s.folders.push(f);
             Ok(())
         }),
-        "tabs" => list(c, |c, at| {
+        "tabs" => c.objects(|c, at| {
             let t = tab(c)?;
             if t.pinned || t.essential {
                 budget
@@ -179,29 +179,11 @@ fn holder(
             }
             Ok(())
         }),
-        "windows" if top => list(c, |c, _| {
+        "windows" if top => c.objects(|c, _| {
             s.windows += 1;
             holder(c, s, budget, false)
         }),
         _ => c.skip_next(),
-    })
-}
-
-/// An array of objects: `object` is called with each one's `{` read;
-/// anything else in it is skipped.
-fn list<'a>(
-    c: &mut Cursor<'a>,
-    mut object: impl FnMut(&mut Cursor<'a>, usize) -> Result<(), Error>,
-) -> Result<(), Error> {
-    if c.array()?.is_none() {
-        return Ok(());
-    }
-    c.elements(|c, at, e| {
-        if e == Event::ObjectStart {
-            object(c, at)
-        } else {
-            c.skip(at, &e)
-        }
     })
 }
 
@@ -226,7 +208,7 @@ fn tab(c: &mut Cursor<'_>) -> Result<Tab, Error> {
     let mut t = Tab::default();
     let flag = |c: &mut Cursor<'_>| Ok::<_, Error>(c.boolean()?.unwrap_or(false));
     c.members(|c, key| match key {
-        "entries" => list(c, |c, _| {
+        "entries" => c.objects(|c, _| {
             t.entries.push(entry(c)?);
             Ok(())
         }),

@@ -114,6 +114,25 @@ impl<'a> Cursor<'a> {
         Ok(None)
     }
 
+    /// The next value when it is an array: `object` is called with each
+    /// object in it (its `{` read; `at` its offset) and must read its
+    /// members; anything else in the array, or instead of it, is skipped.
+    pub fn objects(
+        &mut self,
+        mut object: impl FnMut(&mut Self, usize) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        if self.array()?.is_none() {
+            return Ok(());
+        }
+        self.elements(|c, at, e| {
+            if e == Event::ObjectStart {
+                object(c, at)
+            } else {
+                c.skip(at, &e)
+            }
+        })
+    }
+
     /// The next value when it is a string; anything else is skipped.
     pub fn string(&mut self) -> Result<Option<Cow<'a, str>>, Error> {
         let (at, e) = self.event()?;
