@@ -83,6 +83,55 @@ fn a_merge_into_a_floccus_file_keeps_its_ids_and_numbers_the_new_items_above() {
     assert_eq!(doc.header.floccus_highest_id().map(|h| h.1), Some(highest));
 }
 
+/// `--drop-extra` keeps a Floccus file's ids: dropping them made the writer
+/// number every item anew, which Floccus takes for every bookmark removed
+/// and added again (floccus#1426).
+#[test]
+fn drop_extra_keeps_every_floccus_id_and_the_round_trip_is_exact() {
+    let sample = corpus("xbel/floccus-sync.xbel");
+    let ids = |doc: &markport::Document| -> Vec<(String, Option<String>)> {
+        doc.preorder()
+            .filter_map(|id| match doc.node(id) {
+                markport::Node::Bookmark(b) => Some((doc.path(id), b.details().id.clone())),
+                markport::Node::Folder(f) => Some((doc.path(id), f.id.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    let read = |path: &std::path::Path| {
+        markport::read(path, None, &markport::ReadOptions::default())
+            .unwrap()
+            .document
+    };
+    let before = read(&sample);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sync.xbel");
+    markport()
+        .args(["convert", "--to", "xbel", "--drop-extra"])
+        .arg(&sample)
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("Floccus").not())
+        .stderr(predicate::str::contains("bookmark.id").not());
+    let after = read(&out);
+    assert_eq!(ids(&after), ids(&before));
+    assert_eq!(ids(&after).len(), 5);
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("<!--- highestId :7: for Floccus bookmark sync browser extension -->"),
+        "{text}"
+    );
+    markport()
+        .args(["roundtrip", "--via", "xbel", "--drop-extra"])
+        .arg(&sample)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("everything survived"))
+        .stdout(predicate::str::contains("requested changes").not());
+}
+
 #[test]
 fn a_comment_xml_cannot_hold_is_reported() {
     let dir = tempfile::tempdir().unwrap();

@@ -113,6 +113,12 @@ pub fn restyle_tags(doc: &mut Document, style: TagStyle) -> usize {
 /// `meta_info`, and node ids no alias refers to (Netscape `ID=`, XBEL
 /// `id`). Returns how many nodes (the document counting as one) changed.
 ///
+/// A file Floccus syncs (its header carries Floccus' highestId comment,
+/// [`Header::floccus_highest_id`](crate::Header::floccus_highest_id))
+/// keeps every folder's and bookmark's id: they are the sync's identity,
+/// not the source program's private data, and Floccus takes an item whose
+/// id it cannot find for one removed (floccus#1426).
+///
 /// ```
 /// use markport::ops::drop_extra;
 /// use markport::model::Attribute;
@@ -135,7 +141,11 @@ pub fn drop_extra(doc: &mut Document) -> usize {
             _ => None,
         })
         .collect();
-    let keep_id = |id: &Option<String>| id.as_ref().is_some_and(|i| referred.contains(i));
+    // Dropping a Floccus file's ids would make the XBEL writer number every
+    // item anew, which Floccus reads as everything removed and added again.
+    let floccus = doc.header.floccus_highest_id().is_some();
+    let keep_id =
+        |id: &Option<String>| floccus || id.as_ref().is_some_and(|i| referred.contains(i));
     let mut changed = usize::from(!doc.header.extra.is_empty());
     doc.header.extra.clear();
     let ids: Vec<NodeId> = doc.ids().collect();
@@ -184,4 +194,48 @@ pub fn drop_extra(doc: &mut Document) -> usize {
         changed += usize::from(touched);
     }
     changed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use markport_model::{Attribute, Bookmark, Folder};
+
+    /// A folder holding a bookmark, each with an id and an extra attribute.
+    fn with_ids(comment: &str) -> (Document, NodeId, NodeId) {
+        let mut doc = Document::new();
+        doc.header.comments.push(comment.into());
+        let mut f = Folder::titled("Reading");
+        f.id = Some("1".into());
+        f.extra.push(Attribute::new("folded", "no"));
+        let folder = doc.push(None, f);
+        let mut b = Bookmark::new("https://example.org/");
+        b.details_mut().id = Some("2".into());
+        b.details_mut()
+            .extra
+            .push(Attribute::new("WEB_PANEL", "true"));
+        let bookmark = doc.push(Some(folder), b);
+        (doc, folder, bookmark)
+    }
+
+    #[test]
+    fn a_floccus_file_keeps_its_ids_and_loses_its_extra_attributes() {
+        let (mut doc, folder, bookmark) =
+            with_ids("- highestId :2: for Floccus bookmark sync browser extension ");
+        assert_eq!(drop_extra(&mut doc), 2);
+        let f = doc.node(folder).as_folder().unwrap();
+        assert_eq!((f.id.as_deref(), f.extra.len()), (Some("1"), 0));
+        let b = doc.node(bookmark).as_bookmark().unwrap().details();
+        assert_eq!((b.id.as_deref(), b.extra.len()), (Some("2"), 0));
+        assert!(doc.header.floccus_highest_id().is_some());
+    }
+
+    #[test]
+    fn the_same_ids_without_floccus_comment_are_dropped() {
+        let (mut doc, folder, bookmark) = with_ids(" exported for a test ");
+        drop_extra(&mut doc);
+        assert_eq!(doc.node(folder).as_folder().unwrap().id, None);
+        let b = doc.node(bookmark).as_bookmark().unwrap().details();
+        assert_eq!(b.id, None);
+    }
 }
