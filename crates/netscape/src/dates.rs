@@ -24,7 +24,17 @@ pub(crate) fn parse(value: &str) -> Parsed {
     }
     let digits = v.strip_prefix('-').unwrap_or(v);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(n) = v.parse::<i64>() {
+        // Every date of a page goes through here: up to 18 digits cannot
+        // overflow, so they are summed without `parse`'s checks.
+        let n = if digits.len() <= 18 {
+            let n = digits
+                .bytes()
+                .fold(0i64, |n, d| n * 10 + i64::from(d - b'0'));
+            Ok(if digits.len() == v.len() { n } else { -n })
+        } else {
+            v.parse::<i64>()
+        };
+        if let Ok(n) = n {
             if let Some(t) = from_number(n) {
                 return Parsed::Date(DateValue::Instant(t));
             }

@@ -10,7 +10,9 @@
 //! a later listing that differs is said. `--from netscape` still reads the
 //! file as plain Netscape HTML, one folder per label.
 
+use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hasher};
 
 use markport_model::{
     Budget, Diagnostic, Document, Error, Node, NodeId, Parsed, ReadOptions, Separator, Step,
@@ -47,30 +49,39 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let mut doc = Document::new();
     doc.header = std::mem::take(&mut listed.header);
     let mut budget = Budget::new(opts, input.len());
-    // Each link's bookmark, and the labels it has, by the label's number:
-    // a link listed under many labels costs one lookup a listing. The
-    // listings are moved out of the page's document, not copied.
-    let mut by_href: HashMap<String, NodeId> = HashMap::new();
-    let mut labels: HashMap<String, u32> = HashMap::new();
-    let mut names: Vec<String> = Vec::new();
-    let mut has: HashSet<(NodeId, u32)> = HashSet::new();
+    // First the page is only looked at: each link is found by its href
+    // borrowed from the page (one hash a listing, no copy), and numbered in
+    // the order of its first listing, which is its place in `doc`. Then the
+    // first listings are moved out of the page, the later ones dropped with
+    // it, and the labels given as tags.
+    // Sized once from the listings (each table's bound) rather than grown
+    // by doubling, which moves every entry again at each step.
+    let listed_links = listed
+        .ids()
+        .filter(|&id| matches!(listed.node(id), Node::Bookmark(_)))
+        .count();
+    let mut by_href: HashMap<&str, u32> = HashMap::with_capacity(listed_links);
+    let mut firsts: Vec<NodeId> = Vec::new();
+    let mut labels: HashMap<&str, u32> = HashMap::new();
+    let mut names: Vec<&str> = Vec::new();
+    // (link, label) pairs already given: numbers we make, so a seeded mix
+    // of the two is as safe as SipHash and far cheaper.
+    let mut has: HashSet<u64, Seeded> =
+        HashSet::with_capacity_and_hasher(listed_links, Seeded::new());
+    // Each link's labels in the order they were listed: (link, label).
+    let mut given: Vec<(u32, u32)> = Vec::with_capacity(listed_links);
     let mut path: Vec<Option<u32>> = Vec::new();
     let (mut listings, mut differing) = (0usize, 0usize);
-    let steps: Vec<Step> = listed.walk().collect();
-    for step in steps {
+    for step in listed.walk() {
         match step {
             Step::Open(id) => {
                 let title = listed.node(id).title().unwrap_or("");
                 let label = (title != UNLABELED && !title.is_empty()).then(|| {
-                    let next = labels.len() as u32;
-                    match labels.get(title) {
-                        Some(&n) => n,
-                        None => {
-                            labels.insert(title.to_string(), next);
-                            names.push(title.to_string());
-                            next
-                        }
-                    }
+                    let next = names.len() as u32;
+                    *labels.entry(title).or_insert_with(|| {
+                        names.push(title);
+                        next
+                    })
                 });
                 path.push(label);
             }
@@ -78,45 +89,48 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
                 path.pop();
             }
             Step::Leaf(id) => {
-                if !matches!(listed.node(id), Node::Bookmark(_)) {
+                let Node::Bookmark(b) = listed.node(id) else {
                     continue;
-                }
-                let Node::Bookmark(b) =
-                    std::mem::replace(listed.node_mut(id), Separator::new().into())
-                else {
-                    unreachable!("a bookmark, just matched")
                 };
                 listings += 1;
-                let at = match by_href.get(b.href.as_str()) {
-                    Some(&at) => {
-                        let first = doc.node(at).as_bookmark().expect("a bookmark");
-                        if first.title != b.title || first.desc != b.desc {
-                            differing += 1;
-                        }
-                        at
+                let next = firsts.len() as u32;
+                let link = *by_href.entry(b.href.as_str()).or_insert(next);
+                if link == next {
+                    // Tags the page wrote itself (`TAGS=`, which Google
+                    // never wrote) stay first, from the first listing.
+                    budget.bookmark(b)?;
+                    firsts.push(id);
+                } else {
+                    let first = listed.node(firsts[link as usize]);
+                    let first = first.as_bookmark().expect("a bookmark");
+                    if first.title != b.title || first.desc != b.desc {
+                        differing += 1;
                     }
-                    None => {
-                        // Tags the page wrote itself (`TAGS=`, which Google
-                        // never wrote) stay first, from the first listing.
-                        budget.bookmark(&b)?;
-                        let href = b.href.clone();
-                        let at = doc.push(None, b);
-                        by_href.insert(href, at);
-                        at
-                    }
-                };
+                }
                 for &n in path.iter().flatten() {
-                    if has.insert((at, n)) {
-                        let label = &names[n as usize];
-                        budget.charge(label.len() + 32)?;
-                        doc.as_bookmark_mut(at)
-                            .expect("a bookmark")
-                            .tags
-                            .push(label.to_string());
+                    if has.insert(u64::from(link) << 32 | u64::from(n)) {
+                        budget.charge(names[n as usize].len() + 32)?;
+                        given.push((link, n));
                     }
                 }
             }
         }
+    }
+    let names: Vec<String> = names.into_iter().map(str::to_string).collect();
+    drop((by_href, labels, has));
+    let mut ids = Vec::with_capacity(firsts.len());
+    for id in firsts {
+        let Node::Bookmark(b) = std::mem::replace(listed.node_mut(id), Separator::new().into())
+        else {
+            unreachable!("a bookmark, found by the walk")
+        };
+        ids.push(doc.push(None, b));
+    }
+    for (link, n) in given {
+        doc.as_bookmark_mut(ids[link as usize])
+            .expect("a bookmark")
+            .tags
+            .push(names[n as usize].clone());
     }
     let kept = doc.len();
     if listings > kept {
@@ -136,6 +150,51 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         ));
     }
     Parsed::new(doc, diagnostics).enforce(opts)
+}
+
+/// Hashes the (link, label) numbers: a random seed, then a 64-bit
+/// finalizer (MurmurHash3's), whose every output bit depends on every
+/// input bit. The numbers are the reader's own, so a file cannot choose
+/// them, and the seed keeps it from choosing pairs that collide.
+#[derive(Clone)]
+struct Seeded(u64);
+
+impl Seeded {
+    fn new() -> Seeded {
+        Seeded(RandomState::new().hash_one(0x9e37_79b9_7f4a_7c15u64))
+    }
+}
+
+impl BuildHasher for Seeded {
+    type Hasher = Mix;
+    fn build_hasher(&self) -> Mix {
+        Mix(self.0)
+    }
+}
+
+/// The hasher [`Seeded`] builds.
+struct Mix(u64);
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        let mut x = self.0 ^ n;
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        x ^= x >> 33;
+        self.0 = x;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 /// This format as the registry lists it (`markport::format("google")`).
@@ -177,6 +236,55 @@ mod tests {
         assert_eq!(
             (added.unix_seconds(), added.subsec_nanos()),
             (1316018418, 1000)
+        );
+    }
+
+    /// A label whose folder comes twice, a label folder inside another and
+    /// a link listed twice in one folder: each label once, in the order of
+    /// its first listing, and the later listing's other title said.
+    #[test]
+    fn a_label_listed_again_is_one_tag() {
+        let page = br#"<!DOCTYPE NETSCAPE-Bookmark-file-1>
+<DL><p><DT><H3 ADD_DATE="1316018418437000">b</H3>
+<DL><p><DT><A HREF="https://x/">X</A><DT><A HREF="https://y/">Y</A><DT><A HREF="https://x/">X again</A>
+<DT><H3>a</H3><DL><p><DT><A HREF="https://x/">X</A></DL><p>
+</DL><p><DT><H3>b</H3>
+<DL><p><DT><A HREF="https://y/">Y</A><DT><A HREF="https://x/">X</A></DL><p>
+<DT><H3>Unlabeled</H3><DL><p><DT><A HREF="https://z/">Z</A></DL><p>
+</DL><p>"#;
+        let parsed = read(page, &ReadOptions::default()).unwrap();
+        let doc = &parsed.document;
+        let read: Vec<(&str, Option<&str>, Vec<&str>)> = doc
+            .children(None)
+            .iter()
+            .map(|&id| {
+                let b = doc.node(id).as_bookmark().unwrap();
+                let tags = b.tags.iter().map(String::as_str).collect();
+                (b.href.as_str(), b.title.as_deref(), tags)
+            })
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("https://x/", Some("X"), vec!["b", "a"]),
+                ("https://y/", Some("Y"), vec!["b"]),
+                ("https://z/", Some("Z"), vec![]),
+            ]
+        );
+        let said: Vec<&str> = parsed
+            .diagnostics
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert!(
+            said.iter()
+                .any(|m| m.starts_with("7 listings under labels read as 3 bookmarks")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter()
+                .any(|m| m.starts_with("1 later listings of a link had another title")),
+            "{said:?}"
         );
     }
 
