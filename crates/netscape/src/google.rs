@@ -60,7 +60,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         .ids()
         .filter(|&id| matches!(listed.node(id), Node::Bookmark(_)))
         .count();
-    let mut by_href: HashMap<&str, u32> = HashMap::with_capacity(listed_links);
+    let mut by_href: HashMap<&str, u32> = HashMap::new();
     let mut firsts: Vec<NodeId> = Vec::new();
     let mut labels: HashMap<&str, u32> = HashMap::new();
     let mut names: Vec<&str> = Vec::new();
