@@ -66,7 +66,8 @@ pub(crate) struct OperationFlags {
     #[arg(long, value_enum, value_name = "STYLE")]
     tag_style: Option<TagStyleFlag>,
     /// Leave out attributes and keys only the source browser understands
-    /// (Netscape `ID=`, unknown attributes, Chromium's meta_info).
+    /// (Netscape `ID=`, unknown attributes, Chromium's meta_info). A file
+    /// Floccus syncs keeps its ids: they are how Floccus finds its items.
     #[arg(long)]
     drop_extra: bool,
     /// One flat list: folders and separators removed, aliases resolved.

@@ -54,8 +54,10 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     // the order of its first listing, which is its place in `doc`. Then the
     // first listings are moved out of the page, the later ones dropped with
     // it, and the labels given as tags.
-    // Sized once from the listings (each table's bound) rather than grown
-    // by doubling, which moves every entry again at each step.
+    //
+    // The pair set and list are sized once from the listings (a first
+    // label a listing is the common case) rather than grown by doubling,
+    // which moves every entry again at each step.
     let listed_links = listed
         .ids()
         .filter(|&id| matches!(listed.node(id), Node::Bookmark(_)))
@@ -154,8 +156,8 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
 
 /// Hashes the (link, label) numbers: a random seed, then a 64-bit
 /// finalizer (MurmurHash3's), whose every output bit depends on every
-/// input bit. The numbers are the reader's own, so a file cannot choose
-/// them, and the seed keeps it from choosing pairs that collide.
+/// input bit. The numbers are the reader's own: a file chooses only which
+/// pairs occur, and without the seed it cannot know which of them collide.
 #[derive(Clone)]
 struct Seeded(u64);
 
