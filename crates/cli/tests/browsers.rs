@@ -32,12 +32,53 @@ fn arc_s_sidebar_is_read_without_from_and_says_which_half_it_read() {
         .stderr(predicate::str::contains(
             "note: read `sidebar`: 2 spaces, 7 bookmarks",
         ))
-        .stderr(predicate::str::contains("2 unpinned tabs"))
+        .stderr(predicate::str::contains(
+            "2 unpinned Today tabs skipped (--arc-today keeps them)",
+        ))
         .stderr(predicate::str::contains("arc -> json"))
         .get_output()
         .stdout
         .clone();
     assert_eq!(hrefs(&out)[0], "https://mail.example.com/inbox");
+}
+
+#[test]
+fn arc_today_keeps_the_today_tabs_in_a_folder_of_their_space() {
+    let out = markport()
+        .args(["convert", "--arc-today", "--to", "json"])
+        .arg(corpus("arc/StorableSidebar.json"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "2 unpinned Today tabs kept, in the folder \"Today\" of their space",
+        ))
+        .stderr(predicate::str::contains("skipped (--arc-today").not())
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let nodes = v["nodes"].as_array().unwrap();
+    // The folder "Today" comes after the space's pinned items, and holds
+    // the two tabs in the sidebar's order.
+    let today = nodes
+        .iter()
+        .position(|n| n["title"] == "Today" && n["href"].is_null())
+        .expect("a folder Today");
+    let work = nodes.iter().position(|n| n["title"] == "Work").unwrap();
+    assert_eq!(nodes[today]["parent"], work);
+    let after: Vec<&str> = nodes[today + 1..]
+        .iter()
+        .filter_map(|n| n["href"].as_str())
+        .take(2)
+        .collect();
+    assert_eq!(
+        after,
+        [
+            "https://news.example.com/today",
+            "https://search.example.com/?q=arc+export"
+        ]
+    );
+    assert_eq!(hrefs(&out).len(), 9);
 }
 
 #[test]
