@@ -406,11 +406,32 @@ enum Item {
 }
 
 /// A container: a top-level folder of the document (the essentials, a
-/// workspace, `Pinned`) or one of Zen's folders.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+/// workspace, `Pinned`: its place in [`Tops::all`]) or one of Zen's
+/// folders (its index in the session's folders).
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Place {
-    Top(NodeId),
+    Top(usize),
     Folder(usize),
+}
+
+/// Each container's order, found by index: no hashing per tab.
+struct Orders {
+    tops: Vec<Order>,
+    folders: Vec<Order>,
+}
+
+impl Orders {
+    fn at(&mut self, place: Place) -> &mut Order {
+        match place {
+            Place::Top(i) => {
+                if self.tops.len() <= i {
+                    self.tops.resize_with(i + 1, Order::default);
+                }
+                &mut self.tops[i]
+            }
+            Place::Folder(f) => &mut self.folders[f],
+        }
+    }
 }
 
 /// A container's order as Zen's restore makes it. Firefox restores the
@@ -432,14 +453,15 @@ struct Order {
 /// The top-level folders of the document: the workspaces the session
 /// names, those it does not (an older session names none), `Pinned`.
 struct Tops<'s> {
-    by_uuid: HashMap<&'s str, NodeId>,
+    /// A workspace's place in `all`.
+    by_uuid: HashMap<&'s str, usize>,
     /// The session names workspaces: a uuid it does not name is a
     /// workspace deleted since, its tabs kept under `Pinned`.
     listed: bool,
     /// Workspaces named by their place, for a session that names none.
     unnamed: usize,
-    other: Option<NodeId>,
-    /// Every top-level container, in the order made.
+    other: Option<usize>,
+    /// Every top-level container, in the order made (the essentials first).
     all: Vec<NodeId>,
 }
 
@@ -450,12 +472,13 @@ impl<'s> Tops<'s> {
         !self.listed || self.by_uuid.contains_key(uuid)
     }
 
+    /// The place in `all` of workspace `uuid`'s folder, made if need be.
     fn get(
         &mut self,
         doc: &mut Document,
         budget: &mut Budget,
         uuid: Option<&'s str>,
-    ) -> Result<NodeId, Error> {
+    ) -> Result<usize, Error> {
         if let Some(u) = uuid {
             if let Some(&n) = self.by_uuid.get(u) {
                 return Ok(n);
@@ -463,20 +486,27 @@ impl<'s> Tops<'s> {
             if !self.listed {
                 self.unnamed += 1;
                 let title = format!("Workspace {}", self.by_uuid.len() + 1);
-                budget.folder(title.len())?;
-                let n = doc.push(None, Folder::titled(title));
+                let n = self.make(doc, budget, title)?;
                 self.by_uuid.insert(u, n);
-                self.all.push(n);
                 return Ok(n);
             }
         }
         if let Some(o) = self.other {
             return Ok(o);
         }
-        budget.folder(OTHER_PINNED.len())?;
-        let o = doc.push(None, Folder::titled(OTHER_PINNED));
-        self.all.push(o);
+        let o = self.make(doc, budget, OTHER_PINNED.to_string())?;
         Ok(*self.other.insert(o))
+    }
+
+    fn make(
+        &mut self,
+        doc: &mut Document,
+        budget: &mut Budget,
+        title: String,
+    ) -> Result<usize, Error> {
+        budget.folder(title.len())?;
+        self.all.push(doc.push(None, Folder::titled(title)));
+        Ok(self.all.len() - 1)
     }
 }
 
@@ -489,15 +519,14 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
         windows,
     } = s;
     let mut doc = Document::new();
-    budget.folder(ESSENTIALS.len())?;
-    let essentials = doc.push(None, Folder::titled(ESSENTIALS));
     let mut tops = Tops {
         by_uuid: HashMap::new(),
         listed: !spaces.is_empty(),
         unnamed: 0,
         other: None,
-        all: vec![essentials],
+        all: Vec::new(),
     };
+    let essentials = tops.make(&mut doc, budget, ESSENTIALS.to_string())?;
     // The workspaces' folders, in Zen's order; a uuid named twice (one
     // window each) is one workspace.
     for w in &spaces {
@@ -512,9 +541,7 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
             .clone()
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| format!("Workspace {}", tops.all.len()));
-        budget.folder(title.len())?;
-        let id = doc.push(None, Folder::titled(title));
-        tops.all.push(id);
+        let id = tops.make(&mut doc, budget, title)?;
         if let Some(u) = w.uuid.as_deref() {
             tops.by_uuid.insert(u, id);
         }
@@ -541,10 +568,20 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
 
     // The tabs in the file's order: each in its folder, or its workspace;
     // a top-level folder where its first tab (or a nested one's) is.
-    let mut orders: HashMap<Place, Order> = HashMap::new();
-    let mut top_of: Vec<Option<NodeId>> = vec![None; folders.len()];
+    let mut orders = Orders {
+        tops: Vec::new(),
+        folders: (0..folders.len()).map(|_| Order::default()).collect(),
+    };
+    let mut top_of: Vec<Option<usize>> = vec![None; folders.len()];
     let mut placed = vec![false; folders.len()];
-    let mut tab_at: HashMap<&str, (Place, usize)> = HashMap::new();
+    // Only the tabs a folder names as its previous sibling are looked up.
+    let mut tab_at: HashMap<&str, Option<(Place, usize)>> = folders
+        .iter()
+        .filter_map(|f| match &f.prev {
+            Prev::Tab(id) => Some((id.as_str(), None)),
+            _ => None,
+        })
+        .collect();
     let mut seen: HashSet<&str> = HashSet::new();
     for (i, t) in tabs.iter().enumerate() {
         // Newer Zen copies each pinned tab into every window, with one id.
@@ -569,11 +606,7 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
                         tops.get(&mut doc, budget, own.or(t.workspace.as_deref()))?
                     };
                     top_of[r] = Some(top);
-                    orders
-                        .entry(Place::Top(top))
-                        .or_default()
-                        .base
-                        .push(Item::Folder(r));
+                    orders.at(Place::Top(top)).base.push(Item::Folder(r));
                 }
                 Place::Folder(g)
             }
@@ -581,9 +614,9 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
             None if t.empty => continue,
             None => Place::Top(tops.get(&mut doc, budget, t.workspace.as_deref())?),
         };
-        orders.entry(place).or_default().base.push(Item::Tab(i));
-        if let Some(id) = t.sync_id.as_deref() {
-            tab_at.insert(id, (place, i));
+        orders.at(place).base.push(Item::Tab(i));
+        if let Some(at) = t.sync_id.as_deref().and_then(|id| tab_at.get_mut(id)) {
+            *at = Some((place, i));
         }
     }
     // The top-level folders no tab placed: in their own workspace.
@@ -613,15 +646,17 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
         let sibling = match &f.prev {
             Prev::Tab(id) => tab_at
                 .get(id.as_str())
+                .copied()
+                .flatten()
                 .filter(|(p, _)| *p == place)
-                .map(|&(_, t)| Item::Tab(t)),
+                .map(|(_, t)| Item::Tab(t)),
             Prev::Group(id) => by_id
                 .get(id.as_str())
                 .filter(|&&g| g != i && place_of(g) == place)
                 .map(|&g| Item::Folder(g)),
             Prev::Start | Prev::Unknown => None,
         };
-        let order = orders.entry(place).or_default();
+        let order = orders.at(place);
         match sibling {
             Some(s) => {
                 after.entry(s).or_default().push(i);
@@ -634,14 +669,16 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
 
     // The document, container by container (a queue: no recursion).
     let mut done = vec![false; folders.len()];
-    let mut queue: VecDeque<(Place, NodeId)> =
-        tops.all.iter().map(|&n| (Place::Top(n), n)).collect();
+    let mut queue: VecDeque<(Place, NodeId)> = tops
+        .all
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| (Place::Top(i), n))
+        .collect();
     let (mut pinned, mut essential, mut no_link) = (0usize, 0usize, 0usize);
     let mut unlabelled = 0usize;
     while let Some((place, node)) = queue.pop_front() {
-        let Some(order) = orders.remove(&place) else {
-            continue;
-        };
+        let order = std::mem::take(orders.at(place));
         for item in flatten(&order, &after, &mut done) {
             match item {
                 Item::Tab(i) => {
@@ -681,8 +718,8 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
             }
         }
     }
-    if doc.children(Some(essentials)).is_empty() {
-        doc.remove(essentials);
+    if doc.children(Some(tops.all[essentials])).is_empty() {
+        doc.remove(tops.all[essentials]);
     }
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     let workspaces = tops.by_uuid.len();
