@@ -23,6 +23,13 @@ pub const OTHER_PINNED: &str = "Pinned";
 /// vector that holds it, and its entries' vector.
 const ENTRY_COST: usize = 384;
 
+/// What working out the order costs for each of Zen's folders (its entry
+/// in the maps by id and by previous sibling, its order's vectors, a few
+/// words of state) and for each kept tab (its place in an order, its id in
+/// the set of ids seen), charged before they are made.
+const FOLDER_ORDER_COST: usize = 320;
+const TAB_ORDER_COST: usize = 64;
+
 /// A history entry: its `url` and `title`.
 type Entry = (Option<String>, Option<String>);
 
@@ -193,9 +200,14 @@ fn holder(
             Ok(())
         }),
         "tabs" => c.objects(|c, at| {
-            let t = tab(c)?;
-            // A folder's placeholder tab is kept (without its history) to
-            // place the folder, even an empty one, where it was.
+            let mut t = tab(c)?;
+            // A folder's placeholder tab is kept to place the folder, even
+            // an empty one, where it was; what it shows is never read.
+            if t.empty && t.group.is_some() {
+                t.entries = Vec::new();
+                t.pinned_on = None;
+                t.label = None;
+            }
             if t.pinned || t.essential || (t.empty && t.group.is_some()) {
                 budget
                     .charge(t.cost())
@@ -547,6 +559,12 @@ fn build(s: Session, budget: &mut Budget) -> Result<Parsed, Error> {
         }
     }
 
+    budget.charge(
+        folders
+            .len()
+            .saturating_mul(FOLDER_ORDER_COST)
+            .saturating_add(tabs.len().saturating_mul(TAB_ORDER_COST)),
+    )?;
     // Zen's folders by id, the first of an id kept (each window of an
     // older session lists them again); a split view or an unpinned folder
     // is no folder here.

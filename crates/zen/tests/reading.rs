@@ -363,3 +363,33 @@ fn flags_written_as_text_are_read_as_zen_s_code_reads_them() {
         ]
     );
 }
+
+#[test]
+fn many_empty_folders_with_their_placeholders_are_charged_against_the_budget() {
+    // Each folder and each placeholder tab is charged, and the order's
+    // work with them, before it is done.
+    const N: usize = 20_000;
+    let mut json = String::from(r#"{"spaces": [{"uuid": "w", "name": "W"}], "folders": ["#);
+    for i in 0..N {
+        json.push_str(&format!(
+            r#"{{"id": "f{i}", "workspaceId": "w", "prevSiblingInfo": {{"type": "start"}}}},"#
+        ));
+    }
+    json.push_str(r#"{"id": "x"}], "tabs": ["#);
+    for i in 0..N {
+        json.push_str(&format!(
+            r#"{{"pinned": true, "zenIsEmpty": true, "groupId": "f{i}", "entries": [{{"url": "about:blank"}}]}},"#
+        ));
+    }
+    json.push_str("{}]}");
+    let mut opts = ReadOptions::default();
+    opts.memory_budget = Some(8 << 20);
+    let e = markport_zen::read(json.as_bytes(), &opts).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsafe);
+    assert!(e.message.contains("--memory-budget"), "{e}");
+    // Within the default budget each is an empty folder, none a bookmark.
+    let doc = read(&json).document;
+    assert_eq!(doc.census().bookmarks, 0);
+    // W, the N folders; `x`, of no workspace, under `Pinned`.
+    assert_eq!(doc.census().folders, 1 + N + 2);
+}
