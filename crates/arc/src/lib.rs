@@ -26,7 +26,8 @@
 //! | `createdAt` (seconds since 2001-01-01)        | `bookmark.added`, `folder.added`         |
 //!
 //! The unpinned half of each space (Arc's "Today" tabs) is skipped, and
-//! counted in a note. An item whose parent's `childrenIds` forget it is
+//! counted in a note; with [`ArcReadOptions::keep_today`] it is kept, in a
+//! folder [`TODAY`] inside the space's, after its pinned items. An item whose parent's `childrenIds` forget it is
 //! placed after the listed ones (by its `parentID`); an item is placed
 //! once whatever the ids say, so a list that contains itself ends.
 //!
@@ -50,9 +51,12 @@
 
 mod read;
 
+#[cfg(doc)]
+use markport_model::ArcReadOptions;
+
 use markport_model::{Error, Parsed, ReadOptions};
 
-pub use read::{date, ARC_EPOCH, FAVORITES};
+pub use read::{date, ARC_EPOCH, FAVORITES, TODAY};
 
 /// How sure it is that `input` is Arc's `StorableSidebar.json`: a JSON
 /// object with a `sidebar` or `sidebarSyncState` key and Arc's own keys

@@ -3,7 +3,7 @@
 //! containers, then one walk that places each item once, with an explicit
 //! stack.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use markport_markup::json::Event;
 use markport_model::{
@@ -28,6 +28,12 @@ const ID_COST: usize = 40;
 
 /// The title of the folder that holds the favorites (Arc's `topApps`).
 pub const FAVORITES: &str = "Favorites";
+
+/// The title of the folder, inside a space's, that holds its unpinned
+/// "Today" tabs when they are kept ([`ArcReadOptions::keep_today`]).
+///
+/// [`ArcReadOptions::keep_today`]: markport_model::ArcReadOptions::keep_today
+pub const TODAY: &str = "Today";
 
 /// What an item is, by the one key of its `data`.
 enum Kind {
@@ -140,7 +146,14 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
         let c = Cursor::new(input);
         move |at: usize| c.locate(at)
     };
-    let doc = build(half, which, &mut budget, &mut diags, &locate)?;
+    let doc = build(
+        half,
+        which,
+        opts.arc.keep_today,
+        &mut budget,
+        &mut diags,
+        &locate,
+    )?;
     Ok(Parsed::new(doc, diags))
 }
 
@@ -489,12 +502,14 @@ pub fn date(text: &str) -> Option<DateValue> {
 }
 
 /// The walk: spaces in order, each one's pinned containers' items placed
-/// under it; favorites first in a folder of their own. Each item is
+/// under it (and with `keep_today` its unpinned ones in a folder `Today`
+/// after them); favorites first in a folder of their own. Each item is
 /// placed at most once, whatever the ids say (an item listed under two
 /// parents, a list that contains itself), so the walk is linear.
 fn build(
     half: Half,
     which: &str,
+    keep_today: bool,
     budget: &mut Budget,
     diags: &mut Vec<Diagnostic>,
     locate: &dyn Fn(usize) -> markport_model::Location,
@@ -555,7 +570,8 @@ fn build(
             w.doc.remove(folder);
         }
     }
-    let mut today = 0usize;
+    let (mut today, mut kept) = (0usize, 0usize);
+    let mut empty_today: HashSet<NodeId> = HashSet::new();
     for (n, s) in spaces.iter().enumerate() {
         let title = s
             .title
@@ -569,13 +585,36 @@ fn build(
                 w.place(c, folder)?;
             }
         }
-        for id in &s.unpinned {
-            if let Some(&c) = index.get(id.as_str()) {
+        let unpinned = s.unpinned.iter().filter_map(|id| index.get(id.as_str()));
+        if !keep_today {
+            for &c in unpinned {
                 today += w.count_tabs(c);
             }
+            continue;
+        }
+        // In the sidebar's order: the pinned items, then the Today list.
+        w.budget.folder(TODAY.len())?;
+        let list = w.doc.push(Some(folder), Folder::titled(TODAY));
+        for &c in unpinned {
+            w.place(c, list)?;
+        }
+        // A space with nothing unpinned gets no empty "Today" folder: it is
+        // not a folder the user made. Removed all at once at the end, as
+        // one removal walks the whole document.
+        if w.doc.children(Some(list)).is_empty() {
+            empty_today.insert(list);
+        } else {
+            kept += w
+                .doc
+                .descendants(list)
+                .filter(|&d| w.doc.node(d).as_bookmark().is_some())
+                .count();
         }
     }
-    let doc = w.doc;
+    let mut doc = w.doc;
+    if !empty_today.is_empty() {
+        doc.retain(|_, n| !empty_today.contains(&n));
+    }
     let census = doc.census();
     let mut said = vec![Diagnostic::note(
         format!(
@@ -595,9 +634,18 @@ fn build(
     if today > 0 {
         said.push(Diagnostic::note(
             format!(
-                "{today} unpinned tab{} of the spaces' \"Today\" list{} skipped",
+                "{today} unpinned Today tab{} skipped (--arc-today keeps them)",
                 if today == 1 { "" } else { "s" },
-                if today == 1 { " was" } else { "s were" }
+            ),
+            None,
+        ));
+    }
+    if kept > 0 {
+        said.push(Diagnostic::note(
+            format!(
+                "{kept} unpinned Today tab{} kept, in the folder \"{TODAY}\" of {} space",
+                if kept == 1 { "" } else { "s" },
+                if kept == 1 { "its" } else { "their" },
             ),
             None,
         ));

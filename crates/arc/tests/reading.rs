@@ -79,8 +79,56 @@ fn the_sample_reads_favorites_then_spaces_with_renames_and_empty_folders() {
             (Severity::Note, "read `sidebar`: 2 spaces, 7 bookmarks"),
             (
                 Severity::Note,
-                "2 unpinned tabs of the spaces' \"Today\" lists were skipped"
+                "2 unpinned Today tabs skipped (--arc-today keeps them)"
             )
+        ]
+    );
+}
+
+#[test]
+fn the_today_tabs_are_kept_on_request_in_a_folder_of_their_space_in_the_sidebar_s_order() {
+    let mut opts = ReadOptions::default();
+    opts.arc.keep_today = true;
+    let parsed = markport_arc::read(&sample(), &opts).unwrap();
+    let doc = &parsed.document;
+    // After the space's pinned items, in its unpinned container's order.
+    let work = doc.find_folder(["Work"]).unwrap();
+    let last = *doc.children(Some(work)).last().unwrap();
+    assert_eq!(doc.node(last).title(), Some(markport_arc::TODAY));
+    let today: Vec<&str> = doc
+        .children(Some(last))
+        .iter()
+        .map(|&id| doc.node(id).as_bookmark().unwrap().href.as_str())
+        .collect();
+    assert_eq!(
+        today,
+        [
+            "https://news.example.com/today",
+            "https://search.example.com/?q=arc+export"
+        ]
+    );
+    // The untitled space's unpinned container is empty: no empty folder.
+    let space2 = doc.find_folder(["Space 2"]).unwrap();
+    assert!(doc
+        .children(Some(space2))
+        .iter()
+        .all(|&id| doc.node(id).title() != Some(markport_arc::TODAY)));
+    // Everything the plain reading keeps is kept the same way.
+    let plain = markport_arc::read(&sample(), &ReadOptions::default()).unwrap();
+    assert_eq!(
+        doc.census().bookmarks,
+        plain.document.census().bookmarks + 2
+    );
+    let notes: Vec<&str> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "read `sidebar`: 2 spaces, 9 bookmarks",
+            "2 unpinned Today tabs kept, in the folder \"Today\" of their space"
         ]
     );
 }
@@ -227,4 +275,42 @@ fn many_tiny_items_stop_at_the_memory_budget() {
     // At the place of the item that took it past.
     assert!(e.location.unwrap().column > 1000, "{e}");
     assert_eq!(read(&json).document.census().bookmarks, 20_000);
+}
+
+#[test]
+fn many_spaces_with_and_without_today_tabs_keep_them_in_one_pass() {
+    // Every other space has an empty unpinned container: its "Today"
+    // folder goes, without a walk of the document per space.
+    const N: usize = 40_000;
+    let (mut spaces, mut items) = (String::new(), String::new());
+    for i in 0..N {
+        spaces.push_str(&format!(
+            r#""s{i}", {{"id": "s{i}", "title": "S{i}", "containerIDs": ["pinned", "p{i}", "unpinned", "u{i}"]}},"#
+        ));
+        let today = if i % 2 == 0 {
+            format!(r#""t{i}""#)
+        } else {
+            String::new()
+        };
+        items.push_str(&format!(
+            r#""p{i}", {{"id": "p{i}", "childrenIds": [], "data": {{"itemContainer": {{}}}}}},
+            "u{i}", {{"id": "u{i}", "childrenIds": [{today}], "data": {{"itemContainer": {{}}}}}},
+            "t{i}", {{"id": "t{i}", "data": {{"tab": {{"savedURL": "https://example.org/{i}"}}}}}},"#
+        ));
+    }
+    let json = format!(
+        r#"{{"sidebar": {{"containers": [{{"spaces": [{spaces} 0], "items": [{items} 0]}}]}}}}"#
+    );
+    let mut opts = ReadOptions::default();
+    opts.arc.keep_today = true;
+    let doc = markport_arc::read(json.as_bytes(), &opts).unwrap().document;
+    assert_eq!(doc.census().bookmarks, N / 2);
+    // Each space, then one "Today" folder for each space that had a tab.
+    assert_eq!(doc.census().folders, N + N / 2);
+    let last = *doc.children(None).last().unwrap();
+    assert_eq!(doc.node(last).title(), Some(format!("S{}", N - 1).as_str()));
+    assert!(doc.children(Some(last)).is_empty());
+    let first = doc.children(None)[0];
+    let today = doc.children(Some(first))[0];
+    assert_eq!(doc.node(today).title(), Some(markport_arc::TODAY));
 }

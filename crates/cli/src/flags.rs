@@ -120,6 +120,10 @@ pub(crate) struct ReadFlags {
     /// (`url=Link,title=Name`; `folder=` for none; docs/formats/csv.md).
     #[arg(long, value_name = "FIELD=COLUMN,...", value_parser = csv_map)]
     csv_map: Option<CsvMap>,
+    /// Arc: keep each space's unpinned "Today" tabs, in a folder "Today"
+    /// inside the space's (by default they are skipped and counted).
+    #[arg(long)]
+    arc_today: bool,
     #[command(flatten)]
     budget: BudgetFlags,
 }
@@ -187,6 +191,7 @@ impl ReadFlags {
         opts.csv.map = self.csv_map.clone().map(|m| m.0).unwrap_or_default();
         opts.csv.explain = crate::say::verbose_on();
         opts.memory_budget = self.budget.memory_budget;
+        opts.arc.keep_today = self.arc_today;
         opts
     }
 }

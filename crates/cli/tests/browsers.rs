@@ -32,12 +32,53 @@ fn arc_s_sidebar_is_read_without_from_and_says_which_half_it_read() {
         .stderr(predicate::str::contains(
             "note: read `sidebar`: 2 spaces, 7 bookmarks",
         ))
-        .stderr(predicate::str::contains("2 unpinned tabs"))
+        .stderr(predicate::str::contains(
+            "2 unpinned Today tabs skipped (--arc-today keeps them)",
+        ))
         .stderr(predicate::str::contains("arc -> json"))
         .get_output()
         .stdout
         .clone();
     assert_eq!(hrefs(&out)[0], "https://mail.example.com/inbox");
+}
+
+#[test]
+fn arc_today_keeps_the_today_tabs_in_a_folder_of_their_space() {
+    let out = markport()
+        .args(["convert", "--arc-today", "--to", "json"])
+        .arg(corpus("arc/StorableSidebar.json"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "2 unpinned Today tabs kept, in the folder \"Today\" of their space",
+        ))
+        .stderr(predicate::str::contains("skipped (--arc-today").not())
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let nodes = v["nodes"].as_array().unwrap();
+    // The folder "Today" comes after the space's pinned items, and holds
+    // the two tabs in the sidebar's order.
+    let today = nodes
+        .iter()
+        .position(|n| n["title"] == "Today" && n["href"].is_null())
+        .expect("a folder Today");
+    let work = nodes.iter().position(|n| n["title"] == "Work").unwrap();
+    assert_eq!(nodes[today]["parent"], work);
+    let after: Vec<&str> = nodes[today + 1..]
+        .iter()
+        .filter_map(|n| n["href"].as_str())
+        .take(2)
+        .collect();
+    assert_eq!(
+        after,
+        [
+            "https://news.example.com/today",
+            "https://search.example.com/?q=arc+export"
+        ]
+    );
+    assert_eq!(hrefs(&out).len(), 9);
 }
 
 #[test]
@@ -84,6 +125,49 @@ fn a_zen_session_is_never_taken_for_a_firefox_backup() {
         .stdout(predicate::str::contains("sessionstore.jsonlz4: zen ("));
 }
 
+#[test]
+fn zen_s_folders_come_where_zen_puts_them_and_the_empty_ones_too() {
+    let out = markport()
+        .args(["convert", "--to", "json"])
+        .arg(corpus("zen/zen-sessions.jsonlz4"))
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("8 bookmarks in 10 folders"))
+        .get_output()
+        .stdout
+        .clone();
+    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    // Each node of the workspace "Work" as "parent title/node title".
+    let nodes = v["nodes"].as_array().unwrap();
+    let title = |n: &serde_json::Value| n["title"].as_str().unwrap_or_default().to_string();
+    let path: Vec<String> = nodes
+        .iter()
+        .filter_map(|n| {
+            let parent = &nodes[n["parent"].as_u64()? as usize];
+            Some(format!("{}/{}", title(parent), title(n)))
+        })
+        .collect();
+    let work: Vec<&str> = path
+        .iter()
+        .map(String::as_str)
+        .filter(|p| ["Work/", "Docs/", "API/"].iter().any(|w| p.starts_with(w)))
+        .collect();
+    assert_eq!(
+        work,
+        [
+            "Work/Board – Tracker",
+            "Work/Docs",
+            "Docs/Guide",
+            "Docs/API",
+            "API/API v2 reference",
+            "Docs/Drafts",
+            "Work/Later",
+            "Work/Status – Example",
+        ]
+    );
+    assert!(path.contains(&"Home/Ideas".to_string()));
+}
+
 fn write(home: &Path, rel: &str, bytes: &[u8]) {
     let p = home.join(rel);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -117,7 +201,7 @@ fn profiles_path_finds_each_store_where_its_program_keeps_it() {
     for (browser, file, bookmarks) in [
         ("arc", "StorableSidebar.json", "7 bookmarks"),
         ("edge-collections", "collectionsSQLite", "4 bookmarks"),
-        ("zen", "zen-sessions.jsonlz4", "7 bookmarks"),
+        ("zen", "zen-sessions.jsonlz4", "8 bookmarks"),
     ] {
         let out = markport()
             .env("HOME", h)

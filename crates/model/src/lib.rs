@@ -84,8 +84,8 @@ pub use node::{
     FirefoxDetails, Folder, Metadata, Node, NodeKind, Role, Separator,
 };
 pub use options::{
-    CsvReadOptions, DesktopWriteOptions, FirefoxWriteOptions, ReadOptions, WriteOptions,
-    XbelWriteOptions, XfolkReadOptions, XfolkWriteOptions,
+    ArcReadOptions, CsvReadOptions, DesktopWriteOptions, FirefoxWriteOptions, ReadOptions,
+    WriteOptions, XbelWriteOptions, XfolkReadOptions, XfolkWriteOptions,
 };
 pub use time::{DateValue, Precision, Timestamp};
 pub use value::{Holder, Value};

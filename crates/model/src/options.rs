@@ -48,6 +48,19 @@ pub struct ReadOptions {
     /// element by element under the format's letter, instead of once as a
     /// warning naming the writer (`markport check --strict`).
     pub letter: bool,
+    /// Arc's options.
+    pub arc: ArcReadOptions,
+}
+
+/// How to read Arc's sidebar (`StorableSidebar.json`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ArcReadOptions {
+    /// Keep each space's unpinned "Today" tabs, in a folder `Today` inside
+    /// the space's folder (`--arc-today`), instead of counting them in a
+    /// note: Arc closes them after a while, so by default they are not
+    /// taken for bookmarks.
+    pub keep_today: bool,
 }
 
 /// How to read a generic CSV file (`--from csv`).

@@ -1,7 +1,9 @@
 //! Reading a generated zen-sessions.jsonlz4 of 100,000 pinned tabs in 20
 //! workspaces (each with three history entries and its pinned entry, a
-//! label on every third, one in ten in a Zen folder) and 10,000 ordinary
-//! tabs, compressed as Zen writes it, and the same JSON uncompressed.
+//! label on every third, one in ten in a Zen folder and one in ten in a
+//! folder nested in it, placed by `prevSiblingInfo`, each folder with its
+//! placeholder tab) and 10,000 ordinary tabs, compressed as Zen writes it,
+//! and the same JSON uncompressed.
 
 use std::fmt::Write;
 
@@ -18,10 +20,16 @@ fn generate() -> Vec<u8> {
     out.pop();
     out.push_str("], \"folders\": [");
     for s in 0..SPACES {
-        write!(out, "{{\"id\": \"f{s}\", \"name\": \"Folder {s}\", \"parentId\": null, \"workspaceId\": \"{{w{s}}}\"}},").unwrap();
+        write!(out, "{{\"id\": \"f{s}\", \"name\": \"Folder {s}\", \"parentId\": null, \"workspaceId\": \"{{w{s}}}\", \"prevSiblingInfo\": {{\"type\": \"start\", \"id\": null}}, \"emptyTabIds\": [\"ef{s}\"]}},").unwrap();
+        write!(out, "{{\"id\": \"g{s}\", \"name\": \"Nested {s}\", \"parentId\": \"f{s}\", \"workspaceId\": \"{{w{s}}}\", \"prevSiblingInfo\": {{\"type\": \"tab\", \"id\": \"ef{s}\"}}, \"emptyTabIds\": [\"eg{s}\"]}},").unwrap();
     }
     out.pop();
     out.push_str("], \"tabs\": [");
+    for s in 0..SPACES {
+        for f in ["f", "g"] {
+            write!(out, "{{\"entries\": [{{\"url\": \"about:blank\"}}], \"index\": 1, \"pinned\": true, \"zenIsEmpty\": true, \"groupId\": \"{f}{s}\", \"zenWorkspace\": \"{{w{s}}}\", \"zenSyncId\": \"e{f}{s}\"}},").unwrap();
+        }
+    }
     for i in 0..N + N / 10 {
         let s = i % SPACES;
         let url = format!("https://example.org/{}/page-{i}?q=markport", i % 1000);
@@ -35,10 +43,10 @@ fn generate() -> Vec<u8> {
         } else {
             ""
         };
-        let group = if i % 10 == 0 {
-            format!(", \"groupId\": \"f{s}\"")
-        } else {
-            String::new()
+        let group = match i % 10 {
+            0 => format!(", \"groupId\": \"f{s}\""),
+            5 => format!(", \"groupId\": \"g{s}\""),
+            _ => String::new(),
         };
         write!(
             out,

@@ -16,9 +16,15 @@
 //! | tabs with `zenEssential`                              | one top-level folder, `Essentials`, first |
 //! | a workspace (`spaces[…]`: `uuid`, `name`), in order   | a top-level folder named after it (`Workspace N` when unnamed) |
 //! | a pinned tab whose `zenWorkspace` is that `uuid`       | a bookmark in that folder, in tab order |
-//! | a pinned tab in one of Zen's folders (`groupId`)       | a bookmark in a folder of that name (and its parents) inside the workspace's |
+//! | one of Zen's folders (`folders[…]`: `id`, `name`, `parentId`) | a folder of that name inside its parent, inside the workspace's; empty ones too |
+//! | a pinned tab in one of Zen's folders (`groupId`)       | a bookmark in that folder |
 //! | the entry the tab was pinned on (`_zenPinnedInitialState.entry`, older `zenPinnedEntry`), else the current entry | `bookmark.href` |
 //! | `zenStaticLabel` (the user's label), else that entry's title | `bookmark.title`        |
+//!
+//! Each container is in the order Zen's restore gives it: a top-level
+//! folder where its first tab (its placeholder) is in tab order, a nested
+//! one right after its previous sibling (`prevSiblingInfo`). Flags are read
+//! as Zen's code reads them (`"zenEssential": "true"` in older sessions).
 //!
 //! Ordinary tabs are skipped and counted in a note; a pinned tab whose
 //! workspace is not in the file goes into a folder `Pinned`; a pinned tab
