@@ -7,9 +7,8 @@
 //! in docs/formats/firefox.md). The backup itself stays faithful (markport
 //! reads back everything it wrote): these are what Firefox makes of it.
 
-use markport_model::{Bookmark, DateValue, Document, Field, LossReport, Node, NodeId, Role};
-
 use markport_model::firefox_tags::{js_len, Tags, Way, MAX_TITLE};
+use markport_model::{Bookmark, DateValue, Document, Field, LossReport, Node, NodeId, Role};
 
 /// Firefox's names for its roots, which a restore keeps whatever the backup says.
 const ROOT_TITLES: [(Role, &str); 4] = [
