@@ -67,7 +67,10 @@ pub struct Job {
     /// Where the bookmarks are going (`--for`): written in its format, the
     /// role folders get the titles it shows, and the report's
     /// `destination` list says what its import drops or changes
-    /// ([`Destination::report`](crate::Destination::report)).
+    /// ([`Destination::report`](crate::Destination::report)). A trip
+    /// ([`To::Trip`]) through its format adds the same list; [`run`]
+    /// refuses a trip through another format and a site, which it would
+    /// have nothing to say about.
     pub destination: Option<&'static crate::Destination>,
     /// Called as each input begins to be read, with its index, the number
     /// of inputs and its name (a path, `<stdin>`, `<bytes>`): a program's
