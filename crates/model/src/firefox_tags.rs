@@ -250,11 +250,16 @@ impl Tags {
         &self.folded[n as usize].1
     }
 
-    /// The tags Firefox lists for the link stored as `href`, in its order.
-    pub fn listed(&self, href: &str) -> impl Iterator<Item = &str> {
+    /// The ids of the tags Firefox lists for the link stored as `href`.
+    fn ids_of(&self, href: &str) -> &[u32] {
         self.by_link
             .get(&link_key(href))
             .map_or(&[][..], Vec::as_slice)
+    }
+
+    /// The tags Firefox lists for the link stored as `href`, in its order.
+    pub fn listed(&self, href: &str) -> impl Iterator<Item = &str> {
+        self.ids_of(href)
             .iter()
             .map(|&n| self.folded[n as usize].1.as_str())
     }
@@ -262,8 +267,9 @@ impl Tags {
     /// Why Firefox will not list `b`'s tags as `b` has them, if it will
     /// not; `href` is its link as Firefox stores it.
     pub fn change(&self, b: &Bookmark, href: &str) -> Option<TagChange> {
-        // Compared item by item, so a bookmark costs its own tags, not its
-        // link's.
+        // Compared item by item, and the link's list counted by its length:
+        // a bookmark costs its own tags, not its link's (a link of 20,000
+        // bookmarks each with its own tag must not cost 20,000 squared).
         let mut listed = self.listed(href);
         let mut same = true;
         for t in &b.tags {
@@ -284,7 +290,7 @@ impl Tags {
                 TagChange::Spelling
             } else if folded.len() < own.len() {
                 TagChange::Merged
-            } else if self.listed(href).count() > own.len() {
+            } else if self.ids_of(href).len() > own.len() {
                 TagChange::PerLink
             } else {
                 TagChange::Sorted
