@@ -4,11 +4,12 @@ Marionette's WebDriver commands on a loopback port (the client of firefox_bookma
 Standard library only.
 
   serve_page_firefox.py URL FILE --to FORMAT --downloads DIR [--for DEST] [--no-script]
-                        [--screenshot PNG]
+                        [--screenshot PNG] [--profile ID]
       Opens URL (the address `markport serve` printed, with its token), sets FILE on the
       page's file input (as a person picking it), chooses FORMAT (and DEST), waits for the
       page to show what was read, converts, and clicks the download the page offers, which
-      Firefox saves into DIR.
+      Firefox saves into DIR. With --profile, the browser profile ID is chosen in the
+      page's list instead, and FILE (say -) is not used.
       With --no-script, JavaScript is off: the options are clicked, the form's own button
       posts it, and Firefox saves the answer itself. Prints {"ok": true, "firefox": VERSION,
       "downloaded": PATH, "read": TEXT, "summary": TEXT, "result": TEXT}.
@@ -118,9 +119,14 @@ def run(a, firefox, profile):
         m.command("WebDriver:SetWindowRect", {"width": 900, "height": 1400})
         m.command("WebDriver:Navigate", {"url": a.url})
         wait_for_element(m, "#file", deadline, "load")
-        # As a person picks a file: the path typed into the file input.
-        m.command("WebDriver:ElementSendKeys", {"id": find(m, "#file"),
-                                                "text": os.path.abspath(a.file)})
+        if a.profile:
+            # Chosen in the list the page was served with.
+            m.command("WebDriver:ElementClick",
+                      {"id": find(m, f"#profile option[value='{a.profile}']")})
+        else:
+            # As a person picks a file: the path typed into the file input.
+            m.command("WebDriver:ElementSendKeys", {"id": find(m, "#file"),
+                                                    "text": os.path.abspath(a.file)})
         # The options by clicking them, which needs no script of the page.
         m.command("WebDriver:ElementClick", {"id": find(m, f"#to option[value='{a.to}']")})
         if a.dest:
@@ -166,6 +172,7 @@ def main():
     ap.add_argument("--downloads", required=True)
     ap.add_argument("--screenshot")
     ap.add_argument("--no-script", action="store_true")
+    ap.add_argument("--profile")
     ap.add_argument("--firefox")
     ap.add_argument("--timeout", type=float, default=90)
     a = ap.parse_args()

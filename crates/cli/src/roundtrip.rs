@@ -18,9 +18,10 @@ use crate::pipeline::{self, Out};
 pub(crate) struct RoundtripArgs {
     /// The file to send through another format.
     file: PathBuf,
-    /// The format to go through.
-    #[arg(long, value_name = "FORMAT", value_parser = WritableFormat)]
-    via: String,
+    /// The format to go through (with --for, the file its import takes:
+    /// the report then also says what that program will not keep).
+    #[arg(long, value_name = "FORMAT", value_parser = WritableFormat, required_unless_present = "destination")]
+    via: Option<String>,
     #[command(flatten)]
     job: JobFlags,
 }
@@ -36,6 +37,12 @@ struct Roundtrip<'a> {
     /// What the operations changed before the trip (not losses).
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     changes: &'a [markport::model::ReportEntry],
+    /// The destination `--for` named.
+    #[serde(rename = "for", skip_serializing_if = "Option::is_none")]
+    destination_name: Option<&'a str>,
+    /// What the destination's import drops or changes of what went out.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    destination: &'a [markport::model::ReportEntry],
 }
 
 pub(crate) fn run(a: RoundtripArgs) -> u8 {
@@ -43,7 +50,14 @@ pub(crate) fn run(a: RoundtripArgs) -> u8 {
 }
 
 fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
-    let via = markport::format(&a.via).expect("clap checked the name");
+    let dest = a.job.destination();
+    // --for alone goes through the file its import takes; a --via that is
+    // not that file is refused by the pipeline, never silently ignored.
+    let via = match (&a.via, dest) {
+        (Some(via), _) => markport::format(via).expect("clap checked the name"),
+        (None, Some(d)) => d.format(),
+        (None, None) => unreachable!("clap requires --via or --for"),
+    };
     let inputs = [a.file.clone()];
     let report_file = a.job.report.report_file.as_deref();
     let report_out = match report_file {
@@ -77,11 +91,16 @@ fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
             differences: &d.differences,
             report_is_true: true_report,
             changes,
+            destination_name: dest.map(|d| d.name),
+            destination: &done.loss.destination,
         };
         out = serde_json::to_string_pretty(&r).expect("a report serialises") + "\n";
     } else {
+        let said = dest.map_or(String::new(), |d| {
+            markport::report::for_words(d, false, via.name)
+        });
         out.push_str(&format!(
-            "{name}: {} -> {} -> {}\n",
+            "{name}: {} -> {} -> {}{said}\n",
             from.name, via.name, from.name
         ));
         if d.is_empty() {
@@ -94,6 +113,9 @@ fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
         }
         if !loss.is_empty() {
             out.push_str(&format!("the {} writer reported:\n{loss}", via.name));
+        }
+        if let Some(d) = dest {
+            out.push_str(&destination_text(d, &done.loss.destination));
         }
         out.push_str(&crate::report::changes_text(changes));
         if !true_report {
@@ -119,4 +141,28 @@ fn try_roundtrip(a: &RoundtripArgs) -> Result<u8, Failure> {
     } else {
         exit::OK
     })
+}
+
+/// What the destination's import will not keep of the file that went out:
+/// the summary's plain words (`Firefox will drop ...`), then each field
+/// with where, or that it keeps everything.
+fn destination_text(
+    dest: &markport::Destination,
+    entries: &[markport::model::ReportEntry],
+) -> String {
+    if entries.is_empty() {
+        return format!("{} keeps everything that went through\n", dest.taker);
+    }
+    let mut only = markport::model::LossReport::new();
+    only.destination = entries.to_vec();
+    let mut out = String::new();
+    for line in markport::report::losses(&only, "", "", Some(dest.label)) {
+        if line.kind == markport::report::LineKind::Destination {
+            out.push_str(&line.text);
+            out.push(':');
+            out.push('\n');
+        }
+    }
+    out.push_str(&only.to_string());
+    out
 }

@@ -295,3 +295,149 @@ fn merge_takes_for_too() {
         "{err}"
     );
 }
+
+/// `roundtrip --for` goes out through the file the destination imports
+/// (no --via needed), and says what that import will not keep of it: the
+/// same list `convert --for` gives, in JSON and in words; the renaming of
+/// the role folders is a requested change, not a difference.
+#[test]
+fn roundtrip_for_goes_through_the_destinations_file_and_says_what_it_will_not_keep() {
+    let input = corpus("safari/bookmarks.plist");
+    let convert = markport()
+        .args(["convert", "--json", "--for", "firefox", "-o", "-"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(convert.status.success(), "{}", stderr(&convert));
+    let converted: Value = serde_json::from_slice(&convert.stderr).unwrap();
+    for via in [&[][..], &["--via", "netscape"][..]] {
+        let run = markport()
+            .args(["roundtrip", "--json", "--for", "firefox"])
+            .args(via)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{via:?}: {}", stderr(&run));
+        let trip: Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(trip["via"], "netscape");
+        assert_eq!(trip["for"], "firefox");
+        assert_eq!(trip["report_is_true"], true);
+        assert_eq!(
+            trip["destination"], converted["destination"],
+            "{via:?}: the trip's list is convert's"
+        );
+        assert!(
+            trip["destination"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|e| e["field"] == "bookmark.desc"),
+            "{trip}"
+        );
+    }
+    let run = markport()
+        .args(["roundtrip", "--for", "firefox"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with(": safari -> netscape -> safari, for Firefox's Import"),
+        "{text}"
+    );
+    assert!(
+        line(&text, "Firefox will ").contains("the description of 1 bookmark"),
+        "{text}"
+    );
+    assert!(
+        text.contains("at the destination: bookmark.desc on 1 node: Firefox's HTML import drops descriptions (DD)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("named as Firefox shows it (--for firefox): folder.title on 3 nodes"),
+        "{text}"
+    );
+    // Without --for, nothing is said of a destination.
+    let plain = markport()
+        .args(["roundtrip", "--json", "--via", "netscape"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let plain: Value = serde_json::from_slice(&plain.stdout).unwrap();
+    assert!(
+        plain.get("for").is_none() && plain.get("destination").is_none(),
+        "{plain}"
+    );
+}
+
+/// What the destination will not keep counts for the gate, as in convert:
+/// the writer's own losses allowed, the trip passes without --for and is
+/// refused with it.
+#[test]
+fn roundtrip_for_counts_the_destination_for_fail_on_loss() {
+    let input = corpus("netscape/firefox.html");
+    let writer = markport()
+        .args(["roundtrip", "--json", "--via", "netscape"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    let writer: Value = serde_json::from_slice(&writer.stdout).unwrap();
+    let mut allowed: Vec<String> = writer["reported"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["field"].as_str().unwrap().to_string())
+        .collect();
+    allowed.push("bookmark".into());
+    let allowed = allowed.join(",");
+    markport()
+        .args(["roundtrip", "--via", "netscape", "--allow-loss", &allowed])
+        .arg(&input)
+        .assert()
+        .code(0);
+    markport()
+        .args(["roundtrip", "--for", "firefox", "--allow-loss", &allowed])
+        .arg(&input)
+        .assert()
+        .code(1);
+}
+
+/// A --for a command has nothing to say about is refused, never taken and
+/// ignored: a published site is pages to open, not a file a program
+/// imports; a trip through a format the destination does not import would
+/// not meet its rules. Nothing is written.
+#[test]
+fn for_is_refused_where_it_could_mean_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let site = dir.path().join("site");
+    markport()
+        .args(["publish", "--for", "firefox", "-o"])
+        .arg(&site)
+        .arg(corpus("netscape/firefox.html"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--for firefox: a published site is pages to open in any browser, not a file Firefox imports",
+        ))
+        .stderr(predicate::str::contains("markport convert --for firefox"));
+    assert!(!site.exists());
+    markport()
+        .args(["roundtrip", "--for", "chrome", "--via", "xbel"])
+        .arg(corpus("netscape/firefox.html"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "--for chrome: Chrome's Import takes netscape, so a trip for it goes through netscape, not xbel; leave --via out or say --via netscape",
+        ));
+    markport()
+        .args(["roundtrip"])
+        .arg(corpus("netscape/firefox.html"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--via"));
+}

@@ -504,6 +504,105 @@ fn post_fields(s: &Serving, path: &str, fields: &[(&str, &str)]) -> (u16, Vec<u8
     (status, raw[end + 4..].to_vec())
 }
 
+/// The profile picker is in the page as served, not filled by its
+/// script: each profile found is an option named by its id (never its
+/// path), and the plain form posting one (its file input left empty, as a
+/// browser without JavaScript sends it) downloads what `markport convert`
+/// makes of that profile's file. With no profile, the step stays hidden.
+#[test]
+fn the_page_is_served_with_the_profiles_so_the_plain_form_offers_them() {
+    let home = fake_home();
+    let s = serve_with(
+        &[],
+        &[
+            ("HOME", home.path().as_os_str()),
+            ("XDG_CONFIG_HOME", std::ffi::OsStr::new("")),
+        ],
+    );
+    let (status, page) = get(&s, "/", true);
+    assert_eq!(status, 200);
+    let page = String::from_utf8(page).unwrap();
+    let (_, body) = get(&s, "/api/profiles", true);
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let profiles = list["profiles"].as_array().unwrap();
+    assert_eq!(profiles.len(), 2, "{list}");
+    assert!(page.contains("<p id=\"profile-step\">"), "{page}");
+    let options: Vec<&str> = page
+        .lines()
+        .filter(|l| l.starts_with("<option value=\"") && !l.contains("value=\"\""))
+        .filter(|l| {
+            profiles
+                .iter()
+                .any(|p| l.contains(p["id"].as_str().unwrap()))
+        })
+        .collect();
+    assert_eq!(
+        options,
+        profiles
+            .iter()
+            .map(|p| {
+                let default = if p["default"] == true {
+                    " (default)"
+                } else {
+                    ""
+                };
+                format!(
+                    "<option value=\"{}\">{}{default} — {} bookmarks</option>",
+                    p["id"].as_str().unwrap(),
+                    p["name"].as_str().unwrap(),
+                    p["bookmarks"]
+                )
+            })
+            .collect::<Vec<_>>(),
+        "each profile once, by id, with the words the script used to give it"
+    );
+    assert!(
+        !page.contains(home.path().to_str().unwrap()),
+        "the page holds ids, not paths"
+    );
+    let firefox = profiles[0]["id"].as_str().unwrap();
+    // What the plain form posts: every field, the file input empty.
+    let (status, got) = post(
+        &s,
+        "/api/convert",
+        ("", b""),
+        &[
+            ("profile", firefox),
+            ("for", ""),
+            ("to", "xbel"),
+            ("dedupe", "off"),
+            ("only_folder", ""),
+        ],
+        false,
+    );
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&got));
+    let want = markport()
+        .args(["convert", "--to", "xbel"])
+        .arg(
+            home.path()
+                .join(".mozilla/firefox/abc.default-release/places.sqlite"),
+        )
+        .output()
+        .unwrap();
+    assert!(want.status.success());
+    assert_eq!(got, want.stdout, "the download is convert's output");
+    drop(s);
+
+    let empty = tempfile::tempdir().unwrap();
+    let s = serve_with(
+        &[],
+        &[
+            ("HOME", empty.path().as_os_str()),
+            ("XDG_CONFIG_HOME", std::ffi::OsStr::new("")),
+        ],
+    );
+    let (status, page) = get(&s, "/", true);
+    assert_eq!(status, 200);
+    let page = String::from_utf8(page).unwrap();
+    assert!(page.contains("<p id=\"profile-step\" hidden>"), "{page}");
+    assert!(!page.contains("<!--PROFILES"), "{page}");
+}
+
 /// The page in a real Firefox (headless, the project's Marionette driver):
 /// a person picks a file, a destination and a format, reads the summary
 /// the library says (with what Firefox will not keep), and clicks the
@@ -581,6 +680,75 @@ fn the_page_converts_in_a_real_firefox_with_and_without_script() {
             assert!(result.contains("What Firefox will not keep:"), "{result}");
         }
     }
+}
+
+/// Without JavaScript, in a real Firefox, a browser profile is chosen in
+/// the list the page was served with and the plain form's button converts
+/// it: Firefox saves what `markport convert` makes of the profile's file.
+/// One Firefox start.
+#[test]
+fn a_profile_is_chosen_and_converted_in_a_real_firefox_without_script() {
+    let firefox = ["firefox-esr", "firefox"].into_iter().find(|f| {
+        Command::new(f)
+            .arg("--version")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if !tool("python3") {
+        return;
+    }
+    let Some(firefox) = firefox else {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but firefox-esr is missing; .ci/setup.d/browsers.sh installs it"
+        );
+        eprintln!("skipped: no firefox-esr or firefox (the page's Firefox test needs one)");
+        return;
+    };
+    let home = fake_home();
+    let s = serve_with(
+        &[],
+        &[
+            ("HOME", home.path().as_os_str()),
+            ("XDG_CONFIG_HOME", std::ffi::OsStr::new("")),
+        ],
+    );
+    let (_, body) = get(&s, "/api/profiles", true);
+    let list: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let id = list["profiles"][0]["id"].as_str().unwrap().to_string();
+    let want = markport()
+        .args(["convert", "--to", "xbel"])
+        .arg(
+            home.path()
+                .join(".mozilla/firefox/abc.default-release/places.sqlite"),
+        )
+        .output()
+        .unwrap();
+    assert!(want.status.success());
+    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let driver = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/peers/serve_page_firefox.py");
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new("python3")
+        .arg(&driver)
+        .args([url.as_str(), "-", "--to", "xbel", "--profile", &id])
+        .args(["--firefox", firefox, "--no-script", "--downloads"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert_eq!(said["ok"], true, "{said}");
+    let path = said["downloaded"].as_str().unwrap();
+    assert!(path.ends_with("firefox default-release.xbel"), "{path}");
+    assert_eq!(std::fs::read(path).unwrap(), want.stdout);
 }
 
 /// `--open` hands the printed address, token included, to the desktop's

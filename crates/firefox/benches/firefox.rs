@@ -1,5 +1,7 @@
 //! Read and write a generated 100,000-bookmark Firefox backup, plain and
-//! compressed.
+//! compressed; and write 20,000 bookmarks of one link, each with its own
+//! tag, whose restore report (the shared tag rules,
+//! `markport_model::firefox_tags`) must stay linear.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use markport_model::{
@@ -63,6 +65,24 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut out = Vec::with_capacity(plain.len());
             markport_firefox::write(&doc, &WriteOptions::default(), &mut out).unwrap();
+            out
+        })
+    });
+    g.finish();
+    // Firefox gives every bookmark of a link the tags of all of them: a
+    // link's list must be made once, not once per bookmark.
+    let mut one = Document::new();
+    for i in 0..20_000 {
+        let mut b = Bookmark::new("https://example.org/");
+        b.tags = vec![format!("t{i}")];
+        one.push(None, b);
+    }
+    let mut g = c.benchmark_group("firefox-one-link-20k");
+    g.sample_size(10);
+    g.bench_function("write", |b| {
+        b.iter(|| {
+            let mut out = Vec::new();
+            markport_firefox::write(&one, &WriteOptions::default(), &mut out).unwrap();
             out
         })
     });

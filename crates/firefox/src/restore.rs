@@ -7,8 +7,7 @@
 //! in docs/formats/firefox.md). The backup itself stays faithful (markport
 //! reads back everything it wrote): these are what Firefox makes of it.
 
-use std::collections::{HashMap, HashSet};
-
+use markport_model::firefox_tags::{js_len, Tags, Way, MAX_TITLE};
 use markport_model::{Bookmark, DateValue, Document, Field, LossReport, Node, NodeId, Role};
 
 /// Firefox's names for its roots, which a restore keeps whatever the backup says.
@@ -19,27 +18,11 @@ const ROOT_TITLES: [(Role, &str); 4] = [
     (Role::Mobile, "mobile"),
 ];
 
-/// Firefox's longest tag (`PlacesUtils.bookmarks.MAX_TAG_LENGTH`), in UTF-16 units.
-const MAX_TAG: usize = 100;
-/// Firefox's longest title (`PlacesUtils.bookmarks.MAX_TITLE_LENGTH`), in UTF-16 units.
-const MAX_TITLE: usize = 4096;
-
 const DROPS: &str = "Firefox drops this on restore";
 const OWN_ROOT: &str = "Firefox keeps its own root on restore (title, dates, id)";
 const NUMBERS: &str = "Firefox numbers every item itself on restore";
 const MILLIS: &str = "Firefox keeps dates to the millisecond on restore";
 const RAISED: &str = "Firefox raises a last-modified date earlier than the added date to it";
-
-/// How Firefox's JavaScript trims a tag (`String.prototype.trim`: Unicode
-/// white space and the BOM).
-fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-}
-
-/// Length as JavaScript counts it.
-fn js_len(s: &str) -> usize {
-    s.encode_utf16().count()
-}
 
 /// The link as Firefox stores it: `None` when Firefox cannot parse it (the
 /// bookmark is dropped), else its normal form (Firefox's URL parser agrees
@@ -58,16 +41,6 @@ pub(crate) fn stored_href(href: &str) -> Option<String> {
         }
     }
     Some(out)
-}
-
-/// The tags as Firefox reads them from the backup's comma string: trimmed,
-/// empty and over-long ones left out.
-fn taken_tags(b: &Bookmark) -> impl Iterator<Item = &str> {
-    b.tags
-        .iter()
-        .flat_map(|t| t.split(','))
-        .map(js_trim)
-        .filter(|t| !t.is_empty() && js_len(t) <= MAX_TAG)
 }
 
 /// A date Firefox keeps to the millisecond: whether it had more.
@@ -143,7 +116,7 @@ pub(crate) fn record(
             );
         }
     }
-    let tags = Tags::of(doc);
+    let tags = Tags::of(doc, stored_href);
     for id in doc.preorder() {
         match doc.node(id) {
             Node::Folder(f) => {
@@ -278,7 +251,9 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
             loss.record_destination(doc, Some(id), field, why);
         }
     }
-    tags.record(doc, id, b, &href, loss);
+    if let Some(change) = tags.change(b, &href) {
+        loss.record_destination(doc, Some(id), Field::BookmarkTags, change.why(Way::Restore));
+    }
     if d.firefox().keyword.is_none() && d.firefox().post_data.is_some() {
         // Firefox stores post data with a keyword, in its keywords table:
         // without one there is nowhere to keep it.
@@ -290,109 +265,13 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
         );
     }
     if let Some(k) = &d.firefox().keyword {
-        if let Some(why) = tags.keyword_change(id, k, &href) {
+        if let Some(change) = tags.keyword_change(id, k, &href) {
+            let why = change.why(Way::Restore);
             loss.record_destination(doc, Some(id), Field::BookmarkKeyword, why);
             if d.firefox().post_data.is_some() {
                 loss.record_destination(doc, Some(id), Field::BookmarkPostData, why);
             }
         }
-    }
-}
-
-/// What Firefox keeps per collection or per link rather than per bookmark:
-/// one spelling of each tag (case folded, the last one restored wins), the
-/// tags of a link (every bookmark of it gets all of them), and keywords
-/// (lower case, one link each, the last bookmark restored wins).
-struct Tags {
-    /// Lower-cased tag -> the spelling Firefox keeps.
-    spelling: HashMap<String, String>,
-    /// Stored link -> its tags (lower-cased), then, once all are seen, the
-    /// tags Firefox lists for it.
-    by_link: HashMap<String, HashSet<String>>,
-    /// Stored link -> the tags Firefox lists for each of its bookmarks.
-    restored: HashMap<String, Vec<String>>,
-    /// Lower-cased keyword -> (the last bookmark with it, its stored link).
-    keywords: HashMap<String, (NodeId, String)>,
-    /// Stored link -> the keywords its bookmarks have (lower-cased).
-    link_keywords: HashMap<String, HashSet<String>>,
-}
-
-impl Tags {
-    fn of(doc: &Document) -> Tags {
-        let mut t = Tags {
-            spelling: HashMap::new(),
-            by_link: HashMap::new(),
-            restored: HashMap::new(),
-            keywords: HashMap::new(),
-            link_keywords: HashMap::new(),
-        };
-        for id in doc.preorder() {
-            let Node::Bookmark(b) = doc.node(id) else {
-                continue;
-            };
-            let Some(href) = stored_href(&b.href) else {
-                continue;
-            };
-            for tag in taken_tags(b) {
-                let folded = tag.to_lowercase();
-                t.spelling.insert(folded.clone(), tag.to_string());
-                t.by_link.entry(href.clone()).or_default().insert(folded);
-            }
-            if let Some(k) = &b.details().firefox().keyword {
-                let k = js_trim(k).to_lowercase();
-                t.keywords.insert(k.clone(), (id, href.clone()));
-                t.link_keywords.entry(href).or_default().insert(k);
-            }
-        }
-        // Each link's list once (a link with many bookmarks and many tags
-        // must not cost their product).
-        for (href, folded) in std::mem::take(&mut t.by_link) {
-            let mut list: Vec<String> = folded.iter().map(|f| t.spelling[f].clone()).collect();
-            list.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-            t.restored.insert(href, list);
-        }
-        t
-    }
-
-    fn record(&self, doc: &Document, id: NodeId, b: &Bookmark, href: &str, loss: &mut LossReport) {
-        let restored: &[String] = self.restored.get(href).map_or(&[], Vec::as_slice);
-        if restored == b.tags.as_slice() {
-            return;
-        }
-        let own: Vec<&str> = taken_tags(b).collect();
-        let why = if own.len() != b.tags.len() || own.iter().zip(&b.tags).any(|(a, t)| a != t) {
-            "Firefox trims tags and drops empty ones and those over 100 characters on restore"
-        } else if own.iter().any(|t| self.spelling[&t.to_lowercase()] != *t) {
-            "Firefox keeps one spelling of a tag across the collection (case folded: the last one restored wins)"
-        } else if own.len() > restored.len() {
-            "Firefox merges duplicate tags on restore"
-        } else if restored.len() > own.len() {
-            "Firefox keeps tags per link: each bookmark of a link gets the tags of all of them"
-        } else {
-            "Firefox lists tags sorted on restore"
-        };
-        loss.record_destination(doc, Some(id), Field::BookmarkTags, why);
-    }
-
-    /// Why Firefox will not keep `keyword` on bookmark `id` of `href`, if it will not.
-    fn keyword_change(&self, id: NodeId, keyword: &str, href: &str) -> Option<&'static str> {
-        let k = js_trim(keyword).to_lowercase();
-        if k != keyword {
-            return Some("Firefox keeps keywords in lower case on restore");
-        }
-        if self
-            .keywords
-            .get(&k)
-            .is_some_and(|(last, link)| *last != id && link != href)
-        {
-            return Some(
-                "a keyword names one link in Firefox: the last bookmark restored with it keeps it",
-            );
-        }
-        if self.link_keywords.get(href).is_some_and(|l| l.len() > 1) {
-            return Some("Firefox keeps one keyword per link on restore");
-        }
-        None
     }
 }
 

@@ -19,6 +19,10 @@ use markport_model::{
 
 use crate::registry::Format;
 
+// Firefox's tag service is the same behind its HTML import and its restore:
+// one set of rules, the model's, used here and by the firefox crate.
+use markport_model::firefox_tags::{js_len, js_trim, Tags as FirefoxTags, Way, MAX_TITLE};
+
 /// The titles a destination shows for the role folders, which a file
 /// written for it gives them in place of the titles read (Safari's
 /// `BookmarksBar`, `com.apple.ReadingList`).
@@ -775,21 +779,6 @@ fn cut(text: &str, n: usize) -> bool {
 
 // --- Firefox's HTML import, measured (docs/formats/netscape.md) ---
 
-/// Firefox's longest tag and title (`PlacesUtils.bookmarks.MAX_TAG_LENGTH`,
-/// `MAX_TITLE_LENGTH`), in UTF-16 units.
-const FF_MAX_TAG: usize = 100;
-const FF_MAX_TITLE: usize = 4096;
-
-/// How Firefox's JavaScript trims (`String.prototype.trim`: Unicode white
-/// space and the BOM).
-fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
-}
-
-fn js_len(s: &str) -> usize {
-    s.encode_utf16().count()
-}
-
 /// The link as a browser stores it: `None` when its URL parser refuses it
 /// (the bookmark is dropped), else its WHATWG form.
 fn parsed_link(href: &str) -> Option<String> {
@@ -829,7 +818,7 @@ fn firefox_html(doc: &Document, loss: &mut LossReport) {
             loss.record_destination(doc, None, field, FF_ROOT);
         }
     }
-    let tags = FirefoxTags::of(doc);
+    let tags = FirefoxTags::of(doc, parsed_link);
     // The first folder of each role becomes Firefox's root of that role.
     let mut roots_taken: HashSet<Role> = HashSet::new();
     let mut root_of: HashSet<NodeId> = HashSet::new();
@@ -986,7 +975,7 @@ fn firefox_bookmark(
     } else if b
         .title
         .as_deref()
-        .is_some_and(|t| js_trim(t) != t || js_len(t) > FF_MAX_TITLE || t.contains('\r'))
+        .is_some_and(|t| js_trim(t) != t || js_len(t) > MAX_TITLE || t.contains('\r'))
     {
         loss.record_destination(
             doc,
@@ -1049,144 +1038,15 @@ fn firefox_bookmark(
             loss.record_destination(doc, Some(id), field, why);
         }
     }
-    if let Some(why) = tags.change(b, &href) {
+    if let Some(change) = tags.change(b, &href) {
+        let why = change.why(Way::HtmlImport);
         loss.record_destination(doc, Some(id), Field::BookmarkTags, why);
     }
     if let Some(k) = &b.details().firefox().keyword {
-        if let Some(why) = tags.keyword_change(id, k, &href) {
+        if let Some(change) = tags.keyword_change(id, k, &href) {
+            let why = change.why(Way::HtmlImport);
             loss.record_destination(doc, Some(id), Field::BookmarkKeyword, why);
         }
-    }
-}
-
-/// What Firefox keeps per collection or per link rather than per
-/// bookmark: one spelling of each tag (case folded), the tags of a link
-/// (every bookmark of it gets all of them, sorted), and keywords (lower
-/// case, one link each).
-struct FirefoxTags {
-    /// Each tag folded (its index is its id) and the spelling Firefox keeps.
-    folded: Vec<(String, String)>,
-    ids: HashMap<String, u32>,
-    /// Link (by the hash of its stored form: a collection of 100,000 links
-    /// keeps 8 bytes each, not the link) -> the ids of its tags, each once.
-    by_link: HashMap<u64, Vec<u32>>,
-    /// The (link, tag) pairs already listed: a link's list is searched in
-    /// constant time, not once per tag of each of its bookmarks.
-    listed: HashSet<(u64, u32)>,
-    keywords: HashMap<String, (NodeId, String)>,
-    link_keywords: HashMap<String, HashSet<String>>,
-}
-
-fn link_key(href: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    href.hash(&mut h);
-    h.finish()
-}
-
-fn taken_tags(b: &Bookmark) -> impl Iterator<Item = &str> {
-    b.tags
-        .iter()
-        .flat_map(|t| t.split(','))
-        .map(js_trim)
-        .filter(|t| !t.is_empty() && js_len(t) <= FF_MAX_TAG)
-}
-
-impl FirefoxTags {
-    fn of(doc: &Document) -> FirefoxTags {
-        let mut t = FirefoxTags {
-            folded: Vec::new(),
-            ids: HashMap::new(),
-            by_link: HashMap::new(),
-            listed: HashSet::new(),
-            keywords: HashMap::new(),
-            link_keywords: HashMap::new(),
-        };
-        for id in doc.preorder() {
-            let Node::Bookmark(b) = doc.node(id) else {
-                continue;
-            };
-            let Some(href) = parsed_link(&b.href) else {
-                continue;
-            };
-            let key = link_key(&href);
-            for tag in taken_tags(b) {
-                let folded = tag.to_lowercase();
-                let n = match t.ids.get(&folded) {
-                    Some(&n) => {
-                        // The last spelling imported wins.
-                        t.folded[n as usize].1 = tag.to_string();
-                        n
-                    }
-                    None => {
-                        let n = t.folded.len() as u32;
-                        t.ids.insert(folded.clone(), n);
-                        t.folded.push((folded, tag.to_string()));
-                        n
-                    }
-                };
-                if t.listed.insert((key, n)) {
-                    t.by_link.entry(key).or_default().push(n);
-                }
-            }
-            if let Some(k) = &b.details().firefox().keyword {
-                let k = js_trim(k).to_lowercase();
-                t.keywords.insert(k.clone(), (id, href.clone()));
-                t.link_keywords.entry(href).or_default().insert(k);
-            }
-        }
-        t
-    }
-
-    /// The spelling Firefox keeps of `tag`.
-    fn spelling(&self, tag: &str) -> &str {
-        let n = self.ids[&tag.to_lowercase()];
-        &self.folded[n as usize].1
-    }
-
-    fn change(&self, b: &Bookmark, href: &str) -> Option<&'static str> {
-        // The link's tags as Firefox lists them: its spellings, sorted.
-        let mut kept: Vec<&str> = self
-            .by_link
-            .get(&link_key(href))
-            .map_or(&[][..], Vec::as_slice)
-            .iter()
-            .map(|&n| self.folded[n as usize].1.as_str())
-            .collect();
-        kept.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
-        if kept.len() == b.tags.len() && kept.iter().zip(&b.tags).all(|(k, t)| k == t) {
-            return None;
-        }
-        let own: Vec<&str> = taken_tags(b).collect();
-        Some(
-            if own.len() != b.tags.len() || own.iter().zip(&b.tags).any(|(a, t)| a != t) {
-                "Firefox trims tags and drops empty ones and those over 100 characters"
-            } else if own.iter().any(|t| self.spelling(t) != *t) {
-                "Firefox keeps one spelling of a tag across the collection (case folded)"
-            } else if kept.len() != own.len() {
-                "Firefox keeps tags per link: each bookmark of a link gets the tags of all of them"
-            } else {
-                "Firefox sorts tags"
-            },
-        )
-    }
-
-    fn keyword_change(&self, id: NodeId, keyword: &str, href: &str) -> Option<&'static str> {
-        let k = js_trim(keyword).to_lowercase();
-        if k != keyword {
-            return Some("Firefox keeps keywords in lower case");
-        }
-        if self
-            .keywords
-            .get(&k)
-            .is_some_and(|(last, link)| *last != id && link != href)
-        {
-            return Some("a keyword names one link in Firefox: the last bookmark with it keeps it");
-        }
-        if self.link_keywords.get(href).is_some_and(|l| l.len() > 1) {
-            return Some("Firefox keeps one keyword per link");
-        }
-        None
     }
 }
 

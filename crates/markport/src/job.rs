@@ -67,7 +67,10 @@ pub struct Job {
     /// Where the bookmarks are going (`--for`): written in its format, the
     /// role folders get the titles it shows, and the report's
     /// `destination` list says what its import drops or changes
-    /// ([`Destination::report`](crate::Destination::report)).
+    /// ([`Destination::report`](crate::Destination::report)). A trip
+    /// ([`To::Trip`]) through its format adds the same list; [`run`]
+    /// refuses a trip through another format and a site, which it would
+    /// have nothing to say about.
     pub destination: Option<&'static crate::Destination>,
     /// Called as each input begins to be read, with its index, the number
     /// of inputs and its name (a path, `<stdin>`, `<bytes>`): a program's
@@ -252,6 +255,9 @@ fn is_a_directory(path: &Path, format: Option<&Format>) -> Error {
 /// ```
 pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
     crate::target::check(&job.to, &target)?;
+    if let Some(dest) = job.destination {
+        destination_fits(dest, &job.to)?;
+    }
     let mut job = job;
     let inputs = std::mem::take(&mut job.inputs);
     if inputs.is_empty() {
@@ -301,9 +307,19 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
     let mut changes = ops::apply(&mut document, &job.operations).map_err(JobError::operate)?;
     // What the destination shows is decided last, on what will be written.
     let mut at_destination = LossReport::new();
-    if let (Some(dest), To::Format { format, .. }) = (job.destination, &job.to) {
-        dest.name_roles(&mut document, format, &mut changes);
-        at_destination = dest.report(&document, format);
+    if let Some(dest) = job.destination {
+        // A trip goes out through the destination's file: what its import
+        // will not keep is judged on what goes out, as for a conversion.
+        let written = match &job.to {
+            To::Format { format, .. } => Some(*format),
+            To::Trip { via, .. } => Some(*via),
+            #[cfg(feature = "publish")]
+            To::Site(_) => None,
+        };
+        if let Some(written) = written {
+            dest.name_roles(&mut document, written, &mut changes);
+            at_destination = dest.report(&document, written);
+        }
     }
     let mut done = Done {
         inputs: reads,
@@ -364,11 +380,39 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
             let trip = crate::roundtrip(&done.document, via, options).map_err(JobError::write)?;
             done.loss.extend(trip.loss.clone());
             done.loss.extend(changes);
+            done.loss.extend(at_destination);
             done.refused = job.refusal(&done.loss);
             done.trip = Some(trip);
         }
     }
     Ok(done)
+}
+
+/// Refuse a destination the job has nothing to say about, rather than
+/// take it and say nothing: a published site is pages to open, not a file
+/// a program imports, and a trip through another format than the one the
+/// destination imports would not meet its rules.
+fn destination_fits(dest: &crate::Destination, to: &To) -> Result<(), JobError> {
+    let refused = |message: String| {
+        Err(JobError::operate(Error::new(
+            ErrorKind::Invalid,
+            message,
+            None,
+        )))
+    };
+    match to {
+        To::Format { .. } => Ok(()),
+        #[cfg(feature = "publish")]
+        To::Site(_) => refused(format!(
+            "--for {}: a published site is pages to open in any browser, not a file {} imports, so there is nothing to make for it; `markport convert --for {0}` makes the file it imports",
+            dest.name, dest.label
+        )),
+        To::Trip { via, .. } if via.name != dest.format => refused(format!(
+            "--for {}: {} takes {}, so a trip for it goes through {2}, not {}; leave --via out or say --via {2}",
+            dest.name, dest.taker, dest.format, via.name
+        )),
+        To::Trip { .. } => Ok(()),
+    }
 }
 
 /// How to convert one input: everything but the input, the target format

@@ -58,6 +58,7 @@ mod diff;
 pub mod display;
 mod document;
 mod field;
+pub mod firefox_tags;
 mod format;
 mod header;
 mod link;

@@ -67,7 +67,9 @@ fn made_json(made: Made) -> Vec<u8> {
 }
 
 async fn page(AxState(state): AxState<Arc<State>>) -> Response {
-    let mut r = Response::new(Body::from(state.page.html.clone()));
+    // A search that failed offers no profile; the page works all the same.
+    let profiles = crate::profiles::found(&state).await.unwrap_or_default();
+    let mut r = Response::new(Body::from(state.page.with_profiles(&profiles)));
     r.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),

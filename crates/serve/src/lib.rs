@@ -179,6 +179,12 @@ impl Server {
             profiles: tokio::sync::OnceCell::new(),
         });
         runtime.block_on(async move {
+            // The profiles are in the page as served: looked for at once,
+            // so the first visit does not wait for the whole search.
+            let early = state.clone();
+            tokio::spawn(async move {
+                let _ = profiles::found(&early).await;
+            });
             let app = api::router(state);
             let mut tasks = Vec::new();
             for l in self.listeners {

@@ -41,6 +41,35 @@ fn escape(text: &str) -> String {
 }
 
 impl Page {
+    /// The page with the browser profiles found: in the HTML as served, so
+    /// a browser without JavaScript offers them too. Each is named by its
+    /// id (never its path) and the words a person knows it by.
+    pub(crate) fn with_profiles(&self, profiles: &[markport::profiles::Profile]) -> String {
+        if profiles.is_empty() {
+            // No step for a choice there is not.
+            return self
+                .html
+                .replace("<!--PROFILES-HIDDEN-->", " hidden")
+                .replace("<!--PROFILES-->\n", "");
+        }
+        let mut options = String::new();
+        for p in profiles {
+            let default = if p.default { " (default)" } else { "" };
+            let count = p
+                .bookmarks
+                .map(|n| format!(" — {}", markport::report::counted(n, "bookmark")))
+                .unwrap_or_default();
+            options.push_str(&format!(
+                "<option value=\"{}\">{}{default}{count}</option>\n",
+                crate::profiles::id(&p.path),
+                escape(&crate::profiles::name(p)),
+            ));
+        }
+        self.html
+            .replace("<!--PROFILES-HIDDEN-->", "")
+            .replace("<!--PROFILES-->\n", &options)
+    }
+
     pub(crate) fn new() -> Page {
         let mut options = String::new();
         for f in markport::writable().filter(|f| f.directory().is_none()) {

@@ -182,19 +182,8 @@
 
   input.addEventListener("change", function () { showRead(input.files); });
   profile.addEventListener("change", function () { showRead(input.files); });
-  // The browsers' profiles on this computer, offered when there are any.
-  fetch("/api/profiles", { headers: { Accept: "application/json" } })
-    .then(answer)
-    .then(function (j) {
-      j.profiles.forEach(function (p) {
-        var o = el("option", null, p.name + (p["default"] ? " (default)" : "") +
-          (p.bookmarks !== null ? " — " + plural(p.bookmarks, "bookmark") : ""));
-        o.value = p.id;
-        profile.appendChild(o);
-      });
-      document.getElementById("profile-step").hidden = !j.profiles.length;
-    })
-    .catch(function () {});
+  // The browsers' profiles on this computer are in the page as served, so
+  // the plain form offers them too: nothing to fetch here.
   // A program chosen decides the file; the format list stays for overriding it.
   var dest = document.getElementById("for");
   var toSelect = document.getElementById("to");
