@@ -31,6 +31,8 @@ print('GLib %d.%d.%d' % tuple(ctypes.c_uint.in_dll(g, n).value for n in ('glib_m
     firefox-esr) firefox-esr --version 2>/dev/null ;;
     chromium) chromium --version 2>/dev/null ;;
     node) sed -n 's/.*"version": "\(.*\)".*/bookmarks-parser \1/p' "$tools/npm/node_modules/bookmarks-parser/package.json" ;;
+    php) dpkg-query -W -f 'php-netscape-bookmark-parser ${Version} (Debian), PHP ' php-netscape-bookmark-parser 2>/dev/null &&
+        php -r 'echo PHP_VERSION, "\n";' ;;
     esac
 }
 
@@ -46,6 +48,7 @@ npm bookmarks-parser (HTML read)~node~$a/bookmarks-parser.sh {in} {out}~netscape
 Firefox (HTML import, HTML export)~firefox-esr~$a/firefox.sh html {in} {out}~netscape~netscape
 Firefox (JSON backup restore, JSON export)~firefox-esr~$a/firefox.sh json {in} {out}~firefox~firefox
 Chromium (HTML import)~chromium~$a/chromium-html.py {in} {out}~netscape~json
+Shaarli's netscape-bookmark-parser (HTML read)~php~php $a/shaarli-parser.php {in} {out}~netscape~json
 RUNS
 
 
@@ -71,6 +74,7 @@ while IFS='~' read -r name needs cmd from to; do
     n=$((n + 1))
     if ! command -v "$needs" >/dev/null 2>&1 ||
        { [ "$needs" = node ] && [ ! -d "$tools/npm/node_modules/bookmarks-parser" ]; } ||
+       { [ "$needs" = php ] && [ ! -f /usr/share/php/Shaarli/NetscapeBookmarkParser/autoload.php ]; } ||
        false; then
         printf '| %s | | `%s` → `%s` | | not measured: `%s` is not installed |\n' \
             "$name" "$from" "$to" "$needs" >> "$work/doc"

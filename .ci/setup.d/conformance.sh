@@ -4,8 +4,10 @@
 # - GLib's GBookmarkFile: python3 + libglib-2.0 through ctypes.
 # - bookmarks-converter and buku (PyPI), pinned so results are reproducible.
 # - npm's bookmarks-parser, under $MARKPORT_TOOLS/npm (outside the checkout).
+# - Shaarli's netscape-bookmark-parser (Debian's php-netscape-bookmark-parser,
+#   pinned to Debian 12's version) run by php-cli.
 # - A real Firefox: firefox-esr (browsers.sh) through tests/peers/firefox_bookmarks.py.
-apt-get install -y -qq libglib2.0-0 python3 perl >/dev/null
+apt-get install -y -qq libglib2.0-0 python3 perl php-cli php-netscape-bookmark-parser=3.2.0-1 >/dev/null
 # The image's Node.js (NodeSource) carries its own npm, which Debian's npm
 # package conflicts with: install Debian's only where there is none.
 command -v npm >/dev/null 2>&1 || apt-get install -y -qq nodejs npm >/dev/null

@@ -2,21 +2,34 @@
 //! `markport conformance` has its cases without a checkout: every file under
 //! `corpus/` (the format folders and `corpus/mistakes/`), except
 //! `corpus/check/` (broken files for `markport check`, no cases) and hidden
-//! files. Out of a checkout (a published crate) the list is empty.
+//! files.
+//!
+//! The crate's own `corpus` is a link to the repository's `corpus/`, which
+//! `cargo package` packs as the files it points at: a published crate reads
+//! its copy there. A checkout whose link is no directory (git without
+//! symbolic links checks one out as a small text file) reads
+//! `../../corpus`. With neither, the build fails rather than ship a
+//! conformance tool with no cases.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
-    let root = manifest.join("../../corpus");
+    let root = [manifest.join("corpus"), manifest.join("../../corpus")]
+        .into_iter()
+        .find(|dir| dir.is_dir())
+        .unwrap_or_else(|| {
+            panic!(
+                "no corpus: neither {0}/corpus nor {0}/../../corpus is a directory",
+                manifest.display()
+            )
+        });
+    // Directories are listed too: adding a file changes its folder's
+    // modification time, which is what makes cargo run this again.
+    println!("cargo:rerun-if-changed={}", root.display());
     let mut files = Vec::new();
-    if root.is_dir() {
-        // Directories are listed too: adding a file changes its folder's
-        // modification time, which is what makes cargo run this again.
-        println!("cargo:rerun-if-changed={}", root.display());
-        collect(&root, &root, &mut files);
-    }
+    collect(&root, &root, &mut files);
     files.sort();
     let mut out =
         String::from("/// The corpus's files: (path under `corpus/`, bytes), sorted by path.\n");

@@ -322,6 +322,26 @@ fn cross_conversion_with_markport_itself_keeps_everything() {
     assert!(not_kept(&report).is_empty());
 }
 
+/// markport's own Netscape writer, read back by its reader, keeps every
+/// value of the Netscape corpus in its exact form: titles written over two
+/// lines in `ie-crlf.html` and the mistakes corpus keep their line breaks.
+#[test]
+fn a_netscape_round_trip_through_markport_keeps_every_title_exactly() {
+    let bin = assert_cmd::cargo::cargo_bin("markport");
+    let cmd = format!(
+        "'{}' -q convert {{in}} --from netscape --to netscape -o {{out}}",
+        bin.display()
+    );
+    let (code, report) = conformance(&cmd, "netscape", "netscape", &[]);
+    assert_eq!(code, 0, "{report:#}");
+    assert!(not_kept(&report).is_empty(), "{:?}", not_kept(&report));
+    // The corpus holds titles with line breaks, so the exact-form row
+    // compares some.
+    let form = check(&report, "bookmark.title.form");
+    assert!(form["values"].as_u64().unwrap() >= 60, "{form:#}");
+    assert_eq!(form["kept"], form["values"], "{form:#}");
+}
+
 #[test]
 fn a_large_case_is_generated_on_demand() {
     let empty = tempfile::tempdir().unwrap();

@@ -221,3 +221,68 @@ fn firefox_drops_a_relative_link_without_a_word() {
     assert_eq!(lost.len(), 1, "{r:#}");
     assert!(lost[0].ends_with("relative.html: Note"), "{lost:?}");
 }
+
+/// The example of a check's first changed or lost value: (before, after).
+fn first_example(report: &Value, check: &str) -> (Value, Value) {
+    let c = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == check)
+        .unwrap_or_else(|| panic!("no check {check}: {report:#}"));
+    let e = &c["examples"][0];
+    (e["before"].clone(), e["after"].clone())
+}
+
+#[test]
+fn shaarli_s_parser_leaves_character_references_in_links_and_titles() {
+    let library = Path::new("/usr/share/php/Shaarli/NetscapeBookmarkParser/autoload.php");
+    if !available("php", &["--version"])
+        || !(library.is_file() || skip_or_fail("php-netscape-bookmark-parser"))
+    {
+        return;
+    }
+    // The smallest file of docs/conformance-results.md.
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("entities.html");
+    std::fs::write(
+        &html,
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n\
+         <DT><A HREF=\"https://example.org/?a=1&amp;b=2\">Query</A>\n\
+         <DT><A HREF=\"https://example.com/\">Fish &amp; chips</A>\n</DL><p>\n",
+    )
+    .unwrap();
+    let expected = Command::new(assert_cmd::cargo::cargo_bin("markport"))
+        .args(["-q", "convert", "--to", "json"])
+        .arg(&html)
+        .output()
+        .unwrap();
+    assert!(expected.status.success());
+    std::fs::write(dir.path().join("entities.expected.json"), expected.stdout).unwrap();
+    let out = Command::new(assert_cmd::cargo::cargo_bin("markport"))
+        .args(["conformance", "--json", "--timeout", "120"])
+        .args([
+            "--cmd",
+            "php conformance/adapters/shaarli-parser.php {in} {out}",
+        ])
+        .args(["--from", "netscape", "--to", "json", "--corpus"])
+        .arg(dir.path())
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(failed(&r).is_empty(), "{r:#}");
+    assert_eq!(
+        first_example(&r, "bookmark.href"),
+        (
+            "https://example.org/?a=1&b=2".into(),
+            "https://example.org/?a=1&amp;b=2".into()
+        ),
+        "{r:#}"
+    );
+    assert_eq!(
+        first_example(&r, "bookmark.title"),
+        ("Fish & chips".into(), "Fish &amp; chips".into()),
+        "{r:#}"
+    );
+}

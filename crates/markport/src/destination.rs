@@ -1056,6 +1056,26 @@ fn firefox_bookmark(
 /// queries and its old cache pages.
 const CHROMIUM_REFUSED: [&str; 2] = ["place", "wyciwyg"];
 
+/// What Chromium's Import makes differently of a title, if anything: its
+/// line-based reader turns a tab into a space, and decodes no character
+/// reference but the five it escapes, so a line break, which the Netscape
+/// writer gives as `&#10;` to keep the title on its element's line, shows
+/// as that text.
+fn chromium_title(title: Option<&str>, label: &str) -> Option<String> {
+    let t = title?;
+    if t.contains(['\n', '\r']) {
+        Some(format!(
+            "{label}'s Import shows a line break in a title as the text &#10;"
+        ))
+    } else if t.contains('\t') {
+        Some(format!(
+            "{label}'s Import turns a tab in a title into a space"
+        ))
+    } else {
+        None
+    }
+}
+
 fn chromium_html(doc: &Document, label: &str, loss: &mut LossReport) {
     let drops = format!("{label}'s bookmarks have no such field: its Import drops it");
     for field in [
@@ -1126,12 +1146,12 @@ fn chromium_html(doc: &Document, label: &str, loss: &mut LossReport) {
                     );
                     continue;
                 }
-                if refused || b.title.as_deref().is_some_and(|t| t.contains(['\n', '\r'])) {
+                if refused {
                     loss.record_destination(
                         doc,
                         Some(id),
                         Field::Bookmark,
-                        &format!("{label}'s Import drops a bookmark whose link it cannot take or whose title has a line break"),
+                        &format!("{label}'s Import drops a bookmark whose link it cannot take"),
                     );
                     continue;
                 }
@@ -1143,13 +1163,8 @@ fn chromium_html(doc: &Document, label: &str, loss: &mut LossReport) {
                         &format!("{label} rewrites the link in its normal form"),
                     );
                 }
-                if b.title.as_deref().is_some_and(|t| t.contains('\t')) {
-                    loss.record_destination(
-                        doc,
-                        Some(id),
-                        Field::BookmarkTitle,
-                        &format!("{label}'s Import turns a tab in a title into a space"),
-                    );
+                if let Some(why) = chromium_title(b.title.as_deref(), label) {
+                    loss.record_destination(doc, Some(id), Field::BookmarkTitle, &why);
                 }
                 if unreadable(b.added.as_ref()) || b.details().firefox().feed_url.is_some() {
                     loss.record_destination(
@@ -1186,13 +1201,8 @@ fn chromium_html(doc: &Document, label: &str, loss: &mut LossReport) {
                         loss.record_destination(doc, Some(id), Field::FolderTitle, &why);
                     }
                 }
-                if f.title.as_deref().is_some_and(|t| t.contains('\t')) {
-                    loss.record_destination(
-                        doc,
-                        Some(id),
-                        Field::FolderTitle,
-                        &format!("{label}'s Import turns a tab in a title into a space"),
-                    );
+                if let Some(why) = chromium_title(f.title.as_deref(), label) {
+                    loss.record_destination(doc, Some(id), Field::FolderTitle, &why);
                 }
                 if f.role.is_some() {
                     loss.record_destination(

@@ -144,7 +144,7 @@ pub fn support(field: Field) -> Support {
     match field {
         DocumentTitle | DocumentDesc | BookmarkDesc | FolderDesc => Support::Partial(TRIMMED),
         BookmarkTitle | FolderTitle => {
-            Support::Partial("one line: a line break becomes a space; empty reads as none")
+            Support::Partial("a line break at either end is dropped; empty reads as none")
         }
         DocumentAdded | DocumentModified | BookmarkAdded | BookmarkModified | BookmarkVisited
         | FolderAdded | FolderModified => Support::Partial(SECONDS),

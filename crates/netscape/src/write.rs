@@ -197,7 +197,7 @@ impl Writer<'_> {
             .find(|a| a.name == H1_EXTRA)
             .map_or(title, |a| a.value.as_str());
         self.out.push_str("<TITLE>");
-        self.title(None, Field::DocumentTitle, title);
+        self.title(title);
         self.out.push_str("</TITLE>\n<H1");
         if let Some(d) = &doc.header.added {
             self.date_attr(None, Field::DocumentAdded, "ADD_DATE", d);
@@ -216,18 +216,7 @@ impl Writer<'_> {
         self.out.push('>');
         // The heading shows the title unless the file had its own; either
         // way it is written on one line like the title.
-        let h1_field = if std::ptr::eq(h1, title) {
-            None
-        } else {
-            Some(Field::DocumentExtra)
-        };
-        match h1_field {
-            Some(field) => self.title(None, field, h1),
-            None => escape_into(
-                &mut self.out,
-                &h1.replace("\r\n", " ").replace(['\n', '\r'], " "),
-            ),
-        }
+        self.title(h1);
         self.out.push_str("</H1>\n");
         if let Some(d) = &doc.header.desc {
             self.dd(None, Field::DocumentDesc, d);
@@ -284,28 +273,34 @@ impl Writer<'_> {
 
     /// Report a folder's or bookmark's title lost if it would not read back:
     /// an empty one reads as none. Its white space is written as it is and
-    /// read back so ([`crate::read::title_as_read`]); a line break is
-    /// [`Writer::title`]'s to report.
+    /// read back so, line breaks included ([`Writer::title`]), but for a run
+    /// holding a line break at either end, which the reader takes for the
+    /// file's layout ([`crate::read::title_as_read`]).
     fn check_title(&mut self, node: Option<NodeId>, field: Field, value: Option<&str>) {
-        if value == Some("") {
-            self.lose(node, field, "an empty title reads as none");
+        match value {
+            Some("") => self.lose(node, field, "an empty title reads as none"),
+            Some(v) if crate::read::title_as_read(v) != v => self.lose(
+                node,
+                field,
+                "white space holding a line break at either end of a title reads as the file's layout and is dropped",
+            ),
+            _ => {}
         }
     }
 
-    /// A title, on the line of its element: Chromium's importer reads one
-    /// line per `<DT><A>` or `<H3>` and takes no character reference for a
-    /// line end, so a line break in a title becomes a space, reported.
-    fn title(&mut self, node: Option<NodeId>, field: Field, title: &str) {
-        if title.contains(['\n', '\r']) {
-            self.lose(
-                node,
-                field,
-                "each element is written on one line (importers read a line per element): line breaks in titles become spaces",
-            );
-            let one_line = title.replace("\r\n", " ").replace(['\n', '\r'], " ");
-            escape_into(&mut self.out, &one_line);
-        } else {
-            escape_into(&mut self.out, title);
+    /// A title, on the line of its element, its line breaks written as the
+    /// character references `&#10;` (and `&#13;`, as everywhere). A raw line
+    /// break would put the title on two lines, and Chromium's importer, which
+    /// reads a line per `<DT><A>` or `<H3>`, drops such an element with its
+    /// link; a reference keeps it on one line, Firefox's import and markport's
+    /// reader decode it to the line break, and Chromium keeps the element,
+    /// showing the reference as text (measured, docs/formats/netscape.md).
+    fn title(&mut self, title: &str) {
+        let mut lines = title.split('\n');
+        escape_into(&mut self.out, lines.next().unwrap_or(""));
+        for line in lines {
+            self.out.push_str("&#10;");
+            escape_into(&mut self.out, line);
         }
     }
 
@@ -512,7 +507,7 @@ impl Writer<'_> {
         self.extras(n, Field::FolderExtra, &extra, FOLDER_ATTRS);
         self.out.push('>');
         self.check_title(n, Field::FolderTitle, f.title.as_deref());
-        self.title(n, Field::FolderTitle, f.title.as_deref().unwrap_or(""));
+        self.title(f.title.as_deref().unwrap_or(""));
         self.out.push_str("</H3>\n");
         if let Some(d) = &f.desc {
             self.indent(depth);
@@ -706,7 +701,7 @@ impl Writer<'_> {
             self.untitled_link(n, &b.href);
         } else {
             self.check_title(n, Field::BookmarkTitle, b.title.as_deref());
-            self.title(n, Field::BookmarkTitle, b.title.as_deref().unwrap_or(""));
+            self.title(b.title.as_deref().unwrap_or(""));
         }
         self.out.push_str("</A>\n");
         if let Some(d) = &b.desc {
