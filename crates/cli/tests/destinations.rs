@@ -441,3 +441,40 @@ fn for_is_refused_where_it_could_mean_nothing() {
         .code(2)
         .stderr(predicate::str::contains("--via"));
 }
+
+#[test]
+fn for_chrome_a_title_on_two_lines_is_written_on_one_and_said_for_firefox_it_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("lines.html");
+    std::fs::write(
+        &src,
+        "<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<DL><p>\n<DT><H3>Two&#10;lines</H3>\n<DL><p>\n\
+         <DT><A HREF=\"https://example.org/\">first&#13;&#10;second</A>\n</DL><p>\n</DL><p>\n",
+    )
+    .unwrap();
+    let to = |dest: &str| {
+        let out = dir.path().join(format!("{dest}.html"));
+        let run = markport()
+            .args(["convert", "--json", "--for", dest, "-o"])
+            .arg(&out)
+            .arg(&src)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{}", stderr(&run));
+        let report: Value = serde_json::from_slice(&run.stderr).unwrap();
+        (std::fs::read_to_string(&out).unwrap(), report)
+    };
+    let (chrome, report) = to("chrome");
+    assert!(chrome.contains(">Two lines</H3>"), "{chrome}");
+    assert!(chrome.contains(">first second</A>"), "{chrome}");
+    let changed: Vec<&str> = report["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["reason"].as_str().unwrap().contains("line break"))
+        .map(|c| c["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(changed.len(), 2, "{report}");
+    let (firefox, _) = to("firefox");
+    assert!(firefox.contains(">first&#13;&#10;second</A>"), "{firefox}");
+}

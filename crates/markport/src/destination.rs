@@ -229,6 +229,66 @@ impl Destination {
             );
         }
     }
+
+    /// Write titles the way this destination's import shows them best, when
+    /// `written` is its format: Chromium's line-based HTML reader drops a
+    /// bookmark whose title spans two lines and shows `&#10;` as that text,
+    /// so for it a line break in a title becomes one space, as it would show
+    /// a tab. Each title changed is recorded as a change in `loss`; other
+    /// destinations keep their titles as read.
+    pub fn shape_titles(&self, doc: &mut Document, written: &Format, loss: &mut LossReport) {
+        if !matches!(self.import, Import::ChromiumHtml) || written.name != self.format {
+            return;
+        }
+        let ids: Vec<NodeId> = doc.preorder().collect();
+        let mut changed: [(usize, Vec<String>); 2] = Default::default();
+        for id in ids {
+            let (title, slot) = match doc.node_mut(id) {
+                Node::Folder(f) => (&mut f.title, 0),
+                Node::Bookmark(b) => (&mut b.title, 1),
+                _ => continue,
+            };
+            let Some(t) = title.as_mut().filter(|t| t.contains(['\n', '\r'])) else {
+                continue;
+            };
+            *t = one_line(t);
+            changed[slot].0 += 1;
+            changed[slot].1.push(doc.path(id));
+        }
+        for (field, (count, paths)) in [Field::FolderTitle, Field::BookmarkTitle]
+            .into_iter()
+            .zip(changed)
+        {
+            if count > 0 {
+                loss.record_change(
+                    field,
+                    count,
+                    paths,
+                    format!(
+                        "a line break in a title as a space, which {} shows (--for {})",
+                        self.label, self.name
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// `text` with each line break (CR LF, LF or CR) as one space.
+fn one_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                chars.next_if_eq(&'\n');
+                out.push(' ');
+            }
+            '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Every destination `--for` knows, in the order `--help` lists them.
@@ -1312,6 +1372,67 @@ mod tests {
         let format_of = |name: &str| DESTINATIONS.iter().find(|d| d.name == name).unwrap().format;
         assert_eq!(format_of("gnome"), "desktop");
         assert_eq!(format_of("kde"), "xbel");
+    }
+
+    #[test]
+    fn for_chromium_a_line_break_in_a_title_is_written_as_a_space_and_said() {
+        let netscape = crate::format("netscape").unwrap();
+        let xbel = crate::format("xbel").unwrap();
+        let lines = || {
+            let mut doc = Document::new();
+            let mut f = Folder::new();
+            f.title = Some("Two\nlines".into());
+            let f = doc.push(None, f);
+            let mut b = Bookmark::new("https://example.org/");
+            b.title = Some("first\r\nsecond\rthird".into());
+            doc.push(Some(f), b);
+            doc
+        };
+        let titles = |doc: &Document| -> Vec<String> {
+            doc.preorder()
+                .filter_map(|id| match doc.node(id) {
+                    Node::Folder(f) => f.title.clone(),
+                    Node::Bookmark(b) => b.title.clone(),
+                    _ => None,
+                })
+                .collect()
+        };
+        for name in ["chrome", "chromium", "edge", "brave"] {
+            let Some(dest) = destination(name) else {
+                continue;
+            };
+            let mut doc = lines();
+            let mut loss = LossReport::new();
+            dest.shape_titles(&mut doc, netscape, &mut loss);
+            assert_eq!(titles(&doc), ["Two lines", "first second third"], "{name}");
+            let mut said: Vec<_> = loss.changes.iter().map(|c| (c.field, c.count)).collect();
+            said.sort();
+            let mut want = [(Field::FolderTitle, 1), (Field::BookmarkTitle, 1)];
+            want.sort();
+            assert_eq!(said, want, "{name}");
+            let bookmark = loss
+                .changes
+                .iter()
+                .find(|c| c.field == Field::BookmarkTitle);
+            assert_eq!(bookmark.unwrap().paths, ["Two lines/first second third"]);
+            assert!(
+                dest.report(&doc, netscape)
+                    .destination
+                    .iter()
+                    .all(|e| e.field != Field::BookmarkTitle),
+                "{name}: a title on one line is shown as written"
+            );
+            let mut kept = lines();
+            dest.shape_titles(&mut kept, xbel, &mut LossReport::new());
+            assert_eq!(kept, lines(), "{name}: XBEL keeps the line breaks");
+        }
+        let mut kept = lines();
+        let mut loss = LossReport::new();
+        destination("firefox")
+            .unwrap()
+            .shape_titles(&mut kept, netscape, &mut loss);
+        assert_eq!(kept, lines(), "Firefox's import keeps line breaks");
+        assert!(loss.changes.is_empty());
     }
 
     #[test]

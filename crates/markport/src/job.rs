@@ -318,6 +318,7 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         };
         if let Some(written) = written {
             dest.name_roles(&mut document, written, &mut changes);
+            dest.shape_titles(&mut document, written, &mut changes);
             at_destination = dest.report(&document, written);
         }
     }
