@@ -531,8 +531,10 @@ impl<'a> Checker<'a> {
         }
         // Past the ones kept, only the count and the last place are shown.
         if let Some((at, tag)) = outside.last {
+            let location = self.lines.locate(at);
             for _ in outside.first.len()..outside.count {
-                self.at(&ITEM_OUTSIDE_LIST, at, || message(tag));
+                self.found
+                    .push(&ITEM_OUTSIDE_LIST, location, || message(tag));
             }
         }
     }
