@@ -274,6 +274,13 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
         1,
     ),
     (
+        "netscape-safari-export.html",
+        "netscape",
+        "netscape/safari-export",
+        6,
+        2,
+    ),
+    (
         "netscape-unknown-attribute.html",
         "netscape",
         "netscape/unknown-attribute",
@@ -591,8 +598,8 @@ const KNOWN: &[(&str, &str, usize)] = &[
     ),
     // Control characters as GLib writes them (XML 1.1's range), on purpose.
     ("desktop/control-characters.xbel", "xbel/not-well-formed", 2),
-    // Safari writes its top-level folders outside any list.
-    ("netscape/safari.html", "netscape/item-outside-list", 3),
+    // Safari writes its top-level folders outside any list: one warning.
+    ("netscape/safari.html", "netscape/safari-export", 1),
     // The Firefox 3.x trailing-comma bug, kept as a sample.
     (
         "firefox/firefox3-annos-tags.json",
@@ -983,4 +990,122 @@ fn a_writer_s_habit_is_one_warning_and_strict_lists_each_element() {
     // An id that is not a number is no habit: an error without --strict too.
     let bad = of("xbel-bad-id.xbel", false);
     assert_eq!(rules(&bad), [("xbel/bad-id", Severity::Error, 3)]);
+}
+
+/// The problems of Netscape `text`, as check finds them (`letter`: `--strict`).
+fn netscape_problems(text: &str, letter: bool) -> Vec<(&'static str, u32)> {
+    let netscape = markport::format("netscape");
+    let input = markport::Input::Bytes(text.as_bytes().to_vec());
+    markport_check::check_input_to_the_letter(input, netscape, None, letter)
+        .unwrap()
+        .problems
+        .iter()
+        .map(|p| (p.rule, p.line))
+        .collect()
+}
+
+#[test]
+fn safari_s_top_level_items_are_one_warning_and_strict_lists_each() {
+    let safari =
+        std::fs::read_to_string(root().join("corpus/check/netscape-safari-export.html")).unwrap();
+    let found = markport_check::check(safari.as_bytes(), markport::format("netscape").unwrap());
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].severity, Severity::Warning);
+    assert!(
+        found[0].message.starts_with(
+            "3 items at the top level outside every <DL>, as Safari exports its bookmarks"
+        ),
+        "{}",
+        found[0].message
+    );
+    assert_eq!(
+        netscape_problems(&safari, true),
+        [
+            ("netscape/item-outside-list", 6),
+            ("netscape/item-outside-list", 10),
+            ("netscape/item-outside-list", 13)
+        ]
+    );
+    // Without Safari's <HTML> first, the layout is no known writer's.
+    let no_html = safari.replacen("\t<HTML>\n", "", 1);
+    assert_eq!(
+        netscape_problems(&no_html, false),
+        [
+            ("netscape/item-outside-list", 5),
+            ("netscape/item-outside-list", 9),
+            ("netscape/item-outside-list", 12)
+        ]
+    );
+    // A file with a list of its own and an item after it is broken, not
+    // Safari's: each item, wherever the list stands.
+    let own_list = safari.replacen(
+        "\t<DT><A HREF=\"https://example.com/\">At the top</A>\n",
+        "\t<DL><p>\n\t</DL><p>\n\t<DT><A HREF=\"https://example.com/\">At the top</A>\n",
+        1,
+    );
+    assert_eq!(
+        netscape_problems(&own_list, false),
+        [
+            ("netscape/item-outside-list", 6),
+            ("netscape/item-outside-list", 10),
+            ("netscape/item-outside-list", 15)
+        ]
+    );
+}
+
+#[test]
+fn more_items_outside_than_check_lists_are_counted_at_the_last() {
+    // 1,500 items outside every list in a file that is not Safari's:
+    // 1,000 listed, the rest counted in one line at the last of them.
+    let mut text = String::from("<!DOCTYPE NETSCAPE-Bookmark-file-1>\n<H1>B</H1>\n");
+    for i in 0..1500 {
+        text.push_str(&format!(
+            "<DT><A HREF=\"https://example.org/{i}\">{i}</A>\n"
+        ));
+    }
+    let found = netscape_problems(&text, false);
+    assert_eq!(found.len(), 1001);
+    assert!(found.iter().all(|p| p.0 == "netscape/item-outside-list"));
+    assert_eq!(found[1000].1, 1502, "{:?}", &found[995..]);
+}
+
+/// The Safari exports among the shared peer corpus's files (and Firefox's
+/// test of that layout) are one `netscape/safari-export` warning each;
+/// Shaarli's legacy export, items with no list at all, is not Safari's.
+#[test]
+fn the_real_safari_exports_are_one_warning_each() {
+    let peers = root().join("../shared/corpus/peers/netscape");
+    if !peers.is_dir() {
+        assert!(
+            std::env::var("CI").map_or(true, |v| v != "true"),
+            "CI=true but the shared corpus is missing"
+        );
+        eprintln!("skipped: no shared peer corpus at {}", peers.display());
+        return;
+    }
+    for (file, count) in [
+        ("virtualtam-netscape-go/input/safari_folded.htm", 4),
+        (
+            "shaarli-netscape-bookmark-parser/input/safari_folded.htm",
+            4,
+        ),
+        ("firefox/bookmarks_html_singleframe.html", 1),
+    ] {
+        let text = std::fs::read_to_string(peers.join(file)).unwrap();
+        let found = netscape_problems(&text, false);
+        assert_eq!(found, [("netscape/safari-export", found[0].1)], "{file}");
+        let strict = netscape_problems(&text, true);
+        assert_eq!(strict.len(), count, "{file}: {strict:?}");
+        assert!(strict.iter().all(|p| p.0 == "netscape/item-outside-list"));
+    }
+    let shaarli = std::fs::read_to_string(
+        peers.join("shaarli-netscape-bookmark-parser/input/shaarli_legacy.htm"),
+    )
+    .unwrap();
+    let found = netscape_problems(&shaarli, false);
+    assert!(!found.is_empty());
+    assert!(
+        found.iter().all(|p| p.0 == "netscape/item-outside-list"),
+        "{found:?}"
+    );
 }

@@ -26,8 +26,9 @@ pub(crate) struct CheckArgs {
     json: bool,
     /// Exit 1 on warnings too (without it, only an error does), after
     /// listing every problem; a writer's habit that readers accept
-    /// (Floccus' numeric ids, KDE's titled separators) is listed element by
-    /// element under the rule it breaks, not once naming the writer.
+    /// (Floccus' numeric ids, KDE's titled separators, Safari's top-level
+    /// folders) is listed element by element under the rule it breaks, not
+    /// once naming the writer.
     #[arg(long)]
     strict: bool,
     #[command(flatten)]

@@ -28,7 +28,7 @@ pub(crate) fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let decoded = decode::decode(input, opts.encoding.as_deref())?;
     let mut r = Reader::new(&decoded.text, opts);
     if opts.checking {
-        r.check = Some(Checker::new(input, &decoded.text));
+        r.check = Some(Checker::new(input, &decoded.text, opts.letter));
     }
     r.diags.extend(decoded.diagnostics);
     if decoded.encoding != encoding_rs::UTF_8 {

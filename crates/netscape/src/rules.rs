@@ -28,6 +28,12 @@ const ITEM_OUTSIDE_LIST: Rule = Rule::warning(
     "netscape/item-outside-list",
     "a <DT>, <A>, <H3>, <HR> or <DD> outside every <DL> (but the heading's <DD>)",
 );
+// A writer's habit every reader accepts: one warning a file, not one an
+// item (`--strict` reports each under `netscape/item-outside-list`).
+const SAFARI_EXPORT: Rule = Rule::warning(
+    "netscape/safari-export",
+    "items at the top level outside every <DL>, as Safari exports its bookmarks",
+);
 const UNKNOWN_ATTRIBUTE: Rule = Rule::warning(
     "netscape/unknown-attribute",
     "an attribute no browser or service writes on that element",
@@ -59,6 +65,7 @@ pub const RULES: &[Rule] = &[
     DOCTYPE,
     UNBALANCED_DL,
     ITEM_OUTSIDE_LIST,
+    SAFARI_EXPORT,
     UNKNOWN_ATTRIBUTE,
     DUPLICATE_ATTRIBUTE,
     BAD_DATE,
@@ -251,12 +258,26 @@ pub(crate) struct Checker<'a> {
     charset_seen: bool,
     /// Whether the file's head says markport wrote it.
     by_markport: bool,
+    /// Report a writer's habit item by item (`--strict`).
+    letter: bool,
+    /// An `<HTML>` came before the first list or item, as Safari writes it.
+    html_head: bool,
+    /// The last element begun was a folder's `<H3>` (a `<DD>` or `<p>`
+    /// between it and its `<DL>` leaves it so).
+    folder_head: bool,
+    /// A `<DL>` opened at the top level that is no folder's: the file's own list.
+    root_list: bool,
+    /// Items outside every list, held until the end says whether they are
+    /// Safari's habit or each a finding.
+    outside: Outside<'a>,
     upper: String,
     repeats: std::collections::HashSet<String>,
 }
 
 impl<'a> Checker<'a> {
-    pub(crate) fn new(input: &'a [u8], src: &'a str) -> Checker<'a> {
+    /// The rules over `src`, decoded from `input`; with `letter`, a writer's
+    /// habit is reported item by item under the rule it breaks.
+    pub(crate) fn new(input: &'a [u8], src: &'a str, letter: bool) -> Checker<'a> {
         Checker {
             input,
             src,
@@ -269,6 +290,11 @@ impl<'a> Checker<'a> {
             after_dt: false,
             charset_seen: false,
             by_markport: false,
+            letter,
+            html_head: false,
+            folder_head: false,
+            root_list: false,
+            outside: Outside::default(),
             upper: String::new(),
             repeats: std::collections::HashSet::new(),
         }
@@ -337,8 +363,13 @@ impl<'a> Checker<'a> {
         upper.make_ascii_uppercase();
         let element = upper.as_str();
         if element == "DL" {
+            if self.lists.is_empty() && !self.folder_head {
+                self.root_list = true;
+            }
             self.lists.push(start);
             self.any_list = true;
+        } else if element == "HTML" {
+            self.html_head |= !self.any_list && self.outside.count == 0;
         } else if element == "H1" {
             self.heading = !self.any_list;
         } else if element == "DD" && self.heading && self.lists.is_empty() {
@@ -346,11 +377,14 @@ impl<'a> Checker<'a> {
         } else if self.lists.is_empty() && matches!(element, "A" | "H3") && self.after_dt {
             // Reported at its <DT> already.
         } else if self.lists.is_empty() && ITEMS.contains(&element) {
-            self.at(&ITEM_OUTSIDE_LIST, start, || {
-                format!("<{tag}> outside every <DL>: readers put items in the list they are in")
-            });
+            self.outside.seen(start, tag);
         }
         self.after_dt = element == "DT";
+        if element == "H3" {
+            self.folder_head = true;
+        } else if !matches!(element, "DD" | "P") {
+            self.folder_head = false;
+        }
         // A generator is declared in the head, before the lists.
         if element == "META" && !self.any_list {
             self.by_markport |= says_markport(attrs);
@@ -463,6 +497,66 @@ impl<'a> Checker<'a> {
         for open in std::mem::take(&mut self.lists) {
             self.at(&UNBALANCED_DL, open, || "this <DL> is never closed".into());
         }
+        self.outside_items();
         self.found.finish()
+    }
+
+    /// The items outside every list: Safari's habit, once, when the file
+    /// is laid out as Safari exports (an `<HTML>` first, and no list of its
+    /// own: each top-level folder's `<DL>` follows its `<H3>`); else each
+    /// one under `netscape/item-outside-list`.
+    fn outside_items(&mut self) {
+        let outside = std::mem::take(&mut self.outside);
+        let Some(&(first, _)) = outside.first.first() else {
+            return;
+        };
+        if self.html_head && !self.root_list && !self.letter {
+            let n = outside.count;
+            self.at(&SAFARI_EXPORT, first, || {
+                format!(
+                    "{n} item{} at the top level outside every <DL>, as Safari exports its \
+                     bookmarks: not in the format's description, but every reader we know \
+                     reads {} into the top level (--strict lists each)",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "it" } else { "them" },
+                )
+            });
+            return;
+        }
+        let message = |tag: &str| {
+            format!("<{tag}> outside every <DL>: readers put items in the list they are in")
+        };
+        for &(at, tag) in &outside.first {
+            self.at(&ITEM_OUTSIDE_LIST, at, || message(tag));
+        }
+        // Past the ones kept, only the count and the last place are shown.
+        if let Some((at, tag)) = outside.last {
+            let location = self.lines.locate(at);
+            for _ in outside.first.len()..outside.count {
+                self.found
+                    .push(&ITEM_OUTSIDE_LIST, location, || message(tag));
+            }
+        }
+    }
+}
+
+/// Items outside every list, as found: the first ones with their places
+/// and tags as written (as many as check lists of one rule), the last
+/// one's, and how many.
+#[derive(Default)]
+struct Outside<'a> {
+    first: Vec<(usize, &'a str)>,
+    last: Option<(usize, &'a str)>,
+    count: usize,
+}
+
+impl<'a> Outside<'a> {
+    fn seen(&mut self, at: usize, tag: &'a str) {
+        self.count += 1;
+        if self.first.len() < markport_model::rule::LIMIT_PER_RULE {
+            self.first.push((at, tag));
+        } else {
+            self.last = Some((at, tag));
+        }
     }
 }
