@@ -23,6 +23,8 @@ const OWN_ROOT: &str = "Firefox keeps its own root on restore (title, dates, id)
 const NUMBERS: &str = "Firefox numbers every item itself on restore";
 const MILLIS: &str = "Firefox keeps dates to the millisecond on restore";
 const RAISED: &str = "Firefox raises a last-modified date earlier than the added date to it";
+const ZERO: &str =
+    "Firefox takes a date of 0 (1970-01-01) for none on restore: the item gets the time of the restore for both dates";
 
 /// The link as Firefox stores it: `None` when Firefox cannot parse it (the
 /// bookmark is dropped), else its normal form (Firefox's URL parser agrees
@@ -49,17 +51,28 @@ fn below_millis(d: Option<&DateValue>) -> bool {
         .is_some_and(|t| t.subsec_nanos() % 1_000_000 != 0)
 }
 
+/// Whether either date is exactly 0 (the Unix epoch). Firefox's restore
+/// reads a date of 0 as none (measured: a backup's `dateAdded` or
+/// `lastModified` of 0 gives the item the time of the restore for both,
+/// where a date before 1970 is kept).
+fn dated_zero(added: Option<&DateValue>, modified: Option<&DateValue>) -> bool {
+    [added, modified].into_iter().any(|d| {
+        d.and_then(DateValue::instant)
+            .is_some_and(|t| t.unix_seconds() == 0 && t.subsec_nanos() == 0)
+    })
+}
+
 /// Whether an item of folder `id` was added after `modified` (or has no
-/// date, and gets the time of the restore): Firefox dates the folder's last
-/// change by it.
+/// date, or a date of 0, and gets the time of the restore): Firefox dates
+/// the folder's last change by it.
 fn newer_item(doc: &Document, id: NodeId, modified: Option<&DateValue>) -> bool {
     doc.children(Some(id)).iter().any(|&c| {
-        let added = match doc.node(c) {
-            Node::Bookmark(b) => b.added.as_ref(),
-            Node::Folder(f) => f.added.as_ref(),
+        let (added, own) = match doc.node(c) {
+            Node::Bookmark(b) => (b.added.as_ref(), b.modified.as_ref()),
+            Node::Folder(f) => (f.added.as_ref(), f.modified.as_ref()),
             _ => return false,
         };
-        added.is_none() || before(modified, added)
+        added.is_none() || dated_zero(added, own) || before(modified, added)
     })
 }
 
@@ -139,6 +152,15 @@ pub(crate) fn record(
                             loss.record_destination(doc, Some(id), field, OWN_ROOT);
                         }
                     }
+                } else if dated_zero(f.added.as_ref(), f.modified.as_ref()) {
+                    for (field, present) in [
+                        (Field::FolderAdded, f.added.is_some()),
+                        (Field::FolderModified, f.modified.is_some()),
+                    ] {
+                        if present {
+                            loss.record_destination(doc, Some(id), field, ZERO);
+                        }
+                    }
                 } else {
                     if below_millis(f.added.as_ref()) {
                         loss.record_destination(doc, Some(id), Field::FolderAdded, MILLIS);
@@ -215,13 +237,24 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
             "Firefox cuts a title to 4096 characters on restore",
         );
     }
-    if below_millis(b.added.as_ref()) {
-        loss.record_destination(doc, Some(id), Field::BookmarkAdded, MILLIS);
-    }
-    if below_millis(b.modified.as_ref()) {
-        loss.record_destination(doc, Some(id), Field::BookmarkModified, MILLIS);
-    } else if before(b.modified.as_ref(), b.added.as_ref()) {
-        loss.record_destination(doc, Some(id), Field::BookmarkModified, RAISED);
+    if dated_zero(b.added.as_ref(), b.modified.as_ref()) {
+        for (field, present) in [
+            (Field::BookmarkAdded, b.added.is_some()),
+            (Field::BookmarkModified, b.modified.is_some()),
+        ] {
+            if present {
+                loss.record_destination(doc, Some(id), field, ZERO);
+            }
+        }
+    } else {
+        if below_millis(b.added.as_ref()) {
+            loss.record_destination(doc, Some(id), Field::BookmarkAdded, MILLIS);
+        }
+        if below_millis(b.modified.as_ref()) {
+            loss.record_destination(doc, Some(id), Field::BookmarkModified, MILLIS);
+        } else if before(b.modified.as_ref(), b.added.as_ref()) {
+            loss.record_destination(doc, Some(id), Field::BookmarkModified, RAISED);
+        }
     }
     if d.id.is_some() {
         loss.record_destination(doc, Some(id), Field::BookmarkId, NUMBERS);
@@ -277,7 +310,9 @@ fn bookmark(doc: &Document, id: NodeId, b: &Bookmark, tags: &Tags, loss: &mut Lo
 
 #[cfg(test)]
 mod tests {
-    use markport_model::{Bookmark, Document, Field, LossReport, WriteOptions};
+    use markport_model::{Bookmark, Document, Field, LossReport, Node, WriteOptions};
+
+    use super::ZERO;
 
     fn report(doc: &Document) -> LossReport {
         let mut out = Vec::new();
@@ -350,6 +385,46 @@ mod tests {
             assert_eq!(d[0].0, 1, "{field}: {:?}", r.destination);
         }
         assert!(r.has_destination() && !r.arrives_whole());
+    }
+
+    #[test]
+    fn a_date_of_zero_gives_both_dates_the_time_of_the_restore() {
+        let at = |secs: i64| {
+            markport_model::Timestamp::from_unix(secs, 0).map(markport_model::DateValue::Instant)
+        };
+        let mut doc = Document::new();
+        let mut folder = markport_model::Folder::new();
+        folder.title = Some("f".into());
+        let f = doc.push(None, folder);
+        // As measured with Firefox: a 0 in either date resets both, a date
+        // before 1970 is kept, and the folder holding such an item has its
+        // last change dated by the restore.
+        for (href, added, modified) in [
+            ("https://a.example/", at(0), at(1_500_000_000)),
+            ("https://b.example/", at(1_500_000_000), at(0)),
+            ("https://c.example/", at(-1), at(1_500_000_000)),
+        ] {
+            let mut b = Bookmark::new(href);
+            b.added = added;
+            b.modified = modified;
+            doc.push(Some(f), b);
+        }
+        if let Node::Folder(folder) = doc.node_mut(f) {
+            folder.added = at(1_400_000_000);
+            folder.modified = at(1_600_000_000);
+        }
+        let r = report(&doc);
+        let zero = |field| {
+            r.destination
+                .iter()
+                .filter(|e| e.field == field && e.reason == ZERO)
+                .map(|e| e.count)
+                .sum::<usize>()
+        };
+        assert_eq!(zero(Field::BookmarkAdded), 2, "{:?}", r.destination);
+        assert_eq!(zero(Field::BookmarkModified), 2, "{:?}", r.destination);
+        assert_eq!(destination(&r, Field::FolderModified).len(), 1);
+        assert!(destination(&r, Field::FolderAdded).is_empty());
     }
 
     #[test]
