@@ -121,7 +121,8 @@ pub fn check_input_within(
 
 /// [`check_input_within`], and with `letter` (`markport check --strict`) a
 /// known writer's habit that readers accept (Floccus' numeric ids, KDE's
-/// titled separators, Safari's top-level folders outside every list) is
+/// titled separators, Safari's top-level folders outside every list,
+/// Shaarli's links with no list at all) is
 /// reported element by element under the rule of the format it breaks,
 /// instead of once as a warning naming the writer.
 pub fn check_input_to_the_letter(

@@ -281,6 +281,13 @@ const EXAMPLES: &[(&str, &str, &str, u32, u32)] = &[
         2,
     ),
     (
+        "netscape-shaarli-export.html",
+        "netscape",
+        "netscape/shaarli-export",
+        9,
+        1,
+    ),
+    (
         "netscape-unknown-attribute.html",
         "netscape",
         "netscape/unknown-attribute",
@@ -1069,9 +1076,44 @@ fn more_items_outside_than_check_lists_are_counted_at_the_last() {
     assert_eq!(found[1000].1, 1502, "{:?}", &found[995..]);
 }
 
+#[test]
+fn shaarli_s_links_with_no_list_are_one_warning_and_strict_lists_each() {
+    let shaarli =
+        std::fs::read_to_string(root().join("corpus/check/netscape-shaarli-export.html")).unwrap();
+    let found = markport_check::check(shaarli.as_bytes(), markport::format("netscape").unwrap());
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].severity, Severity::Warning);
+    assert!(
+        found[0]
+            .message
+            .starts_with("3 items with no list at all, as Shaarli's older exports write them"),
+        "{}",
+        found[0].message
+    );
+    let each = [
+        ("netscape/item-outside-list", 9),
+        ("netscape/item-outside-list", 11),
+        ("netscape/item-outside-list", 12),
+    ];
+    assert_eq!(netscape_problems(&shaarli, true), each);
+    // A link without PRIVATE is no Shaarli export's: each item.
+    let one_plain = shaarli.replacen(" PRIVATE=\"1\"", "", 1);
+    assert_eq!(netscape_problems(&one_plain, false), each);
+    // Nor is a file with a list of its own.
+    let listed = shaarli.replacen(
+        "<H1>Bookmarks</H1>\n",
+        "<H1>Bookmarks</H1>\n<DL><p>\n</DL><p>\n",
+        1,
+    );
+    let found = netscape_problems(&listed, false);
+    assert_eq!(found.len(), 3, "{found:?}");
+    assert!(found.iter().all(|p| p.0 == "netscape/item-outside-list"));
+}
+
 /// The Safari exports among the shared peer corpus's files (and Firefox's
 /// test of that layout) are one `netscape/safari-export` warning each;
-/// Shaarli's legacy export, items with no list at all, is not Safari's.
+/// Shaarli's legacy export, items with no list at all, is one
+/// `netscape/shaarli-export`.
 #[test]
 fn the_real_safari_exports_are_one_warning_each() {
     let peers = root().join("../shared/corpus/peers/netscape");
@@ -1102,10 +1144,11 @@ fn the_real_safari_exports_are_one_warning_each() {
         peers.join("shaarli-netscape-bookmark-parser/input/shaarli_legacy.htm"),
     )
     .unwrap();
-    let found = netscape_problems(&shaarli, false);
-    assert!(!found.is_empty());
-    assert!(
-        found.iter().all(|p| p.0 == "netscape/item-outside-list"),
-        "{found:?}"
+    assert_eq!(
+        netscape_problems(&shaarli, false),
+        [("netscape/shaarli-export", 8)]
     );
+    let strict = netscape_problems(&shaarli, true);
+    assert!(strict.len() > 1, "{strict:?}");
+    assert!(strict.iter().all(|p| p.0 == "netscape/item-outside-list"));
 }

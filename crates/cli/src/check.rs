@@ -27,7 +27,7 @@ pub(crate) struct CheckArgs {
     /// Exit 1 on warnings too (without it, only an error does), after
     /// listing every problem; a writer's habit that readers accept
     /// (Floccus' numeric ids, KDE's titled separators, Safari's top-level
-    /// folders) is listed element by element under the rule it breaks, not
+    /// folders, Shaarli's links with no list) is listed element by element under the rule it breaks, not
     /// once naming the writer.
     #[arg(long)]
     strict: bool,

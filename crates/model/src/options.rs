@@ -45,7 +45,8 @@ pub struct ReadOptions {
     pub memory_budget: Option<u64>,
     /// With [`checking`](Self::checking): report a known writer's habit
     /// that readers accept (Floccus' numeric ids, KDE's titled separators,
-    /// Safari's top-level folders outside every list) element by element under the format's letter, instead of once as a
+    /// Safari's top-level folders outside every list, Shaarli's links with no
+    /// list) element by element under the format's letter, instead of once as a
     /// warning naming the writer (`markport check --strict`).
     pub letter: bool,
     /// Arc's options.

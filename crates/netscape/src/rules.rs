@@ -34,6 +34,10 @@ const SAFARI_EXPORT: Rule = Rule::warning(
     "netscape/safari-export",
     "items at the top level outside every <DL>, as Safari exports its bookmarks",
 );
+const SHAARLI_EXPORT: Rule = Rule::warning(
+    "netscape/shaarli-export",
+    "links with no list at all, each with a PRIVATE attribute, as Shaarli's older exports write them",
+);
 const UNKNOWN_ATTRIBUTE: Rule = Rule::warning(
     "netscape/unknown-attribute",
     "an attribute no browser or service writes on that element",
@@ -66,6 +70,7 @@ pub const RULES: &[Rule] = &[
     UNBALANCED_DL,
     ITEM_OUTSIDE_LIST,
     SAFARI_EXPORT,
+    SHAARLI_EXPORT,
     UNKNOWN_ATTRIBUTE,
     DUPLICATE_ATTRIBUTE,
     BAD_DATE,
@@ -270,6 +275,10 @@ pub(crate) struct Checker<'a> {
     /// Items outside every list, held until the end says whether they are
     /// Safari's habit or each a finding.
     outside: Outside<'a>,
+    /// Links outside every list, and how many of them carry `PRIVATE`
+    /// (Shaarli writes it on every link).
+    outside_links: usize,
+    outside_private: usize,
     upper: String,
     repeats: std::collections::HashSet<String>,
 }
@@ -295,6 +304,8 @@ impl<'a> Checker<'a> {
             folder_head: false,
             root_list: false,
             outside: Outside::default(),
+            outside_links: 0,
+            outside_private: 0,
             upper: String::new(),
             repeats: std::collections::HashSet::new(),
         }
@@ -378,6 +389,12 @@ impl<'a> Checker<'a> {
             // Reported at its <DT> already.
         } else if self.lists.is_empty() && ITEMS.contains(&element) {
             self.outside.seen(start, tag);
+        }
+        if self.lists.is_empty() && element == "A" {
+            self.outside_links += 1;
+            if attrs.iter().any(|a| a.name.eq_ignore_ascii_case("PRIVATE")) {
+                self.outside_private += 1;
+            }
         }
         self.after_dt = element == "DT";
         if element == "H3" {
@@ -503,8 +520,9 @@ impl<'a> Checker<'a> {
 
     /// The items outside every list: Safari's habit, once, when the file
     /// is laid out as Safari exports (an `<HTML>` first, and no list of its
-    /// own: each top-level folder's `<DL>` follows its `<H3>`); else each
-    /// one under `netscape/item-outside-list`.
+    /// own: each top-level folder's `<DL>` follows its `<H3>`); Shaarli's,
+    /// once, when the file has no list at all and `PRIVATE` on every link;
+    /// else each one under `netscape/item-outside-list`.
     fn outside_items(&mut self) {
         let outside = std::mem::take(&mut self.outside);
         let Some(&(first, _)) = outside.first.first() else {
@@ -517,6 +535,23 @@ impl<'a> Checker<'a> {
                     "{n} item{} at the top level outside every <DL>, as Safari exports its \
                      bookmarks: not in the format's description, but every reader we know \
                      reads {} into the top level (--strict lists each)",
+                    if n == 1 { "" } else { "s" },
+                    if n == 1 { "it" } else { "them" },
+                )
+            });
+            return;
+        }
+        // Shaarli's export before its lists: every link at the top level,
+        // no <DL> in the file, and PRIVATE on each link.
+        let shaarli =
+            !self.any_list && self.outside_links > 0 && self.outside_private == self.outside_links;
+        if shaarli && !self.letter {
+            let n = outside.count;
+            self.at(&SHAARLI_EXPORT, first, || {
+                format!(
+                    "{n} item{} with no list at all, as Shaarli's older exports write them: \
+                     not in the format's description, but every reader we know reads {} \
+                     into the top level (--strict lists each)",
                     if n == 1 { "" } else { "s" },
                     if n == 1 { "it" } else { "them" },
                 )
