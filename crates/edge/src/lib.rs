@@ -72,7 +72,7 @@ mod rows;
 
 use std::path::Path;
 
-use markport_model::{Budget, Error, Parsed, ReadOptions};
+use markport_model::{Error, Parsed, ReadOptions};
 use markport_places::open::{self, SQLITE_MAGIC};
 
 pub use rows::date;
@@ -101,24 +101,19 @@ pub fn detect(input: &[u8]) -> Option<u8> {
         .then_some(100)
 }
 
-/// The memory a read of `opened` may give its document.
-fn budget(opened: &open::Opened, opts: &ReadOptions) -> Budget {
-    Budget::new(opts, usize::try_from(opened.bytes).unwrap_or(usize::MAX))
-}
-
 /// Read Edge's Collections from the database's bytes (written to a
 /// private temporary copy, which SQLite opens). Changes still in a `-wal`
 /// file are not in the bytes: see [`read_path`].
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let opened = open::from_bytes(input)?;
-    rows::read(&opened.conn, &mut budget(&opened, opts))?.enforce(opts)
+    rows::read(&opened.conn, &mut opened.budget(opts))?.enforce(opts)
 }
 
 /// Read Edge's Collections database at `path` (with its `-wal` when there
 /// is one) without writing or locking any of the user's files.
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Parsed, Error> {
     let opened = open::from_path(path)?;
-    rows::read(&opened.conn, &mut budget(&opened, opts))?.enforce(opts)
+    rows::read(&opened.conn, &mut opened.budget(opts))?.enforce(opts)
 }
 
 /// This format as the registry lists it (`markport::format("edge")`): its

@@ -40,16 +40,9 @@ mod tree;
 
 use std::path::Path;
 
-use markport_model::{Budget, Error, Parsed, ReadOptions};
+use markport_model::{Error, Parsed, ReadOptions};
 
 pub use open::{check_header, SQLITE_MAGIC};
-
-/// The memory a read of `opened` may give its document: a row of a few
-/// bytes is a bookmark of a few hundred, and one place's link is copied
-/// into every bookmark of it.
-fn budget(opened: &open::Opened, opts: &ReadOptions) -> Budget {
-    Budget::new(opts, usize::try_from(opened.bytes).unwrap_or(usize::MAX))
-}
 
 /// How sure markport is that `input` is a places database: 100 for an SQLite
 /// file naming `moz_bookmarks`, 20 for any other SQLite file (so that reading
@@ -77,7 +70,7 @@ pub fn detect(input: &[u8]) -> Option<u8> {
 /// the bytes: see [`read_path`].
 pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
     let conn = open::from_bytes(input)?;
-    tree::read(&conn.conn, &mut budget(&conn, opts))?.enforce(opts)
+    tree::read(&conn.conn, &mut conn.budget(opts))?.enforce(opts)
 }
 
 /// Read the places database at `path`, with the pending changes of its
@@ -85,7 +78,7 @@ pub fn read(input: &[u8], opts: &ReadOptions) -> Result<Parsed, Error> {
 /// profile's files.
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Parsed, Error> {
     let conn = open::from_path(path)?;
-    tree::read(&conn.conn, &mut budget(&conn, opts))?.enforce(opts)
+    tree::read(&conn.conn, &mut conn.budget(opts))?.enforce(opts)
 }
 
 /// This format as the registry lists it (`markport::format("places")`): its

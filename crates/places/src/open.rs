@@ -142,6 +142,13 @@ pub struct Opened {
 }
 
 impl Opened {
+    /// The memory a read of this database may give its document, measured
+    /// against the bytes it holds: a row of a few bytes is a bookmark of a
+    /// few hundred, and one value may be copied into many bookmarks.
+    pub fn budget(&self, opts: &markport_model::ReadOptions) -> markport_model::Budget {
+        markport_model::Budget::new(opts, usize::try_from(self.bytes).unwrap_or(usize::MAX))
+    }
+
     /// Hold `conn` to a read's rules (see [`Opened`]), the clock of its
     /// time limit starting now.
     fn new(conn: Connection, dir: Option<PrivateDir>, bytes: u64) -> Result<Opened, Error> {
