@@ -144,6 +144,26 @@ pub(crate) fn job_of(form: &mut Form, profile: Option<&PathBuf>) -> Result<Job, 
     read.strict = form.flag("strict")?;
     job.read = read;
     job.keep_duplicates = form.flag("keep_duplicates")?;
+    job.operations = operations(form)?;
+    job.allow_loss = match form.get("allow_loss") {
+        None => Vec::new(),
+        Some(list) => list
+            .split(',')
+            .map(|n| {
+                n.trim()
+                    .parse::<Field>()
+                    .map_err(|e| ApiError::bad(format!("allow_loss: {e}")))
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    job.fail_on_loss = form.flag("fail_on_loss")? || !job.allow_loss.is_empty();
+    job.fail_on_extension = form.flag("fail_on_extension")?;
+    job.allow_empty = form.flag("allow_empty")?;
+    Ok(job)
+}
+
+/// The operations a form asks for, in the command's order.
+fn operations(form: &Form) -> Result<Vec<Operation>, ApiError> {
     let mut ops = Vec::new();
     if let Some(path) = form.get("only_folder") {
         ops.push(Operation::OnlyFolder(path.to_string()));
@@ -174,22 +194,7 @@ pub(crate) fn job_of(form: &mut Form, profile: Option<&PathBuf>) -> Result<Job, 
     if form.flag("flatten")? {
         ops.push(Operation::Flatten);
     }
-    job.operations = ops;
-    job.allow_loss = match form.get("allow_loss") {
-        None => Vec::new(),
-        Some(list) => list
-            .split(',')
-            .map(|n| {
-                n.trim()
-                    .parse::<Field>()
-                    .map_err(|e| ApiError::bad(format!("allow_loss: {e}")))
-            })
-            .collect::<Result<_, _>>()?,
-    };
-    job.fail_on_loss = form.flag("fail_on_loss")? || !job.allow_loss.is_empty();
-    job.fail_on_extension = form.flag("fail_on_extension")?;
-    job.allow_empty = form.flag("allow_empty")?;
-    Ok(job)
+    Ok(ops)
 }
 
 /// `file.html` to `file.xbel`: the first upload's name with the output
