@@ -212,6 +212,12 @@ def main():
     ap.add_argument("--downloads", required=True)
     ap.add_argument("--screenshot")
     ap.add_argument("--no-script", action="store_true")
+    return in_chromium(ap, run)
+
+
+def in_chromium(ap, run):
+    """Parse `ap` with --chromium and --timeout added, and `run(args, profile)` in a
+    throw-away owner-only profile: its exit status (2 when there is no Chromium)."""
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     ap.add_argument("--timeout", type=float, default=60)
     a = ap.parse_args()

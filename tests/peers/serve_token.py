@@ -17,13 +17,11 @@ Exit status: 0 done; 1 not in time; 2 Chromium cannot run.
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_page import close, evaluate, launch, open_page, wait_for  # noqa: E402
+from serve_page import close, evaluate, in_chromium, launch, open_page, wait_for  # noqa: E402
 
 
 def arrive(pipe, session, url, deadline):
@@ -75,15 +73,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("url")
     ap.add_argument("other")
-    ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
-    ap.add_argument("--timeout", type=float, default=60)
-    a = ap.parse_args()
-    if not a.chromium:
-        print(json.dumps({"ok": False, "error": "no chromium on PATH"}))
-        return 2
-    with tempfile.TemporaryDirectory(prefix="markport-serve-token-") as profile:
-        os.chmod(profile, 0o700)
-        return run(a, profile)
+    return in_chromium(ap, run)
 
 
 if __name__ == "__main__":

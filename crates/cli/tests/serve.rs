@@ -12,7 +12,7 @@ use std::net::TcpStream;
 use std::process::{Command, Stdio};
 
 use common::{corpus, markport};
-use serving::{serve, serve_with, Serving};
+use serving::{serve, serve_with, tool, Serving};
 
 /// POST a multipart form of `file` and `fields`; the status and body.
 fn post(
@@ -123,25 +123,6 @@ fn the_port_asked_for_is_the_port_listened_on_and_a_taken_one_is_said() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// Whether `name` runs; when not, the test skips saying why, except under
-/// CI=true, where `.ci/setup.d` installs it and its absence fails.
-fn tool(name: &str) -> bool {
-    let runs = Command::new(name)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !runs {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true but {name} is missing; .ci/setup.d installs it"
-        );
-        eprintln!("skipped: {name} is missing (the page's real-browser test needs it)");
-    }
-    runs
-}
-
 #[test]
 fn the_page_converts_in_a_real_chromium_with_and_without_script() {
     if !tool("python3") || !tool("chromium") {
@@ -170,13 +151,7 @@ fn the_page_converts_in_a_real_chromium_with_and_without_script() {
             cmd.arg("--no-script");
         }
         let out = cmd.output().unwrap();
-        let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-            panic!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
+        let said = serving::said(&out);
         assert_eq!(said["ok"], true, "script {script}: {said}");
         let downloaded = std::fs::read(said["downloaded"].as_str().unwrap()).unwrap();
         assert_eq!(
@@ -611,13 +586,7 @@ fn the_page_converts_in_a_real_firefox_with_and_without_script() {
             cmd.arg("--no-script");
         }
         let out = cmd.output().unwrap();
-        let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-            panic!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
+        let said = serving::said(&out);
         assert_eq!(said["ok"], true, "script {script}: {said}");
         let path = said["downloaded"].as_str().unwrap();
         assert!(path.ends_with("delicious.html"), "{path}");
@@ -695,13 +664,7 @@ fn a_profile_is_chosen_and_converted_in_a_real_firefox_without_script() {
         .arg(dir.path())
         .output()
         .unwrap();
-    let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-        panic!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+    let said = serving::said(&out);
     assert_eq!(said["ok"], true, "{said}");
     let path = said["downloaded"].as_str().unwrap();
     assert!(path.ends_with("firefox default-release.xbel"), "{path}");

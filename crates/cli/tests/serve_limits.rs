@@ -12,11 +12,11 @@ mod serving;
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serving::{serve, Serving};
+use serving::{serve, tool, Serving};
 
 /// Send `request` on a new connection and read the answer to its end.
 fn exchange(s: &Serving, request: &[u8]) -> String {
@@ -275,25 +275,6 @@ fn five_thousand_half_sent_requests_are_not_held() {
     assert_eq!(status(&answer), 200, "the server goes on: {answer}");
 }
 
-/// Whether `name` runs; when not, the test skips saying why, except under
-/// CI=true, where `.ci/setup.d` installs it and its absence fails.
-fn tool(name: &str) -> bool {
-    let runs = Command::new(name)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !runs {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true but {name} is missing; .ci/setup.d installs it"
-        );
-        eprintln!("skipped: {name} is missing (the token's real-browser test needs it)");
-    }
-    runs
-}
-
 /// A server on another loopback port that answers every request with a
 /// small page and keeps each request's head, to look for the token in.
 struct Other {
@@ -359,13 +340,7 @@ fn the_token_goes_to_no_other_port_a_browser_visits() {
         .arg(format!("http://127.0.0.1:{}/", other.port))
         .output()
         .unwrap();
-    let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-        panic!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+    let said = serving::said(&out);
     assert_eq!(said["ok"], true, "{said}");
     let heads = other.heads.lock().unwrap().clone();
     for way in ["link", "script", "typed"] {

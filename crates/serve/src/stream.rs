@@ -185,16 +185,28 @@ mod tests {
     use super::*;
     use http_body_util::BodyExt as _;
 
-    fn collect(body: Streamed) -> Vec<u8> {
+    /// `output` sent as a JSON answer's string (`text`: as UTF-8), parsed
+    /// back; its length the one announced.
+    fn sent(output: &[u8], text: bool) -> serde_json::Value {
+        let pool = crate::memory::Pool::new(crate::memory::SERVER_SHARE + (1 << 20));
+        let body = Streamed::json(
+            b"{\"output\":\"".to_vec(),
+            output.to_vec(),
+            text,
+            b"\"}".to_vec(),
+            pool.reserve(),
+        );
+        let announced = body.len;
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
-        rt.block_on(body.collect()).unwrap().to_bytes().to_vec()
+        let got = rt.block_on(body.collect()).unwrap().to_bytes();
+        assert_eq!(got.len() as u64, announced);
+        serde_json::from_slice(&got).unwrap()
     }
 
     #[test]
     fn the_json_answer_is_serde_jsons_string_and_its_length_is_exact() {
-        let pool = crate::memory::Pool::new(crate::memory::SERVER_SHARE + (1 << 20));
         let mut text = String::new();
         for i in 0..40_000u32 {
             text.push(
@@ -204,32 +216,13 @@ mod tests {
             );
         }
         text.push_str("\"\\\u{1}\u{1f}\n\t\r\u{8}\u{c}€");
-        let body = Streamed::json(
-            b"{\"output\":\"".to_vec(),
-            text.clone().into_bytes(),
-            true,
-            b"\"}".to_vec(),
-            pool.reserve(),
+        assert_eq!(
+            sent(text.as_bytes(), true)["output"].as_str().unwrap(),
+            text
         );
-        let want = body.len;
-        let got = collect(body);
-        assert_eq!(got.len() as u64, want);
-        let v: serde_json::Value = serde_json::from_slice(&got).unwrap();
-        assert_eq!(v["output"].as_str().unwrap(), text);
-
         let bytes: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 256) as u8).collect();
         assert!(std::str::from_utf8(&bytes).is_err());
-        let body = Streamed::json(
-            b"{\"output\":\"".to_vec(),
-            bytes.clone(),
-            false,
-            b"\"}".to_vec(),
-            pool.reserve(),
-        );
-        let want = body.len;
-        let got = collect(body);
-        assert_eq!(got.len() as u64, want);
-        let v: serde_json::Value = serde_json::from_slice(&got).unwrap();
+        let v = sent(&bytes, false);
         let decoded = base64::engine::general_purpose::STANDARD
             .decode(v["output"].as_str().unwrap())
             .unwrap();

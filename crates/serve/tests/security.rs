@@ -269,27 +269,13 @@ fn a_request_over_the_size_limit_is_413_and_the_server_goes_on() {
     assert_eq!(a.status, 200, "the server goes on: {}", a.text());
 }
 
+/// A conversion past its time limit is answered 503 and stops, its
+/// deadline checked by the pipeline (where the reader keeps each bookmark,
+/// and by the writer's buffer), giving back its slot: with one slot, a
+/// conversion after the 503 is served long before the first would have
+/// ended.
 #[test]
-fn a_conversion_past_the_time_limit_is_answered_503() {
-    let s = start(config(|c| c.time_limit = Duration::from_millis(1)));
-    let big = netscape(40_000);
-    let a = s.post(
-        "/api/convert",
-        &[("big.html", &big)],
-        &[("to", "xbel")],
-        &[],
-    );
-    assert_eq!(a.status, 503, "{}", a.text());
-    assert!(a.json()["error"].as_str().unwrap().contains("time limit"));
-    assert_eq!(s.get("/api/version").status, 200, "the server goes on");
-}
-
-/// A conversion past its time limit stops, its deadline checked by the
-/// pipeline (where the reader keeps each bookmark, and by the writer's
-/// buffer), and gives back its slot: with one slot, a conversion after its
-/// 503 is served long before the first would have ended.
-#[test]
-fn a_conversion_past_its_time_limit_stops_and_gives_back_its_slot() {
+fn a_conversion_past_its_time_limit_is_answered_503_and_gives_back_its_slot() {
     let big = netscape(60_000);
     // How long the whole conversion takes in this build on this machine.
     let xbel = markport::To::Format {

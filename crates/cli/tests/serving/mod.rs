@@ -87,3 +87,34 @@ pub fn serve_with(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Serving {
     assert_eq!(serving.token.len(), 32, "128 bits: {}", serving.url);
     serving
 }
+
+/// Whether `name` runs; when not, the test skips saying why, except under
+/// CI=true, where `.ci/setup.d` installs it and its absence fails.
+pub fn tool(name: &str) -> bool {
+    let runs = Command::new(name)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok();
+    if !runs {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true but {name} is missing; .ci/setup.d installs it"
+        );
+        eprintln!("skipped: {name} is missing (a real-browser test of serve needs it)");
+    }
+    runs
+}
+
+/// What a driver of tests/peers printed (one JSON object), or a panic
+/// showing all it said.
+pub fn said(out: &std::process::Output) -> serde_json::Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
