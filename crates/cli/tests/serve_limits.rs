@@ -169,6 +169,95 @@ fn two_stalled_uploads_do_not_keep_another_conversion_waiting() {
     drop(stalls);
 }
 
+/// A client that asks for a conversion and never reads the answer holds
+/// it (and the memory reserved for it) only until `--send-timeout`: under a
+/// memory limit with room for one such conversion, the same conversion
+/// asked again is served once the first answer is abandoned.
+#[test]
+fn an_answer_nobody_reads_is_abandoned_after_the_send_timeout() {
+    let s = serve(&[
+        "--send-timeout",
+        "1",
+        "--memory-limit",
+        "316M",
+        "--max-size",
+        "10M",
+    ]);
+    let file = chromium_bookmarks(40_000);
+    let request = upload(&s, "/api/convert", "Bookmarks", &file, "xbel");
+    let stuck = TcpStream::connect(("127.0.0.1", s.port)).unwrap();
+    let small: libc::c_int = 4096;
+    // SAFETY: setsockopt reads the one int given, for the socket this
+    // stream owns and keeps open for the call.
+    unsafe {
+        libc::setsockopt(
+            std::os::fd::AsRawFd::as_raw_fd(&stuck),
+            libc::SOL_SOCKET,
+            libc::SO_RCVBUF,
+            (&small as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        );
+    }
+    (&stuck).write_all(&request).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let answer = exchange(&s, &request);
+        if status(&answer) == 200 {
+            assert!(answer.contains("Bookmark number 39999"));
+            break;
+        }
+        assert_eq!(status(&answer), 503, "{}", &answer[..answer.len().min(400)]);
+        assert!(
+            Instant::now() < deadline,
+            "the unread answer still holds its memory: {answer}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    drop(stuck);
+}
+
+/// `serve ARGS` that must refuse to start: its exit status and what it
+/// said (a server that starts after all is killed and waited for).
+fn refused(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("markport"))
+        .arg("serve")
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("serve {args:?} started");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Limits that do not hold together are refused before anything is
+/// listened on: a `--max-size` whose conversion `--memory-limit` could
+/// never hold, a timeout of 0.
+#[test]
+fn limits_that_do_not_hold_together_are_refused_at_start() {
+    let (code, said) = refused(&["--max-size", "1G"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(
+        said.contains("--max-size 1024 MiB needs --memory-limit"),
+        "{said}"
+    );
+    let (code, said) = refused(&["--header-timeout", "0"]);
+    assert_eq!(code, Some(2), "{said}");
+    assert!(said.contains("--header-timeout"), "{said}");
+}
+
 /// Raise this process's limit on open descriptors to `want` where the
 /// hard limit allows: the most connections it can open.
 fn descriptors_up_to(want: u64) -> u64 {

@@ -94,6 +94,7 @@ async fn connection(stream: TcpStream, state: Arc<State>, app: Router) {
     let _ = hyper::server::conn::http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(header_timeout)
+        .max_header_size(MAX_HEAD)
         .max_buf_size(MAX_HEAD)
         .keep_alive(true)
         .serve_connection(io, service)

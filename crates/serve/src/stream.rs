@@ -1,8 +1,11 @@
-//! An answer's body made as it goes out: the JSON answer's `output` is
-//! escaped (or base64-encoded) a piece at a time, so the output is never
-//! held twice; and the request's memory reservation goes with the body,
-//! given back once the body is sent or dropped. Its length is known
-//! before the first byte, so the answer has a `Content-Length`.
+//! An answer's body made as it goes out, a piece at a time: the JSON
+//! answer's `output` escaped (or base64-encoded) as it goes, so the output
+//! is never held twice; and the request's memory reservation goes with the
+//! body, given back once the body is sent or dropped. hyper asks for the
+//! next piece only when the one before is nearly written, so an answer
+//! a client stops reading keeps its output, and its reservation, until the
+//! send timeout drops it. Its length is known before the first byte, so
+//! the answer has a `Content-Length`.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -92,9 +95,14 @@ impl Streamed {
             return None;
         }
         let piece = match self.encoding {
+            // Copied a piece at a time too: a piece handed over is written
+            // after the body may be gone, and the output must go with the
+            // body (and its reservation), not stay behind in a piece.
             Encoding::Raw => {
-                self.at = self.output.len();
-                return Some(Bytes::from(std::mem::take(&mut self.output)));
+                let end = (self.at + PIECE).min(self.output.len());
+                let piece = self.output[self.at..end].to_vec();
+                self.at = end;
+                piece
             }
             Encoding::Escaped => {
                 let end = (self.at + PIECE).min(self.output.len());
@@ -203,6 +211,20 @@ mod tests {
         let got = rt.block_on(body.collect()).unwrap().to_bytes();
         assert_eq!(got.len() as u64, announced);
         serde_json::from_slice(&got).unwrap()
+    }
+
+    #[test]
+    fn a_download_goes_in_pieces_whole() {
+        let pool = crate::memory::Pool::new(crate::memory::SERVER_SHARE + (1 << 20));
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i * 7 % 256) as u8).collect();
+        let mut body = Streamed::file(bytes.clone(), pool.reserve());
+        assert_eq!(body.len, 200_000);
+        let mut got = Vec::new();
+        while let Some(piece) = body.next_piece() {
+            assert!(piece.len() <= PIECE);
+            got.extend_from_slice(&piece);
+        }
+        assert_eq!(got, bytes);
     }
 
     #[test]

@@ -190,6 +190,25 @@ fn a_post_from_another_origin_is_refused() {
 }
 
 #[test]
+fn a_request_head_over_64_kib_is_431() {
+    let s = start(config(|_| {}));
+    let a = s.send(
+        "GET",
+        "/api/version",
+        &[s.bearer(), h("X-Big", &"a".repeat(70_000))],
+        b"",
+    );
+    assert_eq!(a.status, 431);
+    let a = s.send(
+        "GET",
+        "/api/version",
+        &[s.bearer(), h("X-Big", &"a".repeat(60_000))],
+        b"",
+    );
+    assert_eq!(a.status, 200);
+}
+
+#[test]
 fn no_answer_carries_a_cors_header() {
     let s = start(config(|_| {}));
     let preflight = s.send(
