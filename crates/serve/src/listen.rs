@@ -40,7 +40,7 @@ const MAX_HEAD: usize = 64 << 10;
 
 /// What a connection past the cap is told before it is closed.
 const TOO_MANY: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n\
-Retry-After: 1\r\nConnection: close\r\nContent-Length: 57\r\n\r\n\
+Retry-After: 1\r\nConnection: close\r\nContent-Length: 58\r\n\r\n\
 too many connections to markport serve at once; try again\n";
 
 /// Accept connections on `listener` for as long as the server runs.
@@ -188,5 +188,21 @@ impl AsyncWrite for Stalling {
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_past_the_cap_is_whole() {
+        let text = std::str::from_utf8(TOO_MANY).unwrap();
+        let (head, body) = text.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 503 "));
+        assert!(
+            head.contains(&format!("Content-Length: {}\r\n", body.len()))
+                || head.ends_with(&format!("Content-Length: {}", body.len()))
+        );
     }
 }
