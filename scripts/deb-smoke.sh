@@ -39,12 +39,15 @@ done
 "$bin" serve > "$work/url" 2>/dev/null &
 server=$!
 for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.05; done
+# The address printed is the page under its token: http://127.0.0.1:PORT/TOKEN/
 url=$(head -1 "$work/url")
 port=${url#http://127.0.0.1:}
 port=${port%%/*}
-token=${url##*token=}
-curl -sS --fail -H "Authorization: Bearer $token" \
-    -F file=@corpus/netscape/firefox.html -F to=xbel \
-    "http://127.0.0.1:$port/api/convert" -o "$work/out.xbel"
+token=${url%/}
+token=${token##*/}
+curl -sS --fail -F file=@corpus/netscape/firefox.html -F to=xbel \
+    "${url}api/convert" -o "$work/out.xbel"
 grep -q '<xbel' "$work/out.xbel"
+# A program may send the token as a header instead.
+curl -sS --fail -H "Authorization: Bearer $token" "http://127.0.0.1:$port/api/version" > /dev/null
 echo "markport serve from $deb converted a request on 127.0.0.1:$port"

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
 
 class Pipe:
@@ -77,7 +78,7 @@ def wait_for(pipe, session, expression, deadline, what):
             if evaluate(pipe, session, expression):
                 return
         except RuntimeError:
-            pass  # a page being replaced (the redirect that sets the cookie)
+            pass  # a page being replaced (while it loads)
         time.sleep(0.1)
     raise TimeoutError(f"the page did not {what} in time")
 
@@ -91,10 +92,11 @@ def wait_for_download(directory, deadline):
     raise TimeoutError("no download in time")
 
 
-def run(a, profile):
+def launch(chromium, profile):
+    """Chromium, headless in `profile`, and the DevTools pipe to it."""
     r_chromium, w_driver = os.pipe()   # what Chromium reads: its fd 3
     r_driver, w_chromium = os.pipe()   # what Chromium writes: its fd 4
-    args = [a.chromium, "--headless=new", "--disable-gpu", "--no-first-run",
+    args = [chromium, "--headless=new", "--disable-gpu", "--no-first-run",
             "--no-default-browser-check", "--user-data-dir=" + profile,
             "--remote-debugging-pipe", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--disable-default-apps",
@@ -115,28 +117,52 @@ def run(a, profile):
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(r_chromium)
     os.close(w_chromium)
-    pipe = Pipe(proc, w_driver, r_driver)
+    return proc, Pipe(proc, w_driver, r_driver)
+
+
+def close(pipe, proc):
+    """Chromium closed, and waited for (killed if it does not go)."""
+    try:
+        pipe.call("Browser.close", timeout=5)
+    except Exception:
+        pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def open_page(pipe, url, deadline, no_script=False):
+    """A tab at `url` (the page under its token), loaded: its session."""
+    target = pipe.call("Target.createTarget", {"url": "about:blank"})["targetId"]
+    session = pipe.call("Target.attachToTarget",
+                        {"targetId": target, "flatten": True})["sessionId"]
+    pipe.call("Page.enable", session=session)
+    pipe.call("Runtime.enable", session=session)
+    pipe.call("Emulation.setDeviceMetricsOverride",
+              {"width": 900, "height": 1400, "deviceScaleFactor": 1, "mobile": False},
+              session)
+    if no_script:
+        pipe.call("Emulation.setScriptExecutionDisabled", {"value": True}, session)
+    pipe.call("Page.navigate", {"url": url}, session)
+    # Evaluation runs even with the page's scripts off.
+    path = urllib.parse.urlsplit(url).path
+    wait_for(pipe, session,
+             f"location.pathname === {json.dumps(path)} && document.readyState === 'complete'"
+             " && !!document.getElementById('file')", deadline, "load")
+    return session
+
+
+def run(a, profile):
+    proc, pipe = launch(a.chromium, profile)
     deadline = time.time() + a.timeout
     try:
         version = pipe.call("Browser.getVersion")["product"]
         os.makedirs(a.downloads, exist_ok=True)
         pipe.call("Browser.setDownloadBehavior",
                   {"behavior": "allow", "downloadPath": os.path.abspath(a.downloads)})
-        target = pipe.call("Target.createTarget", {"url": "about:blank"})["targetId"]
-        session = pipe.call("Target.attachToTarget",
-                            {"targetId": target, "flatten": True})["sessionId"]
-        pipe.call("Page.enable", session=session)
-        pipe.call("Runtime.enable", session=session)
-        pipe.call("Emulation.setDeviceMetricsOverride",
-                  {"width": 900, "height": 1400, "deviceScaleFactor": 1, "mobile": False},
-                  session)
-        if a.no_script:
-            pipe.call("Emulation.setScriptExecutionDisabled", {"value": True}, session)
-        pipe.call("Page.navigate", {"url": a.url}, session)
-        # Evaluation runs even with the page's scripts off.
-        wait_for(pipe, session,
-                 "location.pathname === '/' && !location.search && document.readyState === 'complete'"
-                 " && !!document.getElementById('file')", deadline, "load")
+        session = open_page(pipe, a.url, deadline, a.no_script)
         doc = pipe.call("DOM.getDocument", session=session)["root"]["nodeId"]
         node = pipe.call("DOM.querySelector", {"nodeId": doc, "selector": "#file"},
                          session)["nodeId"]
@@ -175,15 +201,7 @@ def run(a, profile):
         print(json.dumps({"ok": False, "error": str(e)}))
         return 1
     finally:
-        try:
-            pipe.call("Browser.close", timeout=5)
-        except Exception:
-            pass
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        close(pipe, proc)
 
 
 def main():
@@ -194,6 +212,12 @@ def main():
     ap.add_argument("--downloads", required=True)
     ap.add_argument("--screenshot")
     ap.add_argument("--no-script", action="store_true")
+    return in_chromium(ap, run)
+
+
+def in_chromium(ap, run):
+    """Parse `ap` with --chromium and --timeout added, and `run(args, profile)` in a
+    throw-away owner-only profile: its exit status (2 when there is no Chromium)."""
     ap.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     ap.add_argument("--timeout", type=float, default=60)
     a = ap.parse_args()

@@ -74,7 +74,7 @@ def wait_for(m, expression, deadline, what):
             if script(m, "return " + expression):
                 return
         except RuntimeError:
-            pass  # a page being replaced (the redirect that sets the cookie)
+            pass  # a page being replaced (while it loads)
         time.sleep(0.1)
     raise TimeoutError(f"the page did not {what} in time")
 

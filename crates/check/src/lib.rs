@@ -134,6 +134,29 @@ pub fn check_input_to_the_letter(
     let mut opts = ReadOptions::default();
     opts.memory_budget = memory_budget;
     opts.letter = letter;
+    check_input_with(input, from, opts)
+}
+
+/// [`check_input`] reading with `opts` (its `checking` is set here): a
+/// memory budget, `letter`, and a deadline past which the check stops
+/// with [`markport::ErrorKind::Cancelled`] (`markport serve`'s time limit).
+pub fn check_input_with(
+    input: Input,
+    from: Option<&'static Format>,
+    opts: ReadOptions,
+) -> Result<Checked, Error> {
+    let checked = check_read(input, from, &opts)?;
+    // A reader stopped at the deadline would be a `reader/error` problem
+    // of the file: it is not one, the whole check stopped.
+    opts.check_deadline()?;
+    Ok(checked)
+}
+
+fn check_read(
+    input: Input,
+    from: Option<&'static Format>,
+    opts: &ReadOptions,
+) -> Result<Checked, Error> {
     let (path, bytes) = match input {
         // A tree, or a named format read by its path with no rules of its
         // own (a database opened where it is): no bytes needed here.
@@ -141,7 +164,7 @@ pub fn check_input_to_the_letter(
             if path.is_dir()
                 || from.is_some_and(|f| f.path_reader.is_some() && f.rules.is_empty()) =>
         {
-            return by_reader_input(Input::Path(path), from, &opts);
+            return by_reader_input(Input::Path(path), from, opts);
         }
         Input::Path(path) => {
             let bytes = std::fs::read(&path).map_err(cannot_read)?;
@@ -166,7 +189,7 @@ pub fn check_input_to_the_letter(
     // A format with rules is checked by its reader in its bytes; any other
     // is what its reader says, read as convert reads it.
     if !format.rules.is_empty() {
-        let problems = check_with(&bytes, format, &opts);
+        let problems = check_with(&bytes, format, opts);
         return Ok(Checked { from, problems });
     }
     let input = match path {
@@ -178,7 +201,7 @@ pub fn check_input_to_the_letter(
         }
         _ => Input::Bytes(bytes),
     };
-    let problems = by_reader_input(input, Some(format), &opts)?.problems;
+    let problems = by_reader_input(input, Some(format), opts)?.problems;
     Ok(Checked { from, problems })
 }
 

@@ -5,57 +5,14 @@
 #![cfg(feature = "serve")]
 
 mod common;
+mod serving;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use common::{corpus, markport};
-
-/// The server, ended (by its own id) when the test ends.
-struct Serving {
-    child: Child,
-    port: u16,
-    token: String,
-}
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(args: &[&str]) -> Serving {
-    serve_with(args, &[])
-}
-
-/// The server with `env` set (a fake `HOME`, a fake opener).
-fn serve_with(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> Serving {
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("markport"))
-        .arg("serve")
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (*k, *v)))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim();
-    let rest = url
-        .strip_prefix("http://127.0.0.1:")
-        .unwrap_or_else(|| panic!("{url}"));
-    let (port, token) = rest.split_once("/?token=").unwrap();
-    assert_eq!(token.len(), 32, "128 bits: {url}");
-    Serving {
-        port: port.parse().unwrap(),
-        token: token.to_string(),
-        child,
-    }
-}
+use serving::{serve, serve_with, tool, Serving};
 
 /// POST a multipart form of `file` and `fields`; the status and body.
 fn post(
@@ -166,32 +123,13 @@ fn the_port_asked_for_is_the_port_listened_on_and_a_taken_one_is_said() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
-/// Whether `name` runs; when not, the test skips saying why, except under
-/// CI=true, where `.ci/setup.d` installs it and its absence fails.
-fn tool(name: &str) -> bool {
-    let runs = Command::new(name)
-        .arg("--version")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .is_ok();
-    if !runs {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true but {name} is missing; .ci/setup.d installs it"
-        );
-        eprintln!("skipped: {name} is missing (the page's real-browser test needs it)");
-    }
-    runs
-}
-
 #[test]
 fn the_page_converts_in_a_real_chromium_with_and_without_script() {
     if !tool("python3") || !tool("chromium") {
         return;
     }
     let s = serve(&[]);
-    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let url = s.url.clone();
     let input = corpus("netscape/chrome.html");
     let want = markport()
         .args(["convert", "--to", "xbel"])
@@ -213,13 +151,7 @@ fn the_page_converts_in_a_real_chromium_with_and_without_script() {
             cmd.arg("--no-script");
         }
         let out = cmd.output().unwrap();
-        let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-            panic!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
+        let said = serving::said(&out);
         assert_eq!(said["ok"], true, "script {script}: {said}");
         let downloaded = std::fs::read(said["downloaded"].as_str().unwrap()).unwrap();
         assert_eq!(
@@ -631,7 +563,7 @@ fn the_page_converts_in_a_real_firefox_with_and_without_script() {
         return;
     };
     let s = serve(&[]);
-    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let url = s.url.clone();
     let input = corpus("netscape/delicious.html");
     let want = markport()
         .args(["convert", "--for", "firefox", "--to", "netscape"])
@@ -654,13 +586,7 @@ fn the_page_converts_in_a_real_firefox_with_and_without_script() {
             cmd.arg("--no-script");
         }
         let out = cmd.output().unwrap();
-        let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-            panic!(
-                "{}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
+        let said = serving::said(&out);
         assert_eq!(said["ok"], true, "script {script}: {said}");
         let path = said["downloaded"].as_str().unwrap();
         assert!(path.ends_with("delicious.html"), "{path}");
@@ -727,7 +653,7 @@ fn a_profile_is_chosen_and_converted_in_a_real_firefox_without_script() {
         .output()
         .unwrap();
     assert!(want.status.success());
-    let url = format!("http://127.0.0.1:{}/?token={}", s.port, s.token);
+    let url = s.url.clone();
     let driver = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/peers/serve_page_firefox.py");
     let dir = tempfile::tempdir().unwrap();
@@ -738,13 +664,7 @@ fn a_profile_is_chosen_and_converted_in_a_real_firefox_without_script() {
         .arg(dir.path())
         .output()
         .unwrap();
-    let said: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
-        panic!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
+    let said = serving::said(&out);
     assert_eq!(said["ok"], true, "{said}");
     let path = said["downloaded"].as_str().unwrap();
     assert!(path.ends_with("firefox default-release.xbel"), "{path}");
@@ -783,10 +703,8 @@ fn open_hands_the_address_with_its_token_to_the_opener() {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     let opened = std::fs::read_to_string(&record).unwrap();
-    assert_eq!(
-        opened,
-        format!("http://127.0.0.1:{}/?token={}", s.port, s.token)
-    );
+    assert_eq!(opened, format!("http://127.0.0.1:{}/{}/", s.port, s.token));
+    assert_eq!(opened, s.url, "the address printed");
     let (status, _) = get(&s, "/api/version", true);
     assert_eq!(status, 200);
 }

@@ -282,6 +282,9 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
             e.input = Some(i);
             e
         })?;
+        job.read
+            .check_deadline()
+            .map_err(|e| JobError::new(Stage::Read, e))?;
         reads.push(InputRead {
             from,
             diagnostics: parsed.diagnostics,
@@ -304,7 +307,11 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         }
         doc
     };
+    // A deadline (ReadOptions::deadline) stops the job between its
+    // stages too, whatever a stage checks within itself.
+    job.read.check_deadline().map_err(JobError::operate)?;
     let mut changes = ops::apply(&mut document, &job.operations).map_err(JobError::operate)?;
+    job.read.check_deadline().map_err(JobError::operate)?;
     // What the destination shows is decided last, on what will be written.
     let mut at_destination = LossReport::new();
     if let Some(dest) = job.destination {
@@ -536,4 +543,35 @@ pub fn convert(
         loss: done.loss,
         refused: done.refused,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A job whose deadline has passed stops with `Cancelled` and writes
+    /// nothing, whichever format reads its input (one that charges a
+    /// budget and one that does not: the check between stages catches it).
+    #[test]
+    fn a_job_past_its_deadline_stops_and_writes_nothing() {
+        let xbel = br#"<xbel version="1.0"><bookmark href="https://example.org/"/></xbel>"#;
+        let to = To::Format {
+            format: crate::format("netscape").unwrap(),
+            options: WriteOptions::default(),
+        };
+        let mut job = Job::new(vec![Input::from(&xbel[..])], to);
+        job.read.deadline = Some(std::time::Instant::now());
+        let mut out = Vec::new();
+        let e = run(job, Target::Stream(&mut out)).unwrap_err();
+        assert_eq!(e.error.kind, ErrorKind::Cancelled, "{e}");
+        assert!(out.is_empty());
+        let to = To::Format {
+            format: crate::format("netscape").unwrap(),
+            options: WriteOptions::default(),
+        };
+        let mut job = Job::new(vec![Input::from(&xbel[..])], to);
+        job.read.deadline = Some(std::time::Instant::now() + std::time::Duration::from_secs(3600));
+        run(job, Target::Stream(&mut out)).unwrap();
+        assert!(!out.is_empty(), "a deadline not reached changes nothing");
+    }
 }

@@ -67,6 +67,9 @@ pub struct Budget {
     used: u64,
     /// The nodes and diagnostics [`Budget::keep_up`] has charged.
     kept: (usize, usize),
+    /// [`ReadOptions::deadline`]: every charge checks it, so a reader
+    /// stops at the next node it keeps once its time is up.
+    deadline: Option<std::time::Instant>,
 }
 
 impl Budget {
@@ -77,6 +80,7 @@ impl Budget {
             given: opts.memory_budget,
             used: 0,
             kept: (0, 0),
+            deadline: opts.deadline,
         }
     }
 
@@ -102,8 +106,10 @@ impl Budget {
 
     /// Charge `bytes` the document is about to keep; an error (kind
     /// [`ErrorKind::Unsafe`], no location: the caller knows it) when they
-    /// take it past the limit.
+    /// take it past the limit, or (kind [`ErrorKind::Cancelled`]) once
+    /// [`ReadOptions::deadline`] has passed.
     pub fn charge(&mut self, bytes: usize) -> Result<(), Error> {
+        crate::options::past(self.deadline)?;
         self.used = self.used.saturating_add(bytes as u64);
         if self.used <= self.limit() {
             return Ok(());
@@ -262,6 +268,21 @@ mod tests {
         assert_eq!(bookmark_cost(&b), NODE_COST as usize + 26 + 1016 + 34);
         b.details_mut().extra.push(crate::Attribute::new("k", "v"));
         assert!(bookmark_cost(&b) > NODE_COST as usize + 1076 + 208);
+    }
+
+    #[test]
+    fn a_charge_past_the_deadline_is_cancelled() {
+        let later = ReadOptions {
+            deadline: Some(std::time::Instant::now() + std::time::Duration::from_secs(3600)),
+            ..ReadOptions::default()
+        };
+        Budget::new(&later, 1000).charge(10).unwrap();
+        let now = ReadOptions {
+            deadline: Some(std::time::Instant::now()),
+            ..ReadOptions::default()
+        };
+        let error = Budget::new(&now, 1000).charge(10).unwrap_err();
+        assert_eq!(error.kind, ErrorKind::Cancelled);
     }
 
     #[test]

@@ -236,6 +236,10 @@ pub enum ErrorKind {
     Io,
     /// The document cannot be written in this format at all.
     Unwritable,
+    /// The work was stopped at its deadline
+    /// ([`ReadOptions::deadline`](crate::ReadOptions::deadline)) before it
+    /// ended: nothing is wrong with the input.
+    Cancelled,
 }
 
 /// A failure to read or write, with where it happened.

@@ -51,6 +51,43 @@ pub struct ReadOptions {
     pub letter: bool,
     /// Arc's options.
     pub arc: ArcReadOptions,
+    /// The moment past which reading stops with
+    /// [`ErrorKind::Cancelled`](crate::ErrorKind::Cancelled) (`markport
+    /// serve --time-limit`: a conversion answered at its limit stops too,
+    /// and gives back its memory). Checked wherever a reader charges its
+    /// [`Budget`](crate::Budget), at each node or token it keeps, and by
+    /// the pipeline between its stages; `None`: no deadline.
+    pub deadline: Option<std::time::Instant>,
+}
+
+impl ReadOptions {
+    /// An error of kind [`ErrorKind::Cancelled`](crate::ErrorKind::Cancelled)
+    /// once [`deadline`](Self::deadline) has passed.
+    ///
+    /// ```
+    /// use markport_model::{ErrorKind, ReadOptions};
+    ///
+    /// let mut opts = ReadOptions::default();
+    /// assert!(opts.check_deadline().is_ok());
+    /// opts.deadline = Some(std::time::Instant::now());
+    /// assert_eq!(opts.check_deadline().unwrap_err().kind, ErrorKind::Cancelled);
+    /// ```
+    pub fn check_deadline(&self) -> Result<(), crate::Error> {
+        past(self.deadline)
+    }
+}
+
+/// [`ReadOptions::check_deadline`] for a deadline kept apart from its
+/// options (a [`Budget`](crate::Budget)'s).
+pub(crate) fn past(deadline: Option<std::time::Instant>) -> Result<(), crate::Error> {
+    match deadline {
+        Some(d) if std::time::Instant::now() >= d => Err(crate::Error::new(
+            crate::ErrorKind::Cancelled,
+            "stopped: the time allowed for this work has passed",
+            None,
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// How to read Arc's sidebar (`StorableSidebar.json`).

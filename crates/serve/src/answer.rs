@@ -29,6 +29,9 @@ pub(crate) struct ApiError {
     pub(crate) refused: Option<Box<Refused>>,
     /// 503 for a full server: the client may try again at once.
     pub(crate) retry: bool,
+    /// The work stopped at its deadline (the time limit): the route says
+    /// which limit.
+    pub(crate) late: bool,
 }
 
 impl ApiError {
@@ -41,6 +44,7 @@ impl ApiError {
             file: None,
             refused: None,
             retry: false,
+            late: false,
         }
     }
 
@@ -48,8 +52,12 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, error)
     }
 
-    /// A reading, operating or writing failure of the pipeline, located.
+    /// A reading, operating or writing failure of the pipeline, located;
+    /// one stopped at its deadline is `late`, whatever stage it was in.
     pub(crate) fn job(e: &markport::JobError, names: &[String]) -> ApiError {
+        if e.error.kind == markport::ErrorKind::Cancelled {
+            return ApiError::late();
+        }
         let mut out = ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, e.error.message.clone());
         if e.stage == markport::Stage::Write {
             out.status = StatusCode::UNPROCESSABLE_ENTITY;
@@ -64,6 +72,16 @@ impl ApiError {
             out.error = format!("{} (reading as {})", out.error, from.name);
         }
         out
+    }
+
+    /// Work stopped at its deadline: 503 (the route names the limit).
+    pub(crate) fn late() -> ApiError {
+        let mut e = ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the work took longer than the time limit (markport serve --time-limit)",
+        );
+        e.late = true;
+        e
     }
 
     pub(crate) fn response(self) -> Response {
@@ -88,6 +106,15 @@ impl ApiError {
     }
 }
 
+/// Whether a request asks for a JSON answer.
+pub(crate) fn wants_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.contains("application/json"))
+}
+
 /// An error answer with no position.
 pub(crate) fn error_response(status: StatusCode, error: &str) -> Response {
     ApiError::new(status, error).response()
@@ -97,16 +124,6 @@ pub(crate) fn json_response(status: StatusCode, body: &Value) -> Response {
     let mut text = serde_json::to_vec_pretty(body).expect("JSON serialises");
     text.push(b'\n');
     let mut r = Response::new(Body::from(text));
-    *r.status_mut() = status;
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    r
-}
-
-pub(crate) fn json_response_bytes(status: StatusCode, body: Vec<u8>) -> Response {
-    let mut r = Response::new(Body::from(body));
     *r.status_mut() = status;
     r.headers_mut().insert(
         header::CONTENT_TYPE,

@@ -12,20 +12,27 @@
 //! read ends.
 //!
 //! What keeps another site or another user of the machine out (each rule
-//! has an integration test in `tests/security.rs` that fails without it):
+//! has an integration test in `tests/security.rs` or the command's
+//! `tests/serve.rs` that fails without it):
 //!
 //! - the listeners are bound to `127.0.0.1` and `::1` only;
-//! - every request carries the token printed with the address, as
-//!   `Authorization: Bearer` or as the HttpOnly, SameSite=Strict cookie the
-//!   page gets on its first visit with `?token=`;
+//! - every request carries the token printed with the address: as the
+//!   first segment of its path (`http://127.0.0.1:PORT/TOKEN/`, where the
+//!   page and its API are) or as `Authorization: Bearer`. No cookie is
+//!   set: a browser sends a cookie of 127.0.0.1 to every port of it, so
+//!   any other local server the person visits would get it; a path goes
+//!   only to the server it names, and the page's `Referrer-Policy:
+//!   same-origin` keeps it from any other origin (another port is one);
 //! - the `Host` header must name the loopback address or `localhost` with
 //!   this server's port, so a name rebound to 127.0.0.1 (DNS rebinding)
 //!   reaches nothing; a POST whose `Origin` is another site's is refused;
 //!   no CORS header is ever sent;
-//! - a request body over the size limit is answered 413 and the server
-//!   goes on; a conversion that outlasts the time limit is answered 503;
-//!   at most `max_conversions` requests read and convert at once, the
-//!   others are answered 503 with `Retry-After`;
+//! - what one client can hold is bounded ([`Config`] states each limit):
+//!   open connections, the time to send a request's head and its body, the
+//!   time an answer may make no progress, the request's size, one
+//!   conversion's time (its deadline stops the pipeline too), conversions
+//!   at once, and the memory of all requests together, each reserved
+//!   before it is taken;
 //! - a browser profile (`GET /api/profiles`) is named by an id the list
 //!   gave, never by a path, and its file is read through its reader, never
 //!   written;
@@ -40,17 +47,24 @@
 
 mod answer;
 mod api;
+mod convert;
+mod form;
 mod guard;
+mod listen;
+mod memory;
 mod page;
 mod profiles;
 mod report;
+mod stream;
 
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How the server runs.
+pub use memory::SERVER_SHARE;
+
+/// How the server runs, and every limit it holds its clients to.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Config {
@@ -58,10 +72,33 @@ pub struct Config {
     pub port: u16,
     /// The largest request body taken, in bytes (larger: 413).
     pub max_size: u64,
-    /// How long one conversion may take before it is answered 503.
+    /// How long one conversion may take: it is answered 503 then, and
+    /// stops (its reads and its writer check the deadline).
     pub time_limit: Duration,
-    /// How many requests may read and convert at once (more: 503).
+    /// How many requests may convert at once (more: 503 with
+    /// `Retry-After`); a slot is taken once the request's body is read.
     pub max_conversions: usize,
+    /// How many connections may be open at once; one more is answered
+    /// 503 and closed at once.
+    pub max_connections: usize,
+    /// How long a connection may take to send a request's head (line and
+    /// headers), from its opening or from the end of the answer before:
+    /// it is also how long an idle keep-alive connection is kept.
+    pub header_timeout: Duration,
+    /// How long a request's body may take to arrive, from its head (408).
+    pub body_timeout: Duration,
+    /// How long an answer may make no progress (a client that stops
+    /// reading it) before it is abandoned.
+    pub send_timeout: Duration,
+    /// The memory of the whole server, in bytes: [`SERVER_SHARE`] for
+    /// itself, the rest reserved by requests before they take it (their
+    /// bodies, their documents' budgets, their answers); a request it has
+    /// no room for now is answered 503, one it could never hold 413.
+    pub memory_limit: u64,
+    /// The most one conversion's documents may take, in bytes
+    /// ([`markport::ReadOptions::memory_budget`]); `None`: the command
+    /// line's, twice the bytes uploaded plus 128 MiB.
+    pub memory_budget: Option<u64>,
     /// Where the browser profiles the page offers are looked for (see
     /// [`Config::profiles_under`]); `None`: no profile is offered.
     profiles: Option<profiles::Homes>,
@@ -75,6 +112,47 @@ impl Config {
     pub fn profiles_under(&mut self, home: std::path::PathBuf, config: std::path::PathBuf) {
         self.profiles = Some(profiles::Homes { home, config });
     }
+
+    /// The memory a conversion of `upload` bytes in one file reserves:
+    /// the upload and its document's budget (its answer is made in the
+    /// upload's share, and reserves more only past it).
+    ///
+    /// ```
+    /// let c = markport_serve::Config::default();
+    /// assert_eq!(c.reserved_for(100 << 20), (300 << 20) + (128 << 20));
+    /// ```
+    pub fn reserved_for(&self, upload: u64) -> u64 {
+        upload.saturating_add(memory::document_budget(upload, 1, self.memory_budget))
+    }
+
+    /// Whether the limits hold together: the largest upload's conversion
+    /// fits in the memory limit, and no limit is zero.
+    ///
+    /// ```
+    /// let mut c = markport_serve::Config::default();
+    /// assert!(c.check().is_ok());
+    /// c.max_size = 1 << 30;
+    /// assert!(c.check().unwrap_err().contains("--memory-limit"));
+    /// ```
+    pub fn check(&self) -> Result<(), String> {
+        let need = self
+            .reserved_for(self.max_size)
+            .saturating_add(SERVER_SHARE);
+        if need > self.memory_limit {
+            return Err(format!(
+                "--max-size {} needs --memory-limit {} or more: the upload, its document's \
+                 budget (twice the upload plus 128 MiB, or --memory-budget) and {} for the \
+                 server itself; lower --max-size or raise --memory-limit",
+                memory::size(self.max_size),
+                memory::size(need),
+                memory::size(SERVER_SHARE)
+            ));
+        }
+        if self.max_conversions == 0 || self.max_connections == 0 {
+            return Err("--max-conversions and --max-connections take 1 or more".into());
+        }
+        Ok(())
+    }
 }
 
 impl Default for Config {
@@ -86,6 +164,12 @@ impl Default for Config {
             max_conversions: std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2),
+            max_connections: 256,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(60),
+            send_timeout: Duration::from_secs(30),
+            memory_limit: 1 << 30,
+            memory_budget: None,
             profiles: None,
         }
     }
@@ -98,6 +182,8 @@ pub(crate) struct State {
     pub(crate) token: String,
     pub(crate) page: page::Page,
     pub(crate) conversions: Arc<tokio::sync::Semaphore>,
+    pub(crate) connections: Arc<tokio::sync::Semaphore>,
+    pub(crate) memory: memory::Pool,
     /// The profiles found, once looked for.
     pub(crate) profiles: tokio::sync::OnceCell<Arc<Vec<markport::profiles::Profile>>>,
 }
@@ -114,7 +200,12 @@ pub struct Server {
 impl Server {
     /// Bind `127.0.0.1` and `::1` (where this machine has IPv6) on
     /// `config.port`, and draw the token. No other address is ever bound.
+    /// Limits that do not hold together ([`Config::check`]) are an error
+    /// of kind [`io::ErrorKind::InvalidInput`].
     pub fn bind(config: Config) -> io::Result<Server> {
+        config
+            .check()
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e))?;
         let v4 = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, config.port)))?;
         let port = v4.local_addr()?.port();
         let mut listeners = vec![v4];
@@ -154,15 +245,16 @@ impl Server {
         &self.token
     }
 
-    /// The address to open: the page, with the token that sets its cookie.
+    /// The address to open: the page, under the token.
     pub fn url(&self) -> String {
-        format!("http://127.0.0.1:{}/?token={}", self.port, self.token)
+        format!("http://127.0.0.1:{}/{}/", self.port, self.token)
     }
 
     /// Answer requests until the process ends (blocks the calling thread).
     pub fn run(self) -> io::Result<()> {
         // A conversion runs on a blocking thread holding its permit; the
-        // pool is the bound plus those left running past their time limit.
+        // pool is the bound plus those finishing past their time limit
+        // (they stop at their next check of the deadline).
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .max_blocking_threads(self.config.max_conversions.max(1) * 2)
@@ -172,6 +264,10 @@ impl Server {
             conversions: Arc::new(tokio::sync::Semaphore::new(
                 self.config.max_conversions.max(1),
             )),
+            connections: Arc::new(tokio::sync::Semaphore::new(
+                self.config.max_connections.max(1),
+            )),
+            memory: memory::Pool::new(self.config.memory_limit),
             config: self.config,
             port: self.port,
             token: self.token,
@@ -185,17 +281,18 @@ impl Server {
             tokio::spawn(async move {
                 let _ = profiles::found(&early).await;
             });
-            let app = api::router(state);
+            let app = api::router(state.clone());
             let mut tasks = Vec::new();
             for l in self.listeners {
                 let listener = tokio::net::TcpListener::from_std(l)?;
-                let app = app.clone();
-                tasks.push(tokio::spawn(
-                    async move { axum::serve(listener, app).await },
-                ));
+                tasks.push(tokio::spawn(listen::accept(
+                    listener,
+                    state.clone(),
+                    app.clone(),
+                )));
             }
             for t in tasks {
-                t.await.map_err(io::Error::other)??;
+                t.await.map_err(io::Error::other)?;
             }
             Ok(())
         })

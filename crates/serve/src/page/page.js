@@ -74,7 +74,8 @@
     if (profile.value) { data.append("profile", profile.value); }
     for (var i = 0; i < files.length; i++) { data.append("file", files[i], files[i].name); }
     readOut.appendChild(el("p", "count", "Reading…"));
-    fetch("/api/info", { method: "POST", body: data, headers: { Accept: "application/json" } })
+    // Relative: the page and its API are under the token's path.
+    fetch("api/info", { method: "POST", body: data, headers: { Accept: "application/json" } })
       .then(answer)
       .then(function (j) {
         readOut.textContent = "";
@@ -209,7 +210,7 @@
     result.hidden = false;
     result.className = "";
     result.textContent = "Converting…";
-    fetch("/api/convert", { method: "POST", body: new FormData(form), headers: { Accept: "application/json" } })
+    fetch("api/convert", { method: "POST", body: new FormData(form), headers: { Accept: "application/json" } })
       .then(answer)
       .then(function (j) { showReport(j, false); })
       .catch(function (j) { showReport(j && j.error ? j : { error: String(j) }, true); })
