@@ -100,6 +100,8 @@ pub use markport_files as files;
 /// Writing an output file without harming what is there (see `docs/output.md`).
 pub use markport_files::output;
 pub use markport_markup as markup;
+/// The three-way merge of bookmark trees (`merge --base`, `git-merge`, `sync`).
+pub use markport_merge3 as merge3;
 pub use markport_model as model;
 pub use markport_model::{
     diff, diff_listing, Bookmark, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field,
