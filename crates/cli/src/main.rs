@@ -28,6 +28,7 @@ mod roundtrip;
 mod say;
 #[cfg(feature = "serve")]
 mod serve;
+mod three_way;
 
 use std::process::ExitCode;
 
@@ -61,7 +62,7 @@ enum Command {
     Info(info::InfoArgs),
     /// Compare two bookmark files (any formats) field by field.
     Diff(diff::DiffArgs),
-    /// Merge several bookmark files (any formats) into one collection, without duplicates.
+    /// Merge several bookmark files (any formats) into one collection, without duplicates; with --base, three ways (docs/merge.md).
     Merge(merge::MergeArgs),
     /// Publish bookmark files as a static site: folder and tag pages, a feed (docs/publishing.md).
     Publish(publish::PublishArgs),

@@ -86,9 +86,12 @@ pub mod profiles;
 mod read;
 mod registry;
 pub mod report;
+mod report_three;
 mod resolve;
 mod target;
+pub mod three_way;
 mod values;
+mod words;
 
 pub use destination::{destination, destination_names, Destination, DESTINATIONS};
 pub use job::{

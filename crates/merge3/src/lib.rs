@@ -62,5 +62,5 @@ mod twins;
 
 pub use merge::{merge, MergeError, Merged, Options, MASS_DELETE_MIN};
 pub use pairing::{Tier, TierCounts};
-pub use report::{Conflict, ConflictClass, Entry, Outcome, Report};
+pub use report::{Conflict, ConflictClass, Deleted, Entry, Outcome, Report};
 pub use tree::Side;

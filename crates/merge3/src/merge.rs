@@ -11,7 +11,7 @@ use crate::items::Items;
 use crate::ledger::{added_twice, ledger, said, unaccounted, ItemPaths};
 use crate::order::orders;
 use crate::pairing::pair;
-use crate::report::{Conflict, Report};
+use crate::report::{Conflict, Deleted, Report};
 use crate::tree::{Side, Tree, NONE};
 use crate::twins::twins;
 
@@ -188,7 +188,10 @@ pub fn merge(
         ours_matched: po.counts,
         theirs_matched: pt.counts,
         added_by_both: tw.o_to_t.iter().filter(|&&t| t != NONE).count(),
-        deleted,
+        deleted: Deleted {
+            ours: deleted[0],
+            theirs: deleted[1],
+        },
         base_items: base.len(),
         conflicts,
         ledger,

@@ -164,6 +164,16 @@ fn kind_name<S: serde::Serializer>(kind: &NodeKind, s: S) -> Result<S::Ok, S::Er
     })
 }
 
+/// How many base items each side deleted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Deleted {
+    /// By ours.
+    pub ours: usize,
+    /// By theirs.
+    pub theirs: usize,
+}
+
 /// What a merge did.
 #[derive(Clone, Debug, Default, Serialize)]
 #[non_exhaustive]
@@ -175,8 +185,8 @@ pub struct Report {
     /// Items both sides added, found to be one.
     pub added_by_both: usize,
     /// Base items each side deleted (before an edit on the other side kept
-    /// some): ours, theirs.
-    pub deleted: [usize; 2],
+    /// some).
+    pub deleted: Deleted,
     /// Items in the base.
     pub base_items: usize,
     /// Every conflict, in the order of the items.
