@@ -45,13 +45,28 @@ pub(crate) fn orders(
         rank: vec![0; n],
     };
     let sides = [Side::Base, winner, winner.other()];
+    // The order of what neither edited list places: the base's items, then
+    // the winner's, then the loser's, each in its tree's order, so that
+    // swapping the sides changes nothing but the winner.
+    let rank: Vec<(u8, u32)> = (0..n as u32)
+        .map(|i| {
+            sides
+                .iter()
+                .enumerate()
+                .find_map(|(k, &side)| match items.member(i, side) {
+                    NONE => None,
+                    node => Some((k as u8, node)),
+                })
+                .unwrap_or((3, 0))
+        })
+        .collect();
     let mut kids = vec![Vec::new(); n];
     for m in 0..n as u32 {
         if by_parent[m as usize].is_empty() {
             continue;
         }
         let seqs = sides.map(|side| sequence(trees, items, d, side, m));
-        let (order, crossed) = folder_order(&seqs, &by_parent[m as usize], &mut scratch);
+        let (order, crossed) = folder_order(&seqs, &by_parent[m as usize], &rank, &mut scratch);
         if crossed {
             pending.push(Pending {
                 class: ConflictClass::OrderCrossed,
@@ -85,7 +100,12 @@ fn sequence(trees: &[Tree; 3], items: &Items, d: &Decisions, side: Side, m: u32)
 
 /// One folder's order from the base's, winner's and loser's lists; whether
 /// the two reorders crossed.
-fn folder_order(seqs: &[Vec<u32>; 3], all: &[u32], s: &mut Scratch) -> (Vec<u32>, bool) {
+fn folder_order(
+    seqs: &[Vec<u32>; 3],
+    all: &[u32],
+    rank: &[(u8, u32)],
+    s: &mut Scratch,
+) -> (Vec<u32>, bool) {
     for (k, seq) in seqs.iter().enumerate() {
         for (p, &i) in seq.iter().enumerate() {
             s.mark[i as usize] |= 1 << k;
@@ -110,7 +130,7 @@ fn folder_order(seqs: &[Vec<u32>; 3], all: &[u32], s: &mut Scratch) -> (Vec<u32>
             None => (cw, true),
         }
     };
-    let order = place_the_rest(&merged, seqs, all, s);
+    let order = place_the_rest(&merged, seqs, all, rank, s);
     for seq in seqs {
         for &i in seq {
             s.mark[i as usize] = 0;
@@ -126,7 +146,13 @@ fn folder_order(seqs: &[Vec<u32>; 3], all: &[u32], s: &mut Scratch) -> (Vec<u32>
 /// winner's list, then the loser's: what a side put after its last common
 /// item (appended) at the end; what neither list holds (moved here to
 /// survive a deleted folder) after all.
-fn place_the_rest(merged: &[u32], seqs: &[Vec<u32>; 3], all: &[u32], s: &mut Scratch) -> Vec<u32> {
+fn place_the_rest(
+    merged: &[u32],
+    seqs: &[Vec<u32>; 3],
+    all: &[u32],
+    rank: &[(u8, u32)],
+    s: &mut Scratch,
+) -> Vec<u32> {
     // after[k][j]: what follows common item j - 1 (j = 0: the start) in list k.
     let mut after: [Vec<Vec<u32>>; 2] = [
         vec![Vec::new(); merged.len() + 1],
@@ -162,12 +188,14 @@ fn place_the_rest(merged: &[u32], seqs: &[Vec<u32>; 3], all: &[u32], s: &mut Scr
         out.extend_from_slice(&after[1][j]);
     }
     out.extend(tail.into_iter().flatten());
+    let start = out.len();
     for &i in all {
         if !s.placed[i as usize] {
             s.placed[i as usize] = true;
             out.push(i);
         }
     }
+    out[start..].sort_by_key(|&i| rank[i as usize]);
     out
 }
 
@@ -269,7 +297,8 @@ mod tests {
         let mut all: Vec<u32> = b.iter().chain(w).chain(l).copied().collect();
         all.sort();
         all.dedup();
-        folder_order(&[b.to_vec(), w.to_vec(), l.to_vec()], &all, &mut s)
+        let rank: Vec<(u8, u32)> = (0..n as u32).map(|i| (0, i)).collect();
+        folder_order(&[b.to_vec(), w.to_vec(), l.to_vec()], &all, &rank, &mut s)
     }
 
     #[test]

@@ -86,6 +86,9 @@ pub(crate) struct Pairing {
     /// For each base node, the side's node or [`NONE`].
     pub(crate) from_base: Vec<u32>,
     pub(crate) counts: TierCounts,
+    /// The side's ids are the base's: some matched, and were trusted.
+    /// Then two nodes whose guids (or ids) differ are never one item.
+    trusted_ids: bool,
 }
 
 impl Pairing {
@@ -94,6 +97,7 @@ impl Pairing {
             to_base: vec![NONE; side],
             from_base: vec![NONE; base],
             counts: TierCounts::default(),
+            trusted_ids: false,
         }
     }
 
@@ -101,6 +105,16 @@ impl Pairing {
         self.to_base[x as usize] = b;
         self.from_base[b as usize] = x;
         self.counts.add(tier);
+    }
+
+    /// Link `b` and `x` by their content, unless trusted ids say they are
+    /// two items; whether they were linked.
+    fn link_alike(&mut self, base: &Tree, side: &Tree, b: u32, x: u32, tier: Tier) -> bool {
+        if self.trusted_ids && clash(base.node(b), side.node(x)) {
+            return false;
+        }
+        self.link(b, x, tier);
+        true
     }
 
     fn free_b(&self, b: u32) -> bool {
@@ -139,6 +153,14 @@ pub(crate) fn pair(base: &Tree, side: &Tree, known: &[(u32, u32)]) -> Pairing {
     local(base, side, &mut p, &mut pairs, start);
     places(base, side, &mut p, &pairs[start..]);
     p
+}
+
+/// Whether two nodes carry guids, or ids, that differ.
+fn clash(a: &Node, b: &Node) -> bool {
+    keys(a)
+        .into_iter()
+        .zip(keys(b))
+        .any(|pair| matches!(pair, (Some(x), Some(y)) if x != y))
 }
 
 /// The ids a node is known by: a browser's guid first, then its id.
@@ -206,6 +228,7 @@ fn by_ids(base: &Tree, side: &Tree, p: &mut Pairing) {
             strangers += usize::from(o.href != n.href && o.title != n.title);
         }
     }
+    p.trusted_ids = !made.is_empty();
     if strangers >= 3 && strangers * 2 > bookmarks {
         for &(b, x) in &made {
             p.to_base[x as usize] = NONE;
@@ -213,6 +236,7 @@ fn by_ids(base: &Tree, side: &Tree, p: &mut Pairing) {
         }
         p.counts.id -= made.len();
         p.counts.ids_ignored = true;
+        p.trusted_ids = false;
     }
 }
 
@@ -281,8 +305,9 @@ fn by_link_and_title(base: &Tree, side: &Tree, p: &mut Pairing, bk: &[u32], xk: 
         let Some(h) = href(side, x) else { continue };
         if let Some((queue, had)) = index.get_mut(&(h, side.node(x).title())) {
             if let Some(b) = queue.pop_front() {
-                p.link(b, x, Tier::LinkTitle);
-                p.counts.duplicates += usize::from(*had > 1);
+                if p.link_alike(base, side, b, x, Tier::LinkTitle) {
+                    p.counts.duplicates += usize::from(*had > 1);
+                }
             }
         }
     }
@@ -308,8 +333,9 @@ fn by_link(base: &Tree, side: &Tree, p: &mut Pairing, bk: &[u32], xk: &[u32]) {
         };
         if let Some((queue, had)) = index.get_mut(link_key(h).as_ref()) {
             if let Some(b) = queue.pop_front() {
-                p.link(b, x, Tier::Link);
-                p.counts.duplicates += usize::from(*had > 1);
+                if p.link_alike(base, side, b, x, Tier::Link) {
+                    p.counts.duplicates += usize::from(*had > 1);
+                }
             }
         }
     }
@@ -340,8 +366,9 @@ fn by_folder_title(
             .get_mut(&side.node(x).title())
             .and_then(VecDeque::pop_front)
         {
-            p.link(b, x, Tier::Folder);
-            pairs.push((b, x));
+            if p.link_alike(base, side, b, x, Tier::Folder) {
+                pairs.push((b, x));
+            }
         }
     }
 }
@@ -358,7 +385,7 @@ fn by_kind_place(base: &Tree, side: &Tree, p: &mut Pairing, bk: &[u32], xk: &[u3
     let bs = seps(base, bk, &|b| p.free_b(b));
     let xs = seps(side, xk, &|x| p.free_x(x));
     for (b, x) in bs.into_iter().zip(xs) {
-        p.link(b, x, Tier::Place);
+        p.link_alike(base, side, b, x, Tier::Place);
     }
     let mut aliases: HashMap<&str, VecDeque<u32>> = HashMap::new();
     for &b in bk.iter().filter(|&&b| p.free_b(b)) {
@@ -375,7 +402,7 @@ fn by_kind_place(base: &Tree, side: &Tree, p: &mut Pairing, bk: &[u32], xk: &[u3
                 .get_mut(a.target.as_str())
                 .and_then(VecDeque::pop_front)
             {
-                p.link(b, x, Tier::Place);
+                p.link_alike(base, side, b, x, Tier::Place);
             }
         }
     }
@@ -404,7 +431,7 @@ fn moves(base: &Tree, side: &Tree, p: &mut Pairing) {
         once.then_some((b, x))
     }) {
         if p.free_b(b) && p.free_x(x) {
-            p.link(b, x, Tier::Moved);
+            p.link_alike(base, side, b, x, Tier::Moved);
         }
     }
 }
@@ -430,7 +457,7 @@ fn places(base: &Tree, side: &Tree, p: &mut Pairing, pairs: &[(u32, u32)]) {
             let title = side.node(x).title().filter(|t| !t.is_empty());
             if let (Some(_), Some(t)) = (href(side, x), title) {
                 if let Some(b) = index.get_mut(t).and_then(VecDeque::pop_front) {
-                    p.link(b, x, Tier::Place);
+                    p.link_alike(base, side, b, x, Tier::Place);
                 }
             }
         }
@@ -467,8 +494,8 @@ fn by_children(base: &Tree, side: &Tree, p: &mut Pairing, pairs: &mut Vec<(u32, 
         };
         let size = size_x.max(base.children(bp).count());
         let titled = base.node(bp).title() == side.node(x).title();
-        if (titled && count * 2 > size) || (count >= 2 && count * 5 >= size * 4) {
-            p.link(bp, x, Tier::Folder);
+        let most = (titled && count * 2 > size) || (count >= 2 && count * 5 >= size * 4);
+        if most && p.link_alike(base, side, bp, x, Tier::Folder) {
             pairs.push((bp, x));
         }
     }

@@ -34,6 +34,7 @@ pub(crate) fn twins(ours: &Tree, theirs: &Tree, po: &Pairing, pt: &Pairing) -> T
         t_to_o: vec![NONE; theirs.len()],
     };
     let mut pairs = vec![(NONE, NONE)];
+    by_ids(ours, theirs, po, pt, &mut tw, &mut pairs);
     for (&o, &t) in po.from_base.iter().zip(&pt.from_base) {
         if o != NONE && t != NONE && ours.is_folder(o) {
             pairs.push((o, t));
@@ -77,6 +78,66 @@ pub(crate) fn twins(ours: &Tree, theirs: &Tree, po: &Pairing, pt: &Pairing) -> T
         }
     }
     tw
+}
+
+/// Added nodes with the same guid (or id) and kind that also share their
+/// link or title, wherever they are: one item added on one side, synced
+/// to the other and moved there (folders so paired are looked into). The content must agree because two copies
+/// numbering their own additions (Floccus' ids) give different items one id.
+fn by_ids(
+    ours: &Tree,
+    theirs: &Tree,
+    po: &Pairing,
+    pt: &Pairing,
+    tw: &mut Twins,
+    pairs: &mut Vec<(u32, u32)>,
+) {
+    let ids = |n: &Node| -> [Option<(u8, String)>; 2] {
+        let (guid, id) = match n {
+            Node::Bookmark(b) => (b.details().guid.clone(), b.details().id.clone()),
+            Node::Folder(f) => (f.guid.clone(), f.id.clone()),
+            _ => (None, None),
+        };
+        [guid.map(|g| (0, g)), id.map(|i| (1, i))]
+    };
+    let mut index: HashMap<(u8, String), VecDeque<u32>> = HashMap::new();
+    for &o in &ours.preorder {
+        if po.to_base[o as usize] == NONE {
+            for key in ids(ours.node(o)).into_iter().flatten() {
+                index.entry(key).or_default().push_back(o);
+            }
+        }
+    }
+    if index.is_empty() {
+        return;
+    }
+    for &t in &theirs.preorder {
+        if pt.to_base[t as usize] != NONE {
+            continue;
+        }
+        let tn = theirs.node(t);
+        for key in ids(tn).into_iter().flatten() {
+            let Some(queue) = index.get_mut(&key) else {
+                continue;
+            };
+            let alike = |o: u32| {
+                let on = ours.node(o);
+                tw.o_to_t[o as usize] == NONE
+                    && on.kind() == tn.kind()
+                    && (on.title() == tn.title()
+                        || matches!((on, tn), (Node::Bookmark(x), Node::Bookmark(y)) if x.href == y.href))
+            };
+            // A few candidates at most: a key shared by many unlike nodes costs no more.
+            if let Some(pos) = queue.iter().take(4).position(|&o| alike(o)) {
+                let o = queue.remove(pos).expect("found");
+                tw.join(o, t);
+                if ours.is_folder(o) {
+                    pairs.push((o, t));
+                }
+                break;
+            }
+        }
+    }
 }
 
 /// What makes two added nodes one item, as a key; `None`: never joined.
