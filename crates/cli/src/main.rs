@@ -13,6 +13,7 @@ mod failure;
 mod files;
 mod flags;
 mod formats;
+mod git_merge;
 mod info;
 #[cfg(feature = "links")]
 mod links;
@@ -64,6 +65,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Merge several bookmark files (any formats) into one collection, without duplicates; with --base, three ways (docs/merge.md).
     Merge(merge::MergeArgs),
+    /// A git merge driver for bookmark files: `markport git-merge %O %A %B %P` (docs/merge.md).
+    GitMerge(git_merge::GitMergeArgs),
     /// Publish bookmark files as a static site: folder and tag pages, a feed (docs/publishing.md).
     Publish(publish::PublishArgs),
     /// Check bookmark files against their formats' rules: every problem, with line and column (docs/check.md).
@@ -104,6 +107,7 @@ fn main() -> ExitCode {
         Command::Info(a) => info::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::GitMerge(a) => git_merge::run(a),
         Command::Publish(a) => publish::run(a),
         Command::Check(a) => check::run(a),
         Command::Roundtrip(a) => roundtrip::run(a),
