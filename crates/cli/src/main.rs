@@ -29,6 +29,7 @@ mod roundtrip;
 mod say;
 #[cfg(feature = "serve")]
 mod serve;
+mod sync;
 mod three_way;
 
 use std::process::ExitCode;
@@ -75,6 +76,8 @@ enum Command {
     Roundtrip(roundtrip::RoundtripArgs),
     /// Run another tool over the corpus and report what it keeps, changes and loses (docs/conformance.md).
     Conformance(conformance::ConformanceArgs),
+    /// Keep two bookmark files in step: each run merges them three ways from the last sync (docs/merge.md).
+    Sync(sync::SyncArgs),
     /// The formats and which fields each can carry.
     Formats(formats::FormatsArgs),
     /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => diff::run(a),
         Command::Merge(a) => merge::run(a),
         Command::GitMerge(a) => git_merge::run(a),
+        Command::Sync(a) => sync::run(a),
         Command::Publish(a) => publish::run(a),
         Command::Check(a) => check::run(a),
         Command::Roundtrip(a) => roundtrip::run(a),

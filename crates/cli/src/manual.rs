@@ -106,6 +106,19 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "sync",
+        &[
+            (
+                "Keep a laptop's and a phone's bookmarks in step (the first run is a union that deletes nothing):",
+                "markport sync laptop.xbel phone.html",
+            ),
+            (
+                "See what each file would become, with the state kept beside them:",
+                "markport sync laptop.xbel phone.html --state .bookmarks-sync --dry-run",
+            ),
+        ],
+    ),
+    (
         "git merge",
         &[
             (

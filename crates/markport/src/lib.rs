@@ -88,6 +88,7 @@ mod registry;
 pub mod report;
 mod report_three;
 mod resolve;
+pub mod sync;
 mod target;
 pub mod three_way;
 mod values;

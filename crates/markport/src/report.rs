@@ -27,7 +27,9 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::model::ReportEntry;
-pub use crate::report_three::{three_way, three_way_conflicted, SideInput, ThreeWayReport};
+pub use crate::report_three::{
+    three_way, three_way_conflicted, three_way_lines, SideInput, ThreeWayReport,
+};
 use crate::words::name_of;
 pub use crate::words::{counted, thousands, Line, LineKind, REPORT_VERSION};
 use crate::{Destination, Diagnostic, Done, Field, InputRead, LossReport, Node};

@@ -122,9 +122,14 @@ const CONFLICTS_SHOWN: usize = 20;
 /// outcomes, and each conflict with its rule's decision (the first
 /// [`CONFLICTS_SHOWN`]; the JSON report has them all, and the ledger).
 pub fn three_way(done: &Done) -> Vec<Line> {
-    let Some(m) = &done.three_way else {
-        return Vec::new();
-    };
+    done.three_way
+        .as_ref()
+        .map_or_else(Vec::new, three_way_lines)
+}
+
+/// A three-way merge's report in plain words (as [`three_way`], for a
+/// merge run outside a job: `sync`).
+pub fn three_way_lines(m: &markport_merge3::Report) -> Vec<Line> {
     let mut lines = Vec::new();
     for (side, c) in [("ours", &m.ours_matched), ("theirs", &m.theirs_matched)] {
         let tiers = [

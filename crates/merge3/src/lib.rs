@@ -60,7 +60,7 @@ mod report;
 mod tree;
 mod twins;
 
-pub use merge::{merge, MergeError, Merged, Options, MASS_DELETE_MIN};
+pub use merge::{matches, merge, MergeError, Merged, Options, MASS_DELETE_MIN};
 pub use pairing::{Tier, TierCounts};
 pub use report::{Conflict, ConflictClass, Deleted, Entry, Outcome, Report};
 pub use tree::Side;

@@ -202,3 +202,28 @@ pub fn merge(
         report,
     })
 }
+
+/// Which node of `side` each node of `base` is, as a merge matches them
+/// (every tier): for a program that remembers the ids a file gave the
+/// base's items, as `markport sync` does. Indexed by the base's node
+/// index.
+///
+/// ```
+/// use markport_merge3::matches;
+/// use markport_model::{Bookmark, Document};
+///
+/// let mut base = Document::new();
+/// base.push(None, Bookmark::new("https://example.org/").with_title("Example"));
+/// let mut side = Document::new();
+/// side.push(None, Bookmark::new("https://example.net/"));
+/// let b = side.push(None, Bookmark::new("https://example.org/").with_title("Example"));
+/// assert_eq!(matches(&base, &side), [Some(b)]);
+/// ```
+pub fn matches(base: &Document, side: &Document) -> Vec<Option<NodeId>> {
+    let (bt, st) = (Tree::new(base), Tree::new(side));
+    pair(&bt, &st, &[])
+        .from_base
+        .iter()
+        .map(|&x| (x != NONE).then(|| st.ids[x as usize]))
+        .collect()
+}
