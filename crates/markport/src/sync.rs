@@ -272,9 +272,10 @@ fn known(
 
 /// Back up both files into the state, then replace each whole.
 fn write_both(paths: [&Path; 2], outputs: &[Vec<u8>], state: &Path) -> Result<Vec<PathBuf>, Error> {
+    // Nanoseconds: two runs in one second keep both backups.
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+        .map_or(0, |d| d.as_nanos());
     let backups_dir = state.join("backups");
     private_dir(&backups_dir)?;
     let mut backups = Vec::new();
