@@ -304,25 +304,7 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         docs.push(parsed.document);
     }
     let mut loss = LossReport::new();
-    let mut three_way = None;
-    let mut document = if let Some(opts) = &job.three_way {
-        let formats: Vec<&Format> = reads.iter().map(|r| r.from.format).collect();
-        let (doc, report) = crate::three_way::merge(docs, &formats, opts)?;
-        three_way = Some(report);
-        doc
-    } else if docs.len() == 1 {
-        docs.pop().expect("one document")
-    } else {
-        let by = (!job.keep_duplicates).then_some(job.link_match);
-        let (doc, merged) = ops::merge_by(docs, by, job.keep_empty).map_err(JobError::operate)?;
-        // What joining folders could not keep is lost as surely as what
-        // the format cannot carry: one report, which the gates read.
-        for (read, m) in reads.iter_mut().zip(merged) {
-            loss.extend(m.report.clone());
-            read.merged = Some(m);
-        }
-        doc
-    };
+    let (mut document, three_way) = combine(&job, docs, &mut reads, &mut loss)?;
     let mut changes = ops::apply(&mut document, &job.operations).map_err(JobError::operate)?;
     // What the destination shows is decided last, on what will be written.
     let mut at_destination = LossReport::new();
@@ -407,6 +389,35 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         }
     }
     Ok(done)
+}
+
+/// The inputs' documents as one: the only one, or several merged by link
+/// (what merging could not keep goes into `loss`, and each input's counts
+/// into its read), or base, ours and theirs merged three ways (with the
+/// merge's report).
+fn combine(
+    job: &Job,
+    mut docs: Vec<Document>,
+    reads: &mut [InputRead],
+    loss: &mut LossReport,
+) -> Result<(Document, Option<markport_merge3::Report>), JobError> {
+    if let Some(opts) = &job.three_way {
+        let formats: Vec<&Format> = reads.iter().map(|r| r.from.format).collect();
+        let (doc, report) = crate::three_way::merge(docs, &formats, opts)?;
+        return Ok((doc, Some(report)));
+    }
+    if docs.len() == 1 {
+        return Ok((docs.pop().expect("one document"), None));
+    }
+    let by = (!job.keep_duplicates).then_some(job.link_match);
+    let (doc, merged) = ops::merge_by(docs, by, job.keep_empty).map_err(JobError::operate)?;
+    // What joining folders could not keep is lost as surely as what
+    // the format cannot carry: one report, which the gates read.
+    for (read, m) in reads.iter_mut().zip(merged) {
+        loss.extend(m.report.clone());
+        read.merged = Some(m);
+    }
+    Ok((doc, None))
 }
 
 /// Refuse a destination the job has nothing to say about, rather than
