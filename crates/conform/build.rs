@@ -1,7 +1,8 @@
 //! Compiles the project's corpus into the crate, so that an installed
 //! `markport conformance` has its cases without a checkout: every file under
 //! `corpus/` (the format folders and `corpus/mistakes/`), except
-//! `corpus/check/` (broken files for `markport check`, no cases) and hidden
+//! `corpus/check/` (broken files for `markport check`, no cases),
+//! `corpus/merge3/` (three-way merge cases, no samples of a format) and hidden
 //! files.
 //!
 //! The crate's own `corpus` is a link to the repository's `corpus/`, which
@@ -66,7 +67,8 @@ fn collect(root: &Path, dir: &Path, files: &mut Vec<(String, PathBuf)>) {
                 .expect("below the root")
                 .to_string_lossy()
                 .replace('\\', "/");
-            if rel == "check" {
+            // corpus/merge3/ holds merge cases, not samples of a format.
+            if rel == "check" || rel == "merge3" {
                 continue;
             }
             if path.is_dir() {

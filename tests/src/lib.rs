@@ -26,7 +26,9 @@ pub fn corpus_samples() -> Vec<(String, PathBuf)> {
         // not samples of a format.
         // corpus/mistakes/ holds conformance cases of common mistakes, each
         // format in a folder of its own (crates/cli/tests/conformance_mistakes.rs).
-        if format == "check" || format == "mistakes" {
+        // corpus/merge3/ holds three-way merge cases (base, ours, theirs,
+        // expected), read by crates/markport/tests/merge3_cases.rs.
+        if format == "check" || format == "mistakes" || format == "merge3" {
             continue;
         }
         // A format whose collection is a directory (favorites): each

@@ -13,6 +13,7 @@ mod failure;
 mod files;
 mod flags;
 mod formats;
+mod git_merge;
 mod info;
 #[cfg(feature = "links")]
 mod links;
@@ -28,6 +29,8 @@ mod roundtrip;
 mod say;
 #[cfg(feature = "serve")]
 mod serve;
+mod sync;
+mod three_way;
 
 use std::process::ExitCode;
 
@@ -61,8 +64,10 @@ enum Command {
     Info(info::InfoArgs),
     /// Compare two bookmark files (any formats) field by field.
     Diff(diff::DiffArgs),
-    /// Merge several bookmark files (any formats) into one collection, without duplicates.
+    /// Merge several bookmark files (any formats) into one collection, without duplicates; with --base, three ways (docs/merge.md).
     Merge(merge::MergeArgs),
+    /// A git merge driver for bookmark files: `markport git-merge %O %A %B %P` (docs/merge.md).
+    GitMerge(git_merge::GitMergeArgs),
     /// Publish bookmark files as a static site: folder and tag pages, a feed (docs/publishing.md).
     Publish(publish::PublishArgs),
     /// Check bookmark files against their formats' rules: every problem, with line and column (docs/check.md).
@@ -71,6 +76,8 @@ enum Command {
     Roundtrip(roundtrip::RoundtripArgs),
     /// Run another tool over the corpus and report what it keeps, changes and loses (docs/conformance.md).
     Conformance(conformance::ConformanceArgs),
+    /// Keep two bookmark files in step: each run merges them three ways from the last sync (docs/merge.md).
+    Sync(sync::SyncArgs),
     /// The formats and which fields each can carry.
     Formats(formats::FormatsArgs),
     /// Desktop bookmarks (recently-used.xbel): add, list, exec, watch.
@@ -103,6 +110,8 @@ fn main() -> ExitCode {
         Command::Info(a) => info::run(a),
         Command::Diff(a) => diff::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::GitMerge(a) => git_merge::run(a),
+        Command::Sync(a) => sync::run(a),
         Command::Publish(a) => publish::run(a),
         Command::Check(a) => check::run(a),
         Command::Roundtrip(a) => roundtrip::run(a),

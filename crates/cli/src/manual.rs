@@ -99,6 +99,36 @@ pub(crate) const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "Keep duplicates, report as JSON:",
                 "markport merge old.xbel phone.html -o merged.html --to netscape --keep-duplicates --json",
             ),
+            (
+                "Three ways: two copies edited apart since the last common one; every change of both kept, each conflict said (exit 1):",
+                "markport merge --base last-sync.xbel laptop.xbel phone.xbel -o merged.xbel",
+            ),
+        ],
+    ),
+    (
+        "sync",
+        &[
+            (
+                "Keep a laptop's and a phone's bookmarks in step (the first run is a union that deletes nothing):",
+                "markport sync laptop.xbel phone.html",
+            ),
+            (
+                "See what each file would become, with the state kept beside them:",
+                "markport sync laptop.xbel phone.html --state .bookmarks-sync --dry-run",
+            ),
+        ],
+    ),
+    (
+        "git merge",
+        &[
+            (
+                "As git's merge driver (.gitattributes: *.xbel merge=markport; git config merge.markport.driver 'markport git-merge %O %A %B %P'):",
+                "markport git-merge %O %A %B %P",
+            ),
+            (
+                "The same by hand, theirs winning a conflict:",
+                "markport git-merge base.xbel ours.xbel theirs.xbel bookmarks.xbel --prefer theirs",
+            ),
         ],
     ),
     (

@@ -1,6 +1,6 @@
 //! `markport merge`: one collection from several files of any formats.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::Args;
 
@@ -11,9 +11,22 @@ use crate::pipeline::{self, Out, ReportOut};
 
 #[derive(Args)]
 pub(crate) struct MergeArgs {
-    /// The files to merge, in order: the first wins a conflict.
+    /// The files to merge, in order: the first wins a conflict. With
+    /// --base: OURS and THEIRS.
     #[arg(required = true, value_name = "IN")]
     inputs: Vec<PathBuf>,
+    /// Merge three ways: BASE is the last tree both inputs had in common,
+    /// the inputs are OURS and THEIRS, each change of both is kept and each
+    /// conflict said; exit 1 when one was met (docs/merge.md).
+    #[arg(long, value_name = "BASE", conflicts_with_all = ["keep_duplicates", "link_match"])]
+    base: Option<PathBuf>,
+    /// With --base: whose value, folder and order a conflict takes.
+    #[arg(long, value_enum, default_value = "ours", requires = "base")]
+    prefer: crate::three_way::Prefer,
+    /// With --base: merge even when a side deletes more than a fifth of
+    /// the base (at least 10 items), as a stale copy does.
+    #[arg(long, requires = "base")]
+    allow_mass_delete: bool,
     /// Where to write (`-`: standard output). A regular file is written to a
     /// temporary file and renamed into place, never half-written; a link is
     /// followed; a device or FIFO is written through (docs/output.md).
@@ -41,7 +54,11 @@ pub(crate) struct MergeArgs {
 }
 
 pub(crate) fn run(a: MergeArgs) -> u8 {
-    try_merge(&a).unwrap_or_else(|f| f.report())
+    let done = match &a.base {
+        Some(base) => try_three_way(&a, base),
+        None => try_merge(&a),
+    };
+    done.unwrap_or_else(|f| f.report())
 }
 
 /// `merge` is the library's one pipeline with several inputs.
@@ -120,4 +137,74 @@ fn try_merge(a: &MergeArgs) -> Result<u8, Failure> {
     let quiet = crate::say::quiet() && !a.job.report.json && !failed;
     report_out.print(&text, quiet)?;
     Ok(if failed { exit::DIFFERENT } else { exit::OK })
+}
+
+/// `merge --base BASE OURS THEIRS`: the library's one pipeline with three
+/// inputs merged three ways, written in OURS' format unless `--to` or
+/// `--for` says another.
+fn try_three_way(a: &MergeArgs, base: &Path) -> Result<u8, Failure> {
+    let [ours, theirs] = &a.inputs[..] else {
+        return Err(Failure::new(format_args!(
+            "merge --base takes two inputs, OURS and THEIRS; got {}",
+            a.inputs.len()
+        )));
+    };
+    let inputs = [base.to_path_buf(), ours.clone(), theirs.clone()];
+    ReportOut::check(
+        a.job.report.report_file.as_deref(),
+        a.output.as_deref(),
+        &inputs,
+    )?;
+    let dest = a.job.destination();
+    let ours_format = match (&a.to, dest) {
+        (None, None) if !files::is_std(ours) => Some(crate::three_way::format_of(ours)?),
+        _ => None,
+    };
+    let (format, options, said) = files::output_format(
+        a.to.as_deref().or(ours_format),
+        dest,
+        a.output.as_deref(),
+        a.job.write.options(),
+    )?;
+    let to = markport::To::Format { format, options };
+    let mut job = a.job.job(pipeline::inputs(&inputs)?, to.clone())?;
+    job.three_way = Some(crate::three_way::options(a.prefer, a.allow_mass_delete));
+    let out = Out::open(&to, a.output.as_deref(), &inputs, a.job.gates.dry_run)?;
+    let report_out = ReportOut::open(
+        a.job.report.report_file.as_deref(),
+        a.output.as_deref(),
+        &inputs,
+    )?;
+    let output_name = pipeline::output_name(a.output.as_deref());
+    let (job, progress) = pipeline::with_progress(job);
+    let done = out.run(job);
+    drop(progress);
+    let done = done.map_err(|e| crate::three_way::failure(&e, &inputs, &output_name, to.name()))?;
+    let done = files::never_dropped(done);
+    pipeline::say_diagnostics(&done, &inputs);
+    let names: Vec<_> = inputs.iter().map(|p| display_name(p)).collect();
+    let mut text = if a.job.report.json {
+        markport::report::Report::new(&done, &names, &output_name, to.name(), dest).to_json()
+    } else {
+        let mut s = pipeline::summary(
+            &done,
+            &inputs,
+            &output_name,
+            a.job.gates.dry_run,
+            &said,
+            dest,
+        );
+        s.push_str(&crate::three_way::text(&done, to.name()));
+        s
+    };
+    if let (Some(line), false) = (
+        pipeline::refusal_line(&done, &a.job.gates.allow_loss),
+        a.job.report.json,
+    ) {
+        text.push_str(&line);
+    }
+    let code = crate::three_way::exit_code(&done);
+    let quiet = crate::say::quiet() && !a.job.report.json && code == exit::OK;
+    report_out.print(&text, quiet)?;
+    Ok(code)
 }

@@ -72,6 +72,12 @@ pub struct Job {
     /// refuses a trip through another format and a site, which it would
     /// have nothing to say about.
     pub destination: Option<&'static crate::Destination>,
+    /// Merge three inputs (base, ours, theirs) three ways
+    /// ([`markport_merge3`]) rather than several by link: `merge --base`,
+    /// `git-merge`, `sync`. The result's report is [`Done::three_way`]; a
+    /// side's mass deletion refused is a [`JobError`] of
+    /// [`ErrorKind::Unsafe`] whose input is that side's.
+    pub three_way: Option<markport_merge3::Options>,
     /// Called as each input begins to be read, with its index, the number
     /// of inputs and its name (a path, `<stdin>`, `<bytes>`): a program's
     /// progress display.
@@ -96,6 +102,7 @@ impl Job {
             fail_on_extension: false,
             allow_empty: false,
             destination: None,
+            three_way: None,
             on_input: None,
         }
     }
@@ -157,6 +164,9 @@ pub struct Done {
     pub site: Option<SiteCounts>,
     /// [`To::Trip`]: the trip's differences.
     pub trip: Option<crate::Roundtrip>,
+    /// [`Job::three_way`]: how the sides were matched, every conflict, and
+    /// the ledger of every item.
+    pub three_way: Option<markport_merge3::Report>,
 }
 
 impl Done {
@@ -267,6 +277,9 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
             None,
         )));
     }
+    if job.three_way.is_some() {
+        crate::three_way::check_inputs(inputs.len())?;
+    }
     let (mut reads, mut docs) = (Vec::new(), Vec::new());
     let total = inputs.len();
     for (i, input) in inputs.into_iter().enumerate() {
@@ -294,19 +307,7 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         docs.push(parsed.document);
     }
     let mut loss = LossReport::new();
-    let mut document = if docs.len() == 1 {
-        docs.pop().expect("one document")
-    } else {
-        let by = (!job.keep_duplicates).then_some(job.link_match);
-        let (doc, merged) = ops::merge_by(docs, by, job.keep_empty).map_err(JobError::operate)?;
-        // What joining folders could not keep is lost as surely as what
-        // the format cannot carry: one report, which the gates read.
-        for (read, m) in reads.iter_mut().zip(merged) {
-            loss.extend(m.report.clone());
-            read.merged = Some(m);
-        }
-        doc
-    };
+    let (mut document, three_way) = combine(&job, docs, &mut reads, &mut loss)?;
     // A deadline (ReadOptions::deadline) stops the job between its
     // stages too, whatever a stage checks within itself.
     job.read.check_deadline().map_err(JobError::operate)?;
@@ -336,6 +337,7 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         refused: None,
         site: None,
         trip: None,
+        three_way,
     };
     let had: usize = done.inputs.iter().map(|r| r.bookmarks).sum();
     let writes = !matches!(job.to, To::Trip { .. });
@@ -394,6 +396,35 @@ pub fn run(job: Job, target: Target<'_>) -> Result<Done, JobError> {
         }
     }
     Ok(done)
+}
+
+/// The inputs' documents as one: the only one, or several merged by link
+/// (what merging could not keep goes into `loss`, and each input's counts
+/// into its read), or base, ours and theirs merged three ways (with the
+/// merge's report).
+fn combine(
+    job: &Job,
+    mut docs: Vec<Document>,
+    reads: &mut [InputRead],
+    loss: &mut LossReport,
+) -> Result<(Document, Option<markport_merge3::Report>), JobError> {
+    if let Some(opts) = &job.three_way {
+        let formats: Vec<&Format> = reads.iter().map(|r| r.from.format).collect();
+        let (doc, report) = crate::three_way::merge(docs, &formats, opts)?;
+        return Ok((doc, Some(report)));
+    }
+    if docs.len() == 1 {
+        return Ok((docs.pop().expect("one document"), None));
+    }
+    let by = (!job.keep_duplicates).then_some(job.link_match);
+    let (doc, merged) = ops::merge_by(docs, by, job.keep_empty).map_err(JobError::operate)?;
+    // What joining folders could not keep is lost as surely as what
+    // the format cannot carry: one report, which the gates read.
+    for (read, m) in reads.iter_mut().zip(merged) {
+        loss.extend(m.report.clone());
+        read.merged = Some(m);
+    }
+    Ok((doc, None))
 }
 
 /// Refuse a destination the job has nothing to say about, rather than

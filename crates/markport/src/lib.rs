@@ -86,9 +86,13 @@ pub mod profiles;
 mod read;
 mod registry;
 pub mod report;
+mod report_three;
 mod resolve;
+pub mod sync;
 mod target;
+pub mod three_way;
 mod values;
+mod words;
 
 pub use destination::{destination, destination_names, Destination, DESTINATIONS};
 pub use job::{
@@ -100,6 +104,8 @@ pub use markport_files as files;
 /// Writing an output file without harming what is there (see `docs/output.md`).
 pub use markport_files::output;
 pub use markport_markup as markup;
+/// The three-way merge of bookmark trees (`merge --base`, `git-merge`, `sync`).
+pub use markport_merge3 as merge3;
 pub use markport_model as model;
 pub use markport_model::{
     diff, diff_listing, Bookmark, Diagnostic, Diff, Difference, Document, Error, ErrorKind, Field,

@@ -27,10 +27,12 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::model::ReportEntry;
+pub use crate::report_three::{
+    three_way, three_way_conflicted, three_way_lines, SideInput, ThreeWayReport,
+};
+use crate::words::name_of;
+pub use crate::words::{counted, thousands, Line, LineKind, REPORT_VERSION};
 use crate::{Destination, Diagnostic, Done, Field, InputRead, LossReport, Node};
-
-/// The version of the JSON report's shape.
-pub const REPORT_VERSION: u32 = 1;
 
 /// The JSON report of one input converted (`markport convert --json`).
 #[derive(Debug, Serialize)]
@@ -129,7 +131,7 @@ pub struct MergeReport<'a> {
 }
 
 /// The JSON report of a job: convert's shape for one input, merge's for
-/// several.
+/// several, the three-way merge's for `merge --base`.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 #[non_exhaustive]
@@ -138,6 +140,8 @@ pub enum Report<'a> {
     Convert(ConvertReport<'a>),
     /// Several inputs.
     Merge(MergeReport<'a>),
+    /// Base, ours and theirs merged three ways.
+    ThreeWay(ThreeWayReport<'a>),
 }
 
 impl<'a> Report<'a> {
@@ -151,6 +155,9 @@ impl<'a> Report<'a> {
         to: &str,
         dest: Option<&Destination>,
     ) -> Report<'a> {
+        if done.three_way.is_some() {
+            return Report::ThreeWay(ThreeWayReport::new(done, names, output, to, dest));
+        }
         let loss = &done.loss;
         match &done.inputs[..] {
             [read] => Report::Convert(ConvertReport {
@@ -195,10 +202,6 @@ impl<'a> Report<'a> {
     }
 }
 
-fn name_of<S: AsRef<str>>(names: &[S], i: usize) -> String {
-    names.get(i).map_or("", |n| n.as_ref()).to_string()
-}
-
 fn input_report(input: String, read: &InputRead) -> InputReport {
     let m = read.merged.clone().unwrap_or_default();
     InputReport {
@@ -212,76 +215,6 @@ fn input_report(input: String, read: &InputRead) -> InputReport {
             .into_iter()
             .map(|(field, count)| Conflict { field, count })
             .collect(),
-    }
-}
-
-/// What a line of the plain summary says, for a page to style or pick
-/// lines by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum LineKind {
-    /// An input that holds no bookmark.
-    Empty,
-    /// What was written (or would be, or was not) and what it holds.
-    Written,
-    /// How to import the file into its destination.
-    Import,
-    /// One merged input's counts.
-    Input,
-    /// The fields on which a merged input disagreed with an earlier one.
-    Conflicts,
-    /// What the destination will drop or change on import.
-    Destination,
-    /// What the output could not carry.
-    Lost,
-    /// Nothing was lost.
-    Kept,
-    /// What only an extension other readers ignore carries.
-    Extension,
-    /// The heading of the requested changes.
-    Changes,
-    /// One requested change.
-    Change,
-}
-
-/// One line of the plain summary: what it says, how far it is indented
-/// under the line before (0 or 1), and its words.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct Line {
-    /// What the line says.
-    pub kind: LineKind,
-    /// 1: a detail of the line before it.
-    pub level: u8,
-    /// The words, without indentation or newline.
-    pub text: String,
-}
-
-impl Line {
-    fn new(kind: LineKind, text: String) -> Line {
-        Line {
-            kind,
-            level: 0,
-            text,
-        }
-    }
-
-    fn detail(kind: LineKind, text: String) -> Line {
-        Line {
-            kind,
-            level: 1,
-            text,
-        }
-    }
-}
-
-impl fmt::Display for Line {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for _ in 0..self.level {
-            f.write_str("  ")?;
-        }
-        writeln!(f, "{}", self.text)
     }
 }
 
@@ -604,33 +537,6 @@ fn and_list(items: &[String]) -> String {
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
-}
-
-/// `1 bookmark`, `2,419 bookmarks`.
-///
-/// ```
-/// assert_eq!(markport::report::counted(2419, "bookmark"), "2,419 bookmarks");
-/// assert_eq!(markport::report::counted(1, "folder"), "1 folder");
-/// ```
-pub fn counted(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{} {noun}s", thousands(n))
-    }
-}
-
-/// `2419` as `2,419`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

@@ -51,6 +51,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod assign;
 pub mod budget;
 mod census;
 mod diag;
@@ -69,6 +70,7 @@ pub mod rule;
 mod time;
 mod value;
 
+pub use assign::HolderMut;
 pub use budget::Budget;
 pub use census::{bookmark_fields, document_fields, folder_fields, separator_fields, Census};
 pub use diag::{Diagnostic, Error, ErrorKind, LineIndex, Location, Severity};
